@@ -1,0 +1,141 @@
+"""The bank index: walking the tree and deriving the structures that span documents.
+
+``walk`` lists every markdown file with the stamp (mtime, size) that decides whether it must be
+re-parsed. ``derive`` builds, from the parsed documents, everything that depends on more than one
+file: the contract, the layer map, reverse edges, owners of ``canonical_for`` keys, index links and
+which indexes register each document.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.contract import parse_contract
+from core.layers import build_layer_map
+from core.model import Contract, Document, LayerMap
+
+SKIPPED_DIRS = frozenset({"node_modules", "dist"})
+"""Directory names never walked, besides every name starting with a dot."""
+
+Stamp = tuple[int, int]
+"""(mtime in nanoseconds, size in bytes): a file is re-parsed when either moves."""
+
+
+def walk(root: Path) -> dict[str, tuple[Stamp, float]]:
+    """Every ``*.md`` file under ``root`` with its stamp and mtime, keyed by bank-relative path.
+
+    Hidden entries, ``node_modules`` and ``dist`` are skipped. Symbolic links to directories are not
+    followed (they could loop or leave the bank); a symbolic link to a file counts only when the file
+    it reaches lies inside the bank. Unreadable directories are skipped.
+    """
+    found: dict[str, tuple[Stamp, float]] = {}
+    real_root: str | None = None
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        directory, prefix = stack.pop()
+        try:
+            entries = os.scandir(directory)
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                name = entry.name
+                if name[0] == "." or name in SKIPPED_DIRS:
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append((entry.path, f"{prefix}{name}/"))
+                        continue
+                    if not name.endswith(".md"):
+                        continue
+                    if entry.is_symlink():
+                        if real_root is None:
+                            real_root = os.path.realpath(root)
+                        target = os.path.realpath(entry.path)
+                        if not target.startswith(real_root + os.sep) or not os.path.isfile(target):
+                            continue
+                    elif not entry.is_file(follow_symlinks=False):
+                        continue
+                    st = entry.stat()
+                except OSError:
+                    continue
+                found[prefix + name] = ((st.st_mtime_ns, st.st_size), st.st_mtime)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class IndexLink:
+    """A link from an index document to a markdown target."""
+
+    source: str
+    """The index document."""
+    target: str
+    """The bank path the link resolves to."""
+    raw: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """Everything about the bank that spans documents; rebuilt when any document changes."""
+
+    contract: Contract
+    layers: LayerMap
+    incoming: dict[str, list[str]] = field(default_factory=dict)
+    """Target path to the documents that list it in ``derived_from`` (whether it exists or not)."""
+    owners: dict[str, list[str]] = field(default_factory=dict)
+    """``canonical_for`` key to the documents claiming it, duplicates included, in bank order."""
+    index_links: tuple[IndexLink, ...] = ()
+    registered_in: dict[str, list[str]] = field(default_factory=dict)
+    """Document path to the index documents that link it."""
+    promoted: dict[str, str] = field(default_factory=dict)
+    """Former ``_inbox/`` path to the document it was promoted to (from ``promoted_from``)."""
+
+
+def dna_sources(docs: dict[str, Document], texts: dict[str, str]) -> list[tuple[str, str]]:
+    return [(path, texts[path]) for path in docs if path.startswith("dna/")]
+
+
+def derive(docs: dict[str, Document], texts: dict[str, str], *, contract: Contract | None = None,
+           layers: LayerMap | None = None) -> Derived:
+    """Build the cross-document structures from parsed documents (in bank order).
+
+    ``contract`` and ``layers`` may be passed when ``dna/`` did not change since they were read.
+    """
+    if contract is None or layers is None:
+        sources = dna_sources(docs, texts)
+        contract = parse_contract(sources, has_principles="dna/principles.md" in docs)
+        layers = build_layer_map(sources)
+    incoming: dict[str, list[str]] = {}
+    owners: dict[str, list[str]] = {}
+    registered: dict[str, list[str]] = {}
+    links: list[IndexLink] = []
+    promoted: dict[str, str] = {}
+    for path, doc in docs.items():
+        for edge in doc.derived_from:
+            if edge.resolved is not None:
+                incoming.setdefault(edge.resolved, []).append(path)
+        for key in doc.canonical_for:
+            owners.setdefault(key, []).append(path)
+        origin = doc.frontmatter.get("promoted_from")
+        if isinstance(origin, str) and origin.strip():
+            promoted[origin.strip()] = path
+        if doc.is_index:
+            for link in doc.links:
+                target = link.resolved
+                if target is None or not target.endswith(".md"):
+                    continue
+                links.append(IndexLink(source=path, target=target, raw=link.raw, line=link.line))
+                if target is not None and target != path and target in docs:
+                    registered.setdefault(target, []).append(path)
+    return Derived(
+        contract=contract,
+        layers=layers,
+        incoming=incoming,
+        owners=owners,
+        index_links=tuple(links),
+        registered_in=registered,
+        promoted=promoted,
+    )

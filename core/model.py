@@ -1,0 +1,174 @@
+"""The plain values the core speaks in: documents, sections, edges, links, the contract.
+
+Everything here is a frozen dataclass built once at the parse edge. Surfaces read these values;
+they never parse markdown or YAML themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+LAYERS: tuple[str, ...] = ("dna", "knowledge", "decision", "delivery", "flow", "inbox", "other")
+"""Every layer a document can belong to."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One ``##`` heading of a document and the lines it spans."""
+
+    title: str
+    """Heading text, trailing whitespace trimmed."""
+    line: int
+    """1-based line of the heading in the raw file (frontmatter included)."""
+    end_line: int
+    """Last line of the section: the line before the next heading of level one or two, or the
+    last line of the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One ``derived_from`` entry of a document."""
+
+    raw: str
+    """The target exactly as written."""
+    resolved: str | None
+    """Bank-relative POSIX path of the target, or None when external or empty."""
+    external: bool = False
+    """True when the target leaves the bank (``../..`` past the root, a URL, an outside path)."""
+    fit: str | None = None
+    """The ``fit`` note of the ``{path, fit}`` form."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One markdown link in a document body, outside fenced code."""
+
+    raw: str
+    """The link target as written."""
+    line: int
+    """1-based line in the raw file."""
+    resolved: str | None
+    """Bank-relative path the target points at (``#anchor`` dropped), or None when the link is a
+    URL, a pure anchor, absolute, or climbs out of the bank."""
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One markdown file of the bank, as parsed from disk."""
+
+    path: str
+    """Bank-relative POSIX path."""
+    title: str
+    doc_kind: str = ""
+    doc_function: str = ""
+    purpose: str = ""
+    status: str = ""
+    delivery_status: str = ""
+    decision_status: str = ""
+    layer: str = "other"
+    derived_from: tuple[Edge, ...] = ()
+    canonical_for: tuple[str, ...] = ()
+    must_not_define: tuple[str, ...] = ()
+    anchors: tuple[str, ...] = ()
+    sections: tuple[Section, ...] = ()
+    links: tuple[Link, ...] = ()
+    frontmatter: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """The parsed frontmatter mapping (recovered leniently when the YAML does not parse)."""
+    has_frontmatter: bool = False
+    parse_error: str | None = None
+    """First line of the YAML error when the frontmatter did not parse."""
+    body_line: int = 1
+    """1-based line of the raw file where the body starts."""
+    line_count: int = 0
+    size: int = 0
+    """Bytes on disk."""
+    mtime: float = 0.0
+    """Modification time in seconds since the epoch."""
+    bom: bool = False
+    crlf: bool = False
+    decode_error: bool = False
+    """True when the file held bytes that are not UTF-8 (they were replaced for reading)."""
+
+    @property
+    def is_template(self) -> bool:
+        return self.doc_function == "template"
+
+    @property
+    def is_index(self) -> bool:
+        """An index document: ``doc_function: index`` or a ``README.md``, never a template."""
+        if self.is_template:
+            return False
+        return self.doc_function == "index" or self.path.rsplit("/", 1)[-1] == "README.md"
+
+    @property
+    def is_inbox(self) -> bool:
+        return self.layer == "inbox"
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(self.frontmatter)
+
+
+@dataclass(frozen=True, slots=True)
+class LayerRow:
+    """A row of a declared ``Directory | Layer | Weight`` table that names an unknown layer."""
+
+    directory: str
+    layer: str
+    source: str
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LayerMap:
+    """The effective directory-to-layer map and per-layer routing weights."""
+
+    by_dir: dict[str, str]
+    weights: dict[str, float]
+    declared: dict[str, str] = field(default_factory=dict)
+    """Only the rows a bank declared in ``dna/`` (empty when it declares none)."""
+    unknown: tuple[LayerRow, ...] = ()
+    source: tuple[str, ...] = ()
+
+    def layer_of(self, path: str) -> str:
+        head, sep, _ = path.partition("/")
+        if not sep or not head:
+            return "other"
+        return self.by_dir.get(head, "other")
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What the bank's ``dna/`` declares about its own documents."""
+
+    present: bool
+    source: tuple[str, ...] = ()
+    doc_kinds: frozenset[str] = frozenset()
+    doc_functions: frozenset[str] = frozenset()
+    statuses: frozenset[str] = frozenset()
+    delivery_statuses: frozenset[str] = frozenset()
+    decision_statuses: frozenset[str] = frozenset()
+    roots: frozenset[str] = frozenset()
+    requires_derived_from: bool = False
+    forbids_cycles: bool = False
+
+    def values_for(self, field_name: str) -> frozenset[str]:
+        return {
+            "doc_kind": self.doc_kinds,
+            "doc_function": self.doc_functions,
+            "status": self.statuses,
+            "delivery_status": self.delivery_statuses,
+            "decision_status": self.decision_statuses,
+        }.get(field_name, frozenset())
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshReport:
+    """What one refresh found on disk."""
+
+    added: int
+    changed: int
+    removed: int
+    duration_ms: float

@@ -1,0 +1,410 @@
+"""Parsing one markdown file into a ``Document``: the only place frontmatter and headings are read.
+
+Real banks are messy, so nothing here raises on content: invalid YAML falls back to a line-by-line
+reader that recovers what it can and keeps the error; a BOM, CRLF line endings, bytes that are not
+UTF-8, empty files and files with no frontmatter all produce a usable record.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from core import yamlio
+from core.model import Document, Edge, Link, Section
+from core.paths import BANK_DIR_NAMES, resolve_from, resolve_link
+
+BOM = "\ufeff"
+
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_H2 = re.compile(r"^ {0,3}##[ \t]+(.*?)[ \t]*$")
+_H1 = re.compile(r"^ {0,3}#[ \t]+(.*?)[ \t]*$")
+_HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+_CLOSING_HASHES = re.compile(r"[ \t]+#+$")
+_INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
+_LINK_DEF = re.compile(r"^ {0,3}\[([^\]]+)\]:\s*(<[^>]*>|\S+)")
+_LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*?))?\s*$", re.ASCII)
+_LENIENT_ITEM = re.compile(r"^\s*-\s+(.*?)\s*$")
+_LENIENT_PATH = re.compile(r"^path\s*:\s*(.*)$")
+_LENIENT_FIT = re.compile(r"^\s+fit\s*:\s*(.*)$")
+
+
+class FenceTracker:
+    """Tracks fenced code blocks line by line, matching the opening fence's character and length.
+
+    A fence closes only on a line of the same character at least as long as the opener, so a
+    three-backtick block nested in a four-backtick one does not end it.
+    """
+
+    __slots__ = ("char", "length")
+
+    def __init__(self) -> None:
+        self.char = ""
+        self.length = 0
+
+    @property
+    def inside(self) -> bool:
+        return bool(self.char)
+
+    def feed(self, line: str) -> bool:
+        """Consume one line; True when the line is part of a fence (its delimiters included)."""
+        if self.char:
+            stripped = line.strip()
+            if (
+                stripped
+                and stripped[0] == self.char
+                and len(stripped) >= self.length
+                and stripped == self.char * len(stripped)
+                and len(line) - len(line.lstrip(" ")) <= 3
+            ):
+                self.char = ""
+                self.length = 0
+            return True
+        match = _FENCE_OPEN.match(line)
+        if match:
+            fence, info = match.group(1), match.group(2)
+            if fence[0] == "`" and "`" in info:
+                return False
+            self.char = fence[0]
+            self.length = len(fence)
+            return True
+        return False
+
+
+def fenced_lines(lines: list[str]) -> list[bool]:
+    """For each line, whether it lies inside (or delimits) a fenced code block."""
+    tracker = FenceTracker()
+    return [tracker.feed(line) for line in lines]
+
+
+def decode(data: bytes) -> tuple[str, bool, bool]:
+    """Decode file bytes. Returns ``(text without BOM, had a BOM, had bytes that are not UTF-8)``."""
+    try:
+        text = data.decode("utf-8")
+        bad = False
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        bad = True
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[1:]
+    return text, bom, bad
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Where the frontmatter block ends and the body begins, in a decoded text."""
+
+    has_frontmatter: bool
+    """The text opens with a ``---`` line."""
+    closed: bool
+    """A closing ``---`` line was found."""
+    yaml_text: str
+    head_end: int
+    """Character offset just past the closing delimiter line (its newline included)."""
+    body_line: int
+    """1-based line where the body starts."""
+
+    def body(self, text: str) -> str:
+        return text[self.head_end :]
+
+
+def split_frontmatter(text: str) -> Split:
+    """Find the frontmatter block: an opening ``---`` line and the first closing ``---`` line.
+
+    ``----`` is not an opener. Text after the opening ``---`` on its line is ignored (a language
+    tag). A block that never closes is not frontmatter: the whole text is body and the caller
+    records the problem.
+    """
+    if not text.startswith("---") or text[3:4] == "-":
+        return Split(False, False, "", 0, 1)
+    first_nl = text.find("\n")
+    if first_nl < 0:
+        return Split(True, False, "", 0, 1)
+    pos = first_nl + 1
+    line_no = 2
+    while pos <= len(text):
+        nl = text.find("\n", pos)
+        line = text[pos:] if nl < 0 else text[pos:nl]
+        if line.rstrip() == "---" or line.rstrip() == "...":
+            head_end = len(text) if nl < 0 else nl + 1
+            return Split(True, True, text[first_nl + 1 : pos], head_end, line_no + 1)
+        if nl < 0:
+            break
+        pos = nl + 1
+        line_no += 1
+    return Split(True, False, "", 0, 1)
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if value[:1] in ("'", '"'):
+        value = value[1:]
+    if value[-1:] in ("'", '"'):
+        value = value[:-1]
+    return value.strip()
+
+
+def lenient_frontmatter(yaml_text: str) -> dict[str, Any]:
+    """Recover keys from frontmatter that YAML rejects, one line at a time.
+
+    Top-level ``key: value`` lines, block list items under a key, and ``- path: X`` / ``fit: Y``
+    pairs are kept; nested maps and comments are skipped. The usual cause is an unquoted ``: `` in a
+    ``purpose``, whose value is kept whole.
+    """
+    data: dict[str, Any] = {}
+    key: str | None = None
+    items: list[Any] = []
+    pending: dict[str, str] | None = None
+
+    def flush() -> None:
+        if key is not None and items:
+            data[key] = list(items)
+
+    for raw_line in yaml_text.split("\n"):
+        line = raw_line.rstrip("\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = _LENIENT_ITEM.match(line)
+        if item and key is not None and (line.startswith((" ", "\t", "-"))):
+            text = item.group(1)
+            path_match = _LENIENT_PATH.match(text)
+            if path_match:
+                pending = {"path": _unquote(path_match.group(1))}
+                items.append(pending)
+            else:
+                items.append(_unquote(text))
+                pending = None
+            continue
+        fit = _LENIENT_FIT.match(line)
+        if fit and pending is not None:
+            pending["fit"] = _unquote(fit.group(1))
+            continue
+        key_match = _LENIENT_KEY.match(line)
+        if key_match and not line[:1].isspace():
+            flush()
+            key = key_match.group(1)
+            items = []
+            pending = None
+            inline = key_match.group(2)
+            if inline and inline.startswith("[") and inline.endswith("]"):
+                data[key] = [_unquote(v) for v in inline[1:-1].split(",") if _unquote(v)]
+            elif inline:
+                data[key] = _unquote(inline)
+            continue
+    flush()
+    return data
+
+
+def parse_frontmatter(yaml_text: str) -> tuple[dict[str, Any], str | None]:
+    """Parse a frontmatter block. Returns ``(data, first line of the error or None)``."""
+    if not yaml_text.strip():
+        return {}, None
+    try:
+        data = yamlio.load(yaml_text)
+    except yamlio.YAMLError as error:
+        return lenient_frontmatter(yaml_text), yamlio.first_error_line(error)
+    except (ValueError, TypeError, OverflowError) as error:  # e.g. an impossible date
+        return lenient_frontmatter(yaml_text), f"{error.__class__.__name__}: {error}"
+    if data is None:
+        return {}, None
+    if not isinstance(data, dict):
+        return lenient_frontmatter(yaml_text), f"frontmatter is a {type(data).__name__}, not a mapping of keys to values"
+    return {str(k): v for k, v in data.items()}, None
+
+
+def scalar(value: Any) -> str:
+    """A frontmatter value read as text: strings only (trimmed); anything else reads as empty."""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def string_list(value: Any) -> tuple[str, ...]:
+    """A list field that may be written as one string or as a list; non-strings are dropped."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    return tuple(s for s in (v.strip() for v in value if isinstance(v, str)) if s)
+
+
+def anchor_list(value: Any) -> tuple[str, ...]:
+    out: list[str] = []
+    for item in string_list(value):
+        if item.startswith("./"):
+            item = item[2:]
+        elif item.startswith("/"):
+            item = item[1:]
+        if item:
+            out.append(item)
+    return tuple(out)
+
+
+def edges_of(path: str, value: Any, bank_names: tuple[str, ...] = BANK_DIR_NAMES) -> tuple[Edge, ...]:
+    """``derived_from`` in any of its forms: one string, a list of strings, a list of ``{path, fit}``."""
+    if isinstance(value, (str, dict)):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    edges: list[Edge] = []
+    for item in value:
+        fit: str | None = None
+        if isinstance(item, str):
+            raw = item
+        elif isinstance(item, dict) and isinstance(item.get("path"), str):
+            raw = item["path"]
+            fit_value = item.get("fit")
+            fit = fit_value.strip() if isinstance(fit_value, str) and fit_value.strip() else None
+        else:
+            continue
+        if not raw.strip():
+            continue
+        resolved, external = resolve_from(path, raw, bank_names=bank_names)
+        edges.append(Edge(raw=raw.strip(), resolved=resolved, external=external, fit=fit))
+    return tuple(edges)
+
+
+def _strip_heading(text: str) -> str:
+    return _CLOSING_HASHES.sub("", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class BodyScan:
+    sections: tuple[Section, ...]
+    h1: str | None
+    links: tuple[Link, ...]
+
+
+def scan_lines(path: str, lines: list[str], start_line: int, total_lines: int,
+               bank_names: tuple[str, ...] = BANK_DIR_NAMES) -> BodyScan:
+    """Headings and links of body ``lines`` (the first being raw line ``start_line``), outside fences."""
+    tracker = FenceTracker()
+    heads: list[tuple[str, int]] = []  # (title, line) of level-2 headings
+    stops: list[int] = []  # lines of level-1/level-2 headings, which end a section
+    links: list[Link] = []
+    h1: str | None = None
+    line_no = start_line - 1
+    for raw_line in lines:
+        line_no += 1
+        line = raw_line[:-1] if raw_line.endswith("\r") else raw_line
+        if tracker.feed(line):
+            continue
+        if line[:4].lstrip(" ").startswith("#"):
+            level = _HEADING_LEVEL.match(line)
+            if level:
+                depth = len(level.group(1))
+                if depth == 2:
+                    match = _H2.match(line)
+                    title = _strip_heading(match.group(1)) if match else ""
+                    if title:
+                        heads.append((title, line_no))
+                    stops.append(line_no)
+                elif depth == 1:
+                    stops.append(line_no)
+                    if h1 is None:
+                        match = _H1.match(line)
+                        if match and _strip_heading(match.group(1)):
+                            h1 = _strip_heading(match.group(1))
+        if "](" in line or "]:" in line:
+            plain = _INLINE_CODE.sub("", line) if "`" in line else line
+            for match in _LINK.finditer(plain):
+                target = match.group(2)
+                if target.startswith("<"):
+                    target = target[1:-1]
+                resolved, _external = resolve_link(path, target, bank_names)
+                links.append(Link(raw=target, line=line_no, resolved=resolved, label=match.group(1)))
+            definition = _LINK_DEF.match(plain)
+            if definition:
+                target = definition.group(2).strip("<>")
+                resolved, _external = resolve_link(path, target, bank_names)
+                links.append(Link(raw=target, line=line_no, resolved=resolved, label=definition.group(1)))
+    sections: list[Section] = []
+    for title, line in heads:
+        end = total_lines
+        for stop in stops:
+            if stop > line:
+                end = stop - 1
+                break
+        sections.append(Section(title=title, line=line, end_line=max(end, line)))
+    return BodyScan(tuple(sections), h1, tuple(links))
+
+
+def count_lines(text: str) -> int:
+    if not text:
+        return 0
+    n = text.count("\n")
+    return n if text.endswith("\n") else n + 1
+
+
+def parse_document(
+    path: str,
+    data: bytes,
+    *,
+    layer: str = "other",
+    mtime: float = 0.0,
+    bank_names: tuple[str, ...] = BANK_DIR_NAMES,
+) -> tuple[Document, str]:
+    """Parse one file's bytes. Returns the record and the decoded text (BOM removed)."""
+    text, bom, bad = decode(data)
+    split = split_frontmatter(text)
+    error: str | None = None
+    front: dict[str, Any] = {}
+    if split.has_frontmatter and not split.closed:
+        error = "the frontmatter opens with --- but never closes; the whole file was read as body"
+        split = Split(False, False, "", 0, 1)
+    elif split.closed:
+        front, error = parse_frontmatter(split.yaml_text)
+    body = split.body(text)
+    total = count_lines(text)
+    body_lines = body.split("\n")
+    if body.endswith("\n"):
+        body_lines.pop()
+    scan = scan_lines(path, body_lines, split.body_line, total, bank_names)
+    stem = path.rsplit("/", 1)[-1]
+    stem = stem[:-3] if stem.endswith(".md") else stem
+    title = scalar(front.get("title")) or scan.h1 or stem
+    document = Document(
+        path=path,
+        title=title,
+        doc_kind=scalar(front.get("doc_kind")),
+        doc_function=scalar(front.get("doc_function")),
+        purpose=scalar(front.get("purpose")),
+        status=scalar(front.get("status")),
+        delivery_status=scalar(front.get("delivery_status")),
+        decision_status=scalar(front.get("decision_status")),
+        layer=layer,
+        derived_from=edges_of(path, front.get("derived_from"), bank_names),
+        canonical_for=string_list(front.get("canonical_for")),
+        must_not_define=string_list(front.get("must_not_define")),
+        anchors=anchor_list(front.get("anchors")),
+        sections=scan.sections,
+        links=scan.links,
+        frontmatter=front,
+        has_frontmatter=split.closed,
+        parse_error=error,
+        body_line=split.body_line,
+        line_count=total,
+        size=len(data),
+        mtime=mtime,
+        bom=bom,
+        crlf="\r\n" in text,
+        decode_error=bad,
+    )
+    return document, text
+
+
+def jsonable(value: Any) -> Any:
+    """Frontmatter values made safe for JSON: dates become ISO strings, keys become strings."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return str(value)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)

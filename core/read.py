@@ -1,0 +1,235 @@
+"""Reading documents: whole, one ``##`` section, a line range, or a batch under a byte budget.
+
+The batch budget exists because a client that receives a very large answer saves it to a file and
+hands the model a path instead, which costs more than a short answer. The budget can be lowered,
+never raised; the first document is always returned; documents that would overshoot are skipped
+before they are read and listed with their sections so the caller can ask for a section instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.bank import Bank
+from core.errors import BankError, SectionNotFound, UsageError
+from core.model import Document, Section
+from core.parse import jsonable
+
+BATCH_CEILING = 40_000
+"""Bytes a batch read returns at most (about 11,000 tokens)."""
+SINGLE_CEILING = 400_000
+"""Characters a single read returns before it is cut and marked truncated."""
+MIN_BUDGET = 1_000
+
+_WORDS = re.compile(r"\w+")
+_RANGE = re.compile(r"^\s*(\d+)?\s*(?:(-|:|\.\.)\s*(\d+)?)?\s*$")
+
+
+def normalise_heading(text: str) -> str:
+    """Lowercase words of a heading, punctuation dropped: how section names are compared."""
+    return " ".join(_WORDS.findall(text.lower())).replace("_", " ")
+
+
+def find_section(doc: Document, name: str) -> Section | None:
+    """The section a caller means: the first exact match of the normalised name across all
+    headings, else the first heading that contains it."""
+    wanted = normalise_heading(name)
+    if not wanted:
+        return None
+    for section in doc.sections:
+        if normalise_heading(section.title) == wanted:
+            return section
+    for section in doc.sections:
+        if wanted in normalise_heading(section.title):
+            return section
+    return None
+
+
+def section_missing(doc: Document, name: str) -> SectionNotFound:
+    available = " | ".join(s.title for s in doc.sections) or "(none)"
+    return SectionNotFound(f'Section "{name}" not found in {doc.path}. Available: {available}')
+
+
+def parse_line_range(spec: str, total: int) -> tuple[int, int]:
+    """``"120-160"``, ``"120-"``, ``"-40"`` or ``"120"`` as an inclusive 1-based range.
+
+    The end is clamped to the file; a start past the end is an error.
+    """
+    match = _RANGE.match(spec or "")
+    if not match or (match.group(1) is None and match.group(3) is None):
+        raise UsageError(f'Line range "{spec}" is not of the form A-B (for example "120-160", "120-" or "120").')
+    start = int(match.group(1)) if match.group(1) else 1
+    if match.group(2) is None:
+        end = start
+    else:
+        end = int(match.group(3)) if match.group(3) else total
+    if start < 1:
+        raise UsageError(f'Line range "{spec}": lines are numbered from 1.')
+    if end < start:
+        raise UsageError(f'Line range "{spec}" ends before it starts.')
+    if start > total:
+        raise UsageError(f'Line range "{spec}" starts past the end: the file has {total} lines.')
+    return start, min(end, total)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """One document, a section of it, or a range of its lines."""
+
+    path: str
+    title: str
+    frontmatter: dict[str, Any]
+    content: str
+    bytes: int
+    """UTF-8 bytes of ``content``."""
+    truncated: bool
+    available_sections: list[str]
+    section: str | None = None
+    lines: list[int] | None = None
+    """``[first, last]`` raw-file lines returned by a line-range read."""
+    total_lines: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedRead:
+    path: str
+    title: str
+    bytes: int
+    available_sections: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class FailedRead:
+    path: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class BatchReadResult:
+    documents: list[ReadResult]
+    failed: list[FailedRead] = field(default_factory=list)
+    skipped: list[SkippedRead] = field(default_factory=list)
+    bytes: int = 0
+    budget_bytes: int = BATCH_CEILING
+    note: str | None = None
+
+
+def _raw_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_document(bank: Bank, path: str, *, section: str | None = None, lines: str | None = None) -> ReadResult:
+    """Read one document, one of its ``##`` sections, or a line range of its raw file.
+
+    Raises:
+        NotADocument: the path names no document (an old ``_inbox/`` path says where it went).
+        SectionNotFound: the section does not exist; the message lists the real ones.
+        UsageError: a malformed line range, or both a section and a range.
+    """
+    with bank.lock:
+        doc = bank.document(path)
+        text = bank.text(doc.path)
+    available = [s.title for s in doc.sections]
+    front = jsonable(doc.frontmatter)
+    raw_lines = _raw_lines(text)
+    if section and lines:
+        raise UsageError("Pass either section or lines, not both.")
+    chosen: str | None = None
+    span: list[int] | None = None
+    if lines:
+        start, end = parse_line_range(lines, len(raw_lines))
+        content = "\n".join(raw_lines[start - 1 : end])
+        span = [start, end]
+    elif section is not None and section.strip():
+        found = find_section(doc, section)
+        if found is None:
+            raise section_missing(doc, section)
+        content = "\n".join(raw_lines[found.line - 1 : found.end_line]).rstrip()
+        chosen = found.title
+    else:
+        content = "\n".join(raw_lines[doc.body_line - 1 :]).strip()
+    truncated = len(content) > SINGLE_CEILING
+    if truncated:
+        content = content[:SINGLE_CEILING]
+    return ReadResult(
+        path=doc.path,
+        title=doc.title,
+        frontmatter=front,
+        content=content,
+        bytes=len(content.encode("utf-8")),
+        truncated=truncated,
+        available_sections=available,
+        section=chosen,
+        lines=span,
+        total_lines=len(raw_lines),
+    )
+
+
+ReadRequest = str | dict[str, Any]
+
+
+def read_many(bank: Bank, requests: list[ReadRequest], *, section: str | None = None,
+              max_bytes: int | None = None) -> BatchReadResult:
+    """Read several documents in request order under a byte budget.
+
+    Args:
+        requests: paths, or ``{"path", "section"?, "lines"?}`` mappings. The top-level ``section``
+            applies to plain path strings only.
+        max_bytes: lowers the budget; values above the 40,000 ceiling are capped with a note.
+    """
+    asked = BATCH_CEILING if max_bytes is None else int(max_bytes)
+    if asked < MIN_BUDGET:
+        raise UsageError(f"maxBytes must be at least {MIN_BUDGET}.")
+    budget = min(asked, BATCH_CEILING)
+    note = None
+    if asked > BATCH_CEILING:
+        note = (
+            f"maxBytes {asked} is above the ceiling of {BATCH_CEILING}, so {BATCH_CEILING} was used. "
+            "A larger answer is returned to you as a file path rather than as text, which is worse "
+            "than a short answer. Read the skipped documents by section."
+        )
+    documents: list[ReadResult] = []
+    failed: list[FailedRead] = []
+    skipped: list[SkippedRead] = []
+    spent = 0
+    for request in requests:
+        if isinstance(request, dict):
+            path = str(request.get("path", ""))
+            wanted_section = request.get("section")
+            wanted_lines = request.get("lines")
+        else:
+            path, wanted_section, wanted_lines = str(request), section, None
+        partial = bool((wanted_section and str(wanted_section).strip()) or wanted_lines)
+        known = _lookup(bank, path)
+        if documents:
+            overshoots = not partial and known is not None and spent + known.size > budget
+            if spent >= budget or overshoots:
+                skipped.append(
+                    SkippedRead(
+                        path=path,
+                        title=known.title if known else "",
+                        bytes=known.size if known else 0,
+                        available_sections=[s.title for s in known.sections] if known else [],
+                    )
+                )
+                continue
+        try:
+            result = read_document(bank, path, section=wanted_section, lines=wanted_lines)
+        except BankError as error:
+            failed.append(FailedRead(path=path, error=error.message))
+            continue
+        documents.append(result)
+        spent += result.bytes
+    return BatchReadResult(documents=documents, failed=failed, skipped=skipped, bytes=spent, budget_bytes=budget, note=note)
+
+
+def _lookup(bank: Bank, path: str) -> Document | None:
+    try:
+        return bank.document(path)
+    except BankError:
+        return None

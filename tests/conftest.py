@@ -1,0 +1,58 @@
+"""Shared test helpers: fixture banks, the real banks beside the project, temporary copies."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+FIXTURES = PROJECT / "tests" / "fixtures" / "banks"
+SHARED = PROJECT.parent / "shared"
+REAL_BANKS = sorted(p for p in (SHARED / "banks").glob("*/memory_bank")) if (SHARED / "banks").is_dir() else []
+
+os.environ.setdefault("TZ", "UTC")
+
+
+def real_bank_ids() -> list[str]:
+    return [p.parent.name for p in REAL_BANKS]
+
+
+@pytest.fixture
+def fixture_bank(tmp_path: Path):
+    """Copy a fixture bank into a temporary directory (so a test may write) and return its root."""
+
+    def make(name: str = "reference", dest: str = "memory_bank") -> Path:
+        target = tmp_path / dest
+        shutil.copytree(FIXTURES / name, target)
+        return target
+
+    return make
+
+
+@pytest.fixture
+def write_file():
+    def write(root: Path, rel: str, text: str | bytes) -> Path:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    full_env = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+                "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com", **(env or {})}
+    return subprocess.run(["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True, text=True).stdout
+
+
+def tree_snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` with its bytes: compare before and after to prove nothing moved."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

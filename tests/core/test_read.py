@@ -1,0 +1,93 @@
+"""Reads: whole, by section, by line range, and batches under the byte budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.bank import Bank
+from core.errors import NotADocument, SectionNotFound, UsageError
+from core.read import BATCH_CEILING, read_document, read_many
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return Bank.open(FIXTURES / "reference")
+
+
+def test_section_read_returns_only_that_section(bank):
+    whole = read_document(bank, "domain/rules.md")
+    part = read_document(bank, "domain/rules.md", section="thresholds")
+    assert part.section == "Thresholds"
+    assert "L1 rejects below 60." in part.content and "Invariants" not in part.content
+    assert part.bytes < whole.bytes
+    assert part.frontmatter["doc_kind"] == "domain"
+
+
+def test_exact_heading_match_wins_over_a_containing_one(fixture_bank, write_file):
+    root = fixture_bank()
+    write_file(root, "x.md", "# X\n## Setup details\none\n## Setup\ntwo\n")
+    result = read_document(Bank.open(root), "x.md", section="setup")
+    assert result.section == "Setup" and "two" in result.content
+
+
+def test_a_missing_section_lists_the_real_ones(bank):
+    with pytest.raises(SectionNotFound, match=r"Available: Thresholds \| Invariants"):
+        read_document(bank, "domain/rules.md", section="Nope")
+
+
+def test_line_ranges_address_the_raw_file(bank):
+    result = read_document(bank, "domain/rules.md", lines="17-19")
+    assert result.lines == [17, 19] and result.content.splitlines()[0] == "## Thresholds"
+    assert read_document(bank, "domain/rules.md", lines="19").content == "L1 rejects below 60."
+    tail = read_document(bank, "domain/rules.md", lines="22-")
+    assert tail.lines == [22, tail.total_lines]
+    clamped = read_document(bank, "domain/rules.md", lines="20-999")
+    assert clamped.lines == [20, clamped.total_lines]
+    for bad in ("abc", "10-5", "0-3", "500-600"):
+        with pytest.raises(UsageError):
+            read_document(bank, "domain/rules.md", lines=bad)
+
+
+def test_unknown_paths_fail_clearly(bank):
+    with pytest.raises(NotADocument, match="Not a document of this bank"):
+        read_document(bank, "../secret.md")
+
+
+def _big_bank(root, write_file, sizes):
+    for index, size in enumerate(sizes):
+        write_file(root, f"d{index}.md", f"# D{index}\n\n## Part\n" + "x" * size + "\n")
+    return Bank.open(root)
+
+
+def test_batch_spends_the_budget_in_request_order_and_skips_before_overshooting(tmp_path, write_file):
+    bank = _big_bank(tmp_path, write_file, [15_000, 15_000, 15_000, 100])
+    result = read_many(bank, ["d0.md", "d1.md", "d2.md", "d3.md"])
+    assert [d.path for d in result.documents] == ["d0.md", "d1.md", "d3.md"]
+    assert [s.path for s in result.skipped] == ["d2.md"]
+    assert result.skipped[0].available_sections == ["Part"] and result.skipped[0].bytes > 15_000
+    assert result.bytes <= result.budget_bytes == BATCH_CEILING
+
+
+def test_the_first_document_is_always_returned_and_failures_are_isolated(tmp_path, write_file):
+    bank = _big_bank(tmp_path, write_file, [60_000, 10])
+    result = read_many(bank, ["missing.md", "d0.md", "d1.md"], max_bytes=5_000)
+    assert [d.path for d in result.documents] == ["d0.md"]
+    assert [f.path for f in result.failed] == ["missing.md"]
+    assert [s.path for s in result.skipped] == ["d1.md"]
+
+
+def test_max_bytes_only_lowers_the_budget(tmp_path, write_file):
+    bank = _big_bank(tmp_path, write_file, [10])
+    raised = read_many(bank, ["d0.md"], max_bytes=200_000)
+    assert raised.budget_bytes == BATCH_CEILING and "above the ceiling" in raised.note and "200000" in raised.note
+    assert read_many(bank, ["d0.md"], max_bytes=2_000).budget_bytes == 2_000
+    with pytest.raises(UsageError):
+        read_many(bank, ["d0.md"], max_bytes=10)
+
+
+def test_sectioned_requests_never_overshoot_but_respect_a_spent_budget(tmp_path, write_file):
+    bank = _big_bank(tmp_path, write_file, [39_500, 30_000])
+    result = read_many(bank, ["d0.md", {"path": "d1.md", "section": "Part"}])
+    assert [d.path for d in result.documents] == ["d0.md", "d1.md"]
+    assert result.documents[1].section == "Part"

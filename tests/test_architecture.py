@@ -1,0 +1,36 @@
+"""The boundaries of ARCHITECTURE.md, enforced: the core imports no face and no UI or MCP library."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+from pathlib import Path
+
+from tests.conftest import PROJECT
+
+
+def test_importing_core_loads_neither_textual_nor_the_mcp_sdk():
+    code = (
+        "import sys, pkgutil, importlib, core\n"
+        "for m in pkgutil.walk_packages(core.__path__, 'core.'): importlib.import_module(m.name)\n"
+        "bad = sorted(n for n in sys.modules if n.split('.')[0] in ('textual', 'mcp', 'rich', 'tui', 'mcp_server'))\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, check=True)
+    assert result.stdout.strip() == ""
+
+
+def test_the_cli_entry_point_does_not_load_textual():
+    code = "import sys, tui.cli.main\nprint(any(n.startswith('textual') for n in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_import_linter_contracts_hold():
+    """The contracts in pyproject.toml, checked by import-linter (installed with the test extra)."""
+    lint = Path(sys.executable).parent / "lint-imports"
+    command = [str(lint)] if lint.exists() else [shutil.which("lint-imports") or "lint-imports"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT)
+    assert result.returncode == 0, result.stdout + result.stderr

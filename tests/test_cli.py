@@ -1,0 +1,57 @@
+"""The command line as a user runs it: exit codes, text and JSON output, errors on stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import FIXTURES, REAL_BANKS, real_bank_ids
+from tui.cli.main import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tui.cli.main", *args], capture_output=True, text=True)
+
+
+def test_stats_text_names_the_contract_and_counts(capsys):
+    assert main(["stats", "--root", str(FIXTURES / "reference")]) == 0
+    out = capsys.readouterr().out
+    assert "documents  17" in out
+    assert "filter_thresholds: conflict.md, domain/rules.md" in out
+    assert "broken/bad-yaml.md" in out and "required for active non-root documents" in out
+
+
+def test_stats_reports_degraded_mode(capsys):
+    assert main(["--root", str(FIXTURES / "reference" / "domain"), "stats"]) == 0
+    assert "ABSENT (degraded mode)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("root", REAL_BANKS, ids=real_bank_ids())
+def test_stats_json_runs_on_every_real_bank(root, capsys):
+    assert main(["stats", "--json", "--root", str(root)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["documents"] > 0 and "edges" in data and "contract" in data
+
+
+def test_read_section_and_lines(capsys):
+    root = str(FIXTURES / "reference")
+    assert main(["read", "memory_bank/domain/rules.md", "--section", "Invariants", "--root", root]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# domain/rules.md :: Invariants") and "evaluated before scoring" in out
+    assert main(["read", "domain/rules.md", "--lines", "19", "--json", "--root", root]) == 0
+    assert json.loads(capsys.readouterr().out)["content"] == "L1 rejects below 60."
+
+
+def test_errors_go_to_stderr_with_exit_codes():
+    root = str(FIXTURES / "reference")
+    missing = run("read", "nope.md", "--root", root)
+    assert missing.returncode == 1 and "Not a document of this bank: nope.md" in missing.stderr and not missing.stdout
+    bad_range = run("read", "domain/rules.md", "--lines", "x-y", "--root", root)
+    assert bad_range.returncode == 2 and "Line range" in bad_range.stderr
+    usage = run("read")
+    assert usage.returncode == 2
+    no_bank = run("stats", "--root", str(FIXTURES / "does-not-exist"))
+    assert no_bank.returncode == 1 and "does not exist" in no_bank.stderr

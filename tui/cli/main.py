@@ -1,0 +1,59 @@
+"""The ``memorybank`` entry point: builds the parser and turns core errors into exit codes.
+
+Exit codes: 0 success; 1 an error or a refusal (and, for ``validate``, error findings); 2 a usage
+error. Errors go to stderr; a refusal names its reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from core.errors import BankError, UsageError
+from tui.cli import reading
+from tui.cli.output import error
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--root",
+        default=argparse.SUPPRESS,
+        help="the bank directory (default: $MEMORYBANK_ROOT, else memory_bank/ or memory-bank/ found upward)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="memorybank",
+        description="Keep a project's memory bank true: route, read, validate, write through gates.",
+        parents=[common],
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in (reading,):
+        module.register(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except UsageError as exc:
+        error(exc.message)
+        return 2
+    except BankError as exc:
+        prefix = f"refused ({exc.reason}): " if exc.__class__.__name__ == "Refusal" else ""
+        error(prefix + exc.message)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

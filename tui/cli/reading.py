@@ -1,0 +1,119 @@
+"""Read-only commands: ``stats`` and ``read``."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from core.bank import Bank
+from core.read import read_document
+from core.stats import Stats, bank_stats
+from tui.cli.context import open_bank
+from tui.cli.output import emit_json, human_bytes, rows
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    stats = sub.add_parser("stats", parents=[common], help="counts, contract, edges, keys and defects of the bank")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.set_defaults(handler=run_stats)
+
+    read = sub.add_parser("read", parents=[common], help="print a document, one ## section, or a line range")
+    read.add_argument("path", help="bank path of the document (memory_bank/ prefix and absolute paths accepted)")
+    read.add_argument("--section", "-s", help="a ## heading (exact or contained, case-insensitive)")
+    read.add_argument("--lines", "-l", help='a line range of the raw file: "120-160", "120-" or "120"')
+    read.add_argument("--json", action="store_true", help="print JSON")
+    read.set_defaults(handler=run_read)
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    bank: Bank = open_bank(args)
+    stats = bank_stats(bank, (time.perf_counter() - started) * 1000)
+    if args.json:
+        emit_json(stats)
+    else:
+        print(format_stats(stats))
+    return 0
+
+
+def _join(values: list[str] | dict[str, int]) -> str:
+    if isinstance(values, dict):
+        return ", ".join(f"{k} {v}" for k, v in values.items()) or "-"
+    return ", ".join(values) or "-"
+
+
+def format_stats(stats: Stats) -> str:
+    c = stats.contract
+    lines = [
+        rows(
+            [
+                ("root", stats.root),
+                ("documents", f"{stats.documents} ({human_bytes(stats.bytes)}), indexed in {stats.index_ms:.0f} ms"),
+                ("contract", ", ".join(c.source) if c.present else "ABSENT (degraded mode)"),
+            ]
+        )
+    ]
+    if c.present:
+        lines.append(
+            rows(
+                [
+                    ("doc_kind", _join(c.doc_kinds)),
+                    ("doc_function", _join(c.doc_functions)),
+                    ("status", _join(c.statuses)),
+                    ("delivery_status", _join(c.delivery_statuses)),
+                    ("decision_status", _join(c.decision_statuses)),
+                    ("roots", _join(c.roots)),
+                    ("derived_from", "required for active non-root documents" if c.requires_derived_from else "not required"),
+                    ("cycles", "forbidden" if c.forbids_cycles else "not forbidden"),
+                ],
+                indent=2,
+            )
+        )
+    declared = ", ".join(f"{d}={layer}" for d, layer in c.declared_layers.items())
+    e = stats.edges
+    lines.append(
+        rows(
+            [
+                ("layers", f"declared: {declared}" if declared else "built-in map (no Directory | Layer table in dna/)"),
+                *[("  unknown layer", row) for row in c.unknown_layers],
+                (
+                    "edges",
+                    f"{e.total} in {e.documents_with_edges} documents: {e.internal} internal, {e.with_fit} with fit, "
+                    f"{e.external} external, {e.broken} broken",
+                ),
+                ("canonical keys", f"{stats.canonical_keys}, {len(stats.conflicts)} claimed by more than one document"),
+                *[("  conflict", f"{k.key}: {', '.join(k.owners)}") for k in stats.conflicts],
+                ("index links", f"{stats.index_links} from {stats.index_documents} index documents"),
+                ("templates", str(stats.templates)),
+                ("inbox notes", str(stats.inbox)),
+                ("parse errors", str(len(stats.parse_errors))),
+                *[(f"  {p.path}", p.error) for p in stats.parse_errors],
+                ("no frontmatter", str(len(stats.without_frontmatter))),
+                *[("  -", p) for p in stats.without_frontmatter],
+                (
+                    "encoding",
+                    f"BOM {len(stats.encoding['bom'])}, CRLF {len(stats.encoding['crlf'])}, "
+                    f"not UTF-8 {len(stats.encoding['not_utf8'])}",
+                ),
+                ("by layer", _join(stats.by_layer)),
+                ("by doc_kind", _join(stats.by_kind)),
+                ("by doc_function", _join(stats.by_function)),
+            ]
+        )
+    )
+    return "\n".join(lines)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    result = read_document(bank, args.path, section=args.section, lines=args.lines)
+    if args.json:
+        emit_json(result)
+        return 0
+    where = f" :: {result.section}" if result.section else ""
+    if result.lines:
+        where = f" :: lines {result.lines[0]}-{result.lines[1]} of {result.total_lines}"
+    print(f"# {result.path}{where} ({result.bytes} bytes{', truncated' if result.truncated else ''})")
+    print()
+    print(result.content)
+    return 0
