@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from core.errors import BankError, UsageError
-from tui.cli import reading
+from tui.cli import history, reading, routing, validating, writing
 from tui.cli.output import error
 
 
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (reading,):
+    for module in (reading, routing, history, validating, writing):
         module.register(sub, common)
     return parser
 
