@@ -125,8 +125,14 @@ def derive(docs: dict[str, Document], texts: dict[str, str], *, contract: Contra
         if doc.is_index:
             for link in doc.links:
                 target = link.resolved
-                if target is None or not target.endswith(".md"):
+                if target is None:
                     continue
+                if not target.endswith(".md"):
+                    # A link to a folder shows its README (as on any git host): it registers that README.
+                    folder_index = f"{target}/README.md"
+                    if folder_index not in docs:
+                        continue
+                    target = folder_index
                 links.append(IndexLink(source=path, target=target, raw=link.raw, line=link.line))
                 if target is not None and target != path and target in docs:
                     registered.setdefault(target, []).append(path)

@@ -1,9 +1,60 @@
-"""Commands of this family are registered here."""
+"""``memorybank validate``: every rule, filters, and output made for CI.
+
+Exit codes: 0 when no finding is an error, 1 when one is, 2 on a usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from core.validate import RULE_ORDER, validate
+from core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
+from tui.cli.context import open_bank
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this family's subcommands to the parser."""
+    parser = sub.add_parser(
+        "validate",
+        parents=[common],
+        help="check the bank against the rules it declares (exit 1 on errors)",
+        description="Check the bank against its rules. Exit 0 clean, 1 errors found, 2 usage error.",
+    )
+    parser.add_argument("--scope", help="only findings under this subdirectory")
+    parser.add_argument("--rule", choices=RULE_ORDER, metavar="RULE", help="only this rule")
+    parser.add_argument("--severity", choices=("error", "warning"))
+    parser.add_argument("--summary", action="store_true", help="counts only, no findings")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="text (default), json, github (default under GitHub Actions) or sarif",
+    )
+    parser.add_argument("--json", action="store_true", help="same as --format json")
+    parser.set_defaults(handler=run_validate)
+
+
+def package_version() -> str:
+    try:
+        return version("memorybank")
+    except PackageNotFoundError:  # running from a source tree
+        return "0.0.0"
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    report = validate(bank, scope=args.scope, severity=args.severity, rule=args.rule)
+    chosen = "json" if args.json else args.format
+    if chosen is None:
+        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    base = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+    if chosen == "json":
+        print(format_json(report))
+    elif chosen == "github":
+        print(format_github(report, bank.root, base))
+    elif chosen == "sarif":
+        print(format_sarif(report, bank.root, base, package_version()))
+    else:
+        print(format_text(report, summary=args.summary))
+    return 1 if report.errors else 0

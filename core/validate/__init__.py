@@ -1,0 +1,91 @@
+"""Validation: one rule engine for the CLI, the MCP server and the TUI.
+
+``validate(bank)`` runs every registered rule and returns the findings sorted by the fixed rule
+rank, then path, then line. Results are cached per bank generation, so asking twice without a
+change on disk costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from core.bank import Bank
+from core.errors import UsageError
+from core.validate import contract_rules, references, structural  # noqa: F401 - registers the rules
+from core.validate.registry import RULE_ORDER, RULES, SEVERITIES, Context, Finding, Rule, ordered_rules
+
+__all__ = ["Finding", "Rule", "RULES", "RULE_ORDER", "ValidationReport", "validate", "rules_table"]
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    total: int
+    errors: int
+    warnings: int
+    by_rule: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _sort_key(finding: Finding) -> tuple[int, str, int]:
+    return (RULE_ORDER.index(finding.rule), finding.path, finding.line or 0)
+
+
+def _all_findings(bank: Bank, _previous: object) -> list[Finding]:
+    context = Context(bank=bank, scope="")
+    found: list[Finding] = []
+    for rule in ordered_rules():
+        found.extend(rule.check(context))
+    found.sort(key=_sort_key)
+    return found
+
+
+def validate(bank: Bank, *, scope: str | None = None, severity: str | None = None, rule: str | None = None) -> ValidationReport:
+    """Run every rule and filter the findings.
+
+    Args:
+        scope: a subdirectory; only findings on documents under it are kept (``no-contract`` is
+            never filtered out). Accepts the forms paths accept (``./adr/``, ``memory_bank/adr``).
+        severity: ``error`` or ``warning``.
+        rule: one rule name.
+
+    Raises:
+        UsageError: an unknown severity or rule name.
+    """
+    if severity is not None and severity not in SEVERITIES:
+        raise UsageError(f'Unknown severity "{severity}". Use one of: {", ".join(SEVERITIES)}.')
+    if rule is not None and rule not in RULES:
+        raise UsageError(f'Unknown rule "{rule}". Rules: {", ".join(r.name for r in ordered_rules())}.')
+    prefix = bank.paths.to_scope(scope)
+    findings = bank.extension("validation", _all_findings)
+    if prefix:
+        context = Context(bank=bank, scope=prefix)
+        findings = [f for f in findings if f.rule == "no-contract" or _finding_in_scope(context, f)]
+    if severity:
+        findings = [f for f in findings if f.severity == severity]
+    if rule:
+        findings = [f for f in findings if f.rule == rule]
+    by_rule = Counter(f.rule for f in findings)
+    errors = sum(1 for f in findings if f.severity == "error")
+    return ValidationReport(
+        total=len(findings),
+        errors=errors,
+        warnings=len(findings) - errors,
+        by_rule={name: by_rule[name] for name in RULE_ORDER if by_rule.get(name)},
+        findings=list(findings),
+    )
+
+
+def _finding_in_scope(context: Context, finding: Finding) -> bool:
+    if finding.rule == "ssot-conflict":
+        key = finding.message.split('"')[1] if '"' in finding.message else ""
+        return any(context.in_scope(p) for p in context.bank.derived.owners.get(key, [finding.path]))
+    return context.in_scope(finding.path)
+
+
+def rules_table() -> str:
+    """The README's rule table, generated from the registry."""
+    lines = ["| rule | severity | kind | what it reports |", "|---|---|---|---|"]
+    for r in ordered_rules():
+        lines.append(f"| `{r.name}` | {r.severity} | {r.kind} | {r.summary} |")
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""Validation output for people and for CI: text, JSON, GitHub annotations and SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from core.validate import ValidationReport
+from core.validate.registry import ordered_rules
+
+FORMATS = ("text", "json", "github", "sarif")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+RULE_HELP = "https://github.com/memorybank/memorybank#validation-rules"
+
+
+def _location(root: Path, path: str, base: Path) -> str:
+    """A finding's file relative to ``base`` (the repository or working directory), POSIX style."""
+    target = root / path.rstrip("/")
+    try:
+        return Path(os.path.relpath(target, base)).as_posix()
+    except ValueError:  # another drive on Windows
+        return target.as_posix()
+
+
+def format_text(report: ValidationReport, *, summary: bool = False) -> str:
+    lines: list[str] = []
+    if not summary:
+        for f in report.findings:
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            lines.append(f"{f.severity.upper():7} {f.rule:26} {where}  {f.message}")
+        if report.findings:
+            lines.append("")
+    lines.append(f"total: {report.total} ({report.errors} errors, {report.warnings} warnings)")
+    for rule, count in report.by_rule.items():
+        lines.append(f"  {rule}: {count}")
+    if not report.total:
+        lines[-1] = "total: 0, the bank is clean"
+    return "\n".join(lines)
+
+
+def format_json(report: ValidationReport) -> str:
+    return json.dumps(asdict(report), ensure_ascii=False, indent=2)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(report: ValidationReport, root: Path, base: Path) -> str:
+    """Workflow commands GitHub Actions turns into annotations on the changed files."""
+    lines = []
+    for f in report.findings:
+        props = [f"file={_escape_property(_location(root, f.path, base))}"]
+        if f.line:
+            props.append(f"line={f.line}")
+        props.append(f"title={_escape_property('memorybank ' + f.rule)}")
+        lines.append(f"::{f.severity} {','.join(props)}::{_escape_data(f.message)}")
+    lines.append(f"memorybank: {report.total} findings ({report.errors} errors, {report.warnings} warnings)")
+    return "\n".join(lines)
+
+
+def sarif_document(report: ValidationReport, root: Path, base: Path, version: str) -> dict:
+    """A SARIF 2.1.0 log with one run; rule ids are the stable rule names."""
+    rules = ordered_rules()
+    index = {r.name: i for i, r in enumerate(rules)}
+    results = []
+    for f in report.findings:
+        location: dict = {"artifactLocation": {"uri": _location(root, f.path, base), "uriBaseId": "SRCROOT"}}
+        if f.line:
+            location["region"] = {"startLine": f.line}
+        results.append(
+            {
+                "ruleId": f.rule,
+                "ruleIndex": index[f.rule],
+                "level": f.severity,
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "memorybank",
+                        "version": version,
+                        "informationUri": RULE_HELP,
+                        "rules": [
+                            {
+                                "id": r.name,
+                                "name": "".join(part.title() for part in r.name.split("-")),
+                                "shortDescription": {"text": r.summary},
+                                "fullDescription": {"text": r.doc.split("\n\n")[0].replace("\n", " ")},
+                                "help": {"text": r.doc},
+                                "defaultConfiguration": {"level": r.severity},
+                                "properties": {"kind": r.kind},
+                            }
+                            for r in rules
+                        ],
+                    }
+                },
+                "originalUriBaseIds": {"SRCROOT": {"uri": base.absolute().as_uri() + "/"}},
+                "results": results,
+            }
+        ],
+    }
+
+
+def format_sarif(report: ValidationReport, root: Path, base: Path, version: str) -> str:
+    return json.dumps(sarif_document(report, root, base, version), ensure_ascii=False, indent=2)

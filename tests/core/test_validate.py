@@ -1,0 +1,119 @@
+"""Validation: the reference fixture's exact findings, a golden fixture per rule, filters, caching."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.bank import Bank
+from core.errors import UsageError
+from core.validate import RULE_ORDER, RULES, validate
+from core.validate.registry import ordered_rules
+from tests.conftest import FIXTURES
+
+RULE_FIXTURES = FIXTURES / "rules"
+
+
+def describe(findings) -> list[str]:
+    return [f"{f.rule} {f.severity} {f.path}{':' + str(f.line) if f.line else ''}" for f in findings]
+
+
+def test_reference_fixture_gives_exactly_the_expected_findings_in_order():
+    report = validate(Bank.open(FIXTURES / "reference"))
+    assert [(f.rule, f.path, f.severity) for f in report.findings] == [
+        ("invalid-frontmatter", "broken/bad-yaml.md", "error"),
+        ("broken-derived-from", "engineering/architecture.md", "error"),
+        ("unregistered-doc", "orphan.md", "warning"),
+        ("unresolved-rule-reference", "features/FT-001/brief.md", "warning"),
+        ("ssot-conflict", "conflict.md", "error"),
+    ]
+    assert (report.total, report.errors, report.warnings) == (5, 3, 2)
+    messages = " ".join(f.message for f in report.findings)
+    assert "../missing/nowhere.md" in messages and "outside-bank" not in messages
+    conflict = report.findings[-1].message
+    assert "filter_thresholds" in conflict and "conflict.md" in conflict and "2 documents" in conflict
+    assert "escalation-ladder.md" in report.findings[3].message and report.findings[3].line
+
+
+@pytest.mark.parametrize("rule", sorted(p.name for p in RULE_FIXTURES.iterdir()))
+def test_each_rule_fires_on_its_fixture_and_stays_silent_on_its_near_miss(rule: str):
+    expected = (RULE_FIXTURES / rule / "expected.txt").read_text().splitlines()
+    assert describe(validate(Bank.open(RULE_FIXTURES / rule / "fires")).findings) == expected
+    assert validate(Bank.open(RULE_FIXTURES / rule / "clean")).findings == []
+
+
+def test_every_rule_has_a_golden_fixture_and_full_documentation():
+    fixtures = {p.name for p in RULE_FIXTURES.iterdir()}
+    for rule in ordered_rules():
+        if rule.name != "route-check-failed":
+            assert rule.name in fixtures, rule.name
+        assert rule.summary and "Fix:" in rule.doc and ("Example" in rule.doc or rule.name == "no-contract"), rule.name
+
+
+def test_messages_carry_the_actionable_detail():
+    did_you_mean = validate(Bank.open(RULE_FIXTURES / "unresolved-rule-reference" / "fires")).findings[0].message
+    assert "Did you mean ../domain/rules.md (domain/rules.md)?" in did_you_mean
+    cycle = validate(Bank.open(RULE_FIXTURES / "cycle-in-derived-from" / "fires")).findings[0].message
+    assert cycle.count("->") == 3 and "domain/a.md" in cycle
+    unreachable = validate(Bank.open(RULE_FIXTURES / "unreachable-doc" / "fires")).findings[0].message
+    assert "ops/README.md" in unreachable
+
+
+def test_contract_rules_do_not_run_where_dna_declares_nothing(tmp_path, write_file):
+    write_file(tmp_path, "dna/readme.md", "# Notes\n")
+    write_file(tmp_path, "a.md", "---\nstatus: active\ndoc_kind: whatever\n---\n")
+    write_file(tmp_path, "b.md", "---\nderived_from: [c.md]\n---\n")
+    write_file(tmp_path, "c.md", "---\nderived_from: [b.md]\n---\n")
+    rules = {f.rule for f in validate(Bank.open(tmp_path)).findings}
+    assert not rules & {"missing-derived-from", "cycle-in-derived-from", "unknown-enum-value", "no-contract"}
+
+
+def test_degraded_bank_reports_no_contract_once_whatever_the_scope():
+    bank = Bank.open(FIXTURES / "reference" / "domain")
+    report = validate(bank, scope="nothing-here")
+    assert [f.rule for f in report.findings] == ["no-contract"]
+
+
+def test_filters_scope_severity_and_rule():
+    bank = Bank.open(FIXTURES / "reference")
+    scoped = validate(bank, scope="engineering")
+    assert {f.path for f in scoped.findings} == {"engineering/architecture.md"}
+    assert validate(bank, scope="./memory_bank/engineering/").findings == scoped.findings
+    assert all(f.severity == "warning" for f in validate(bank, severity="warning").findings)
+    only = validate(bank, rule="ssot-conflict")
+    assert only.total == 1 and only.by_rule == {"ssot-conflict": 1}
+    assert validate(bank, scope="domain", rule="ssot-conflict").total == 1  # domain/rules.md is an owner
+    with pytest.raises(UsageError, match="Unknown rule"):
+        validate(bank, rule="nope")
+    with pytest.raises(UsageError, match="Unknown severity"):
+        validate(bank, severity="fatal")
+
+
+def test_results_are_cached_until_the_disk_changes(fixture_bank):
+    root = fixture_bank()
+    bank = Bank.open(root)
+    first = validate(bank)
+    assert validate(bank).findings is not first.findings  # a fresh list each call...
+    assert validate(bank).findings == first.findings  # ...of the cached findings
+    (root / "orphan.md").unlink()
+    bank.refresh()
+    assert "unregistered-doc" not in validate(bank).by_rule
+
+
+def test_rule_order_is_the_fixed_rank():
+    assert RULE_ORDER[:5] == (
+        "invalid-frontmatter", "broken-derived-from", "missing-derived-from", "cycle-in-derived-from", "unregistered-doc",
+    )
+    assert RULE_ORDER[-1] == "no-contract"
+    assert set(RULES) <= set(RULE_ORDER)
+
+
+def test_readme_rule_table_is_generated_from_the_registry():
+    from core.validate import rules_table
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    start, end = "<!-- rules:start -->\n", "\n<!-- rules:end -->"
+    assert start in readme and end in readme, "README.md lacks the rule table markers"
+    current = readme.split(start, 1)[1].split(end, 1)[0]
+    assert current == rules_table(), "README's rule table is stale: paste `python -m core.validate` output"

@@ -1,0 +1,150 @@
+"""``memorybank validate``: formats, exit codes, GitHub annotations, SARIF structure."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from tests.conftest import FIXTURES, REAL_BANKS, real_bank_ids
+from tui.cli.main import main
+
+REFERENCE = str(FIXTURES / "reference")
+CLEAN = str(FIXTURES / "rules" / "broken-link" / "clean")
+
+# The parts of the SARIF 2.1.0 schema a consumer (GitHub code scanning) relies on.
+SARIF_SUBSET = {
+    "type": "object",
+    "required": ["version", "runs", "$schema"],
+    "properties": {
+        "version": {"const": "2.1.0"},
+        "runs": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["tool", "results"],
+                "properties": {
+                    "tool": {
+                        "type": "object",
+                        "required": ["driver"],
+                        "properties": {
+                            "driver": {
+                                "type": "object",
+                                "required": ["name", "rules"],
+                                "properties": {
+                                    "rules": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["id", "shortDescription", "defaultConfiguration"],
+                                            "properties": {
+                                                "defaultConfiguration": {
+                                                    "properties": {"level": {"enum": ["none", "note", "warning", "error"]}}
+                                                }
+                                            },
+                                        },
+                                    }
+                                },
+                            }
+                        },
+                    },
+                    "results": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["ruleId", "message", "locations", "level"],
+                            "properties": {
+                                "level": {"enum": ["none", "note", "warning", "error"]},
+                                "message": {"type": "object", "required": ["text"]},
+                                "locations": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["physicalLocation"],
+                                        "properties": {
+                                            "physicalLocation": {
+                                                "type": "object",
+                                                "required": ["artifactLocation"],
+                                                "properties": {
+                                                    "region": {
+                                                        "type": "object",
+                                                        "properties": {"startLine": {"type": "integer", "minimum": 1}},
+                                                    }
+                                                },
+                                            }
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def test_exit_codes_follow_error_findings(capsys):
+    assert main(["validate", "--root", REFERENCE]) == 1
+    assert main(["validate", "--root", REFERENCE, "--severity", "warning"]) == 0
+    assert main(["validate", "--root", CLEAN]) == 0
+    assert "the bank is clean" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as usage:
+        main(["validate", "--root", REFERENCE, "--rule", "no-such-rule"])
+    assert usage.value.code == 2
+
+
+def test_text_lists_findings_then_counts_and_summary_only_counts(capsys):
+    main(["validate", "--root", REFERENCE])
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("ERROR   invalid-frontmatter") and "broken/bad-yaml.md:5" in out
+    assert "total: 5 (3 errors, 2 warnings)" in out
+    main(["validate", "--root", REFERENCE, "--summary"])
+    summary = capsys.readouterr().out
+    assert "broken/bad-yaml.md" not in summary and "ssot-conflict: 1" in summary
+
+
+def test_json_format(capsys):
+    main(["validate", "--root", REFERENCE, "--format", "json", "--scope", "engineering"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["total"] == 1 and data["findings"][0]["rule"] == "broken-derived-from" and data["findings"][0]["line"] == 8
+
+
+def test_github_annotations_are_chosen_under_actions(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(FIXTURES.parent.parent.parent))
+    main(["validate", "--root", REFERENCE])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "::error file=tests/fixtures/banks/reference/broken/bad-yaml.md,line=5,title=memorybank invalid-frontmatter::"
+        'YAML frontmatter does not parse (mapping values are not allowed in this context (line 4)). Values were '
+        'recovered leniently; quote any value containing ": ".'
+    )
+    assert any(line.startswith("::warning file=tests/fixtures/banks/reference/orphan.md,title=") for line in lines)
+    main(["validate", "--root", REFERENCE, "--format", "text"])
+    assert capsys.readouterr().out.startswith("ERROR")
+
+
+def test_sarif_is_valid_and_uses_stable_rule_ids(capsys):
+    main(["validate", "--root", REFERENCE, "--format", "sarif"])
+    log = json.loads(capsys.readouterr().out)
+    jsonschema.validate(log, SARIF_SUBSET)
+    run = log["runs"][0]
+    ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert ids[0] == "invalid-frontmatter" and "broken-link" in ids and len(ids) == len(set(ids))
+    results = run["results"]
+    assert [r["ruleId"] for r in results][:2] == ["invalid-frontmatter", "broken-derived-from"]
+    assert all(ids[r["ruleIndex"]] == r["ruleId"] for r in results)
+    assert results[1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
+        "reference/engineering/architecture.md"
+    )
+
+
+@pytest.mark.parametrize("root", REAL_BANKS, ids=real_bank_ids())
+def test_validate_runs_on_every_real_bank(root, capsys):
+    code = main(["validate", "--root", str(root), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == (1 if data["errors"] else 0)
