@@ -1,0 +1,236 @@
+"""``memorybank graph``, ``drift`` and ``changed`` as a user runs them, on the fixture and on real banks
+committed into temporary git repositories."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from core.bank import Bank
+from tests.conftest import FIXTURES, REAL_BANKS, git
+from tui.cli.main import main
+
+REFERENCE = str(FIXTURES / "reference")
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def commit(repo: Path, message: str, date: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", message, env={"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})
+
+
+# -- graph ----------------------------------------------------------------------------------------
+
+
+def test_graph_text_is_a_tree_with_markers_layers_and_loose_edges(capsys):
+    assert main(["graph", "domain/rules.md", "--root", REFERENCE]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:4] == [
+        "domain/rules.md  Domain Rules  [domain / knowledge]",
+        "  v engineering/architecture.md  Architecture  [engineering / knowledge]",
+        "    v adr/ADR-001-queue-choice.md  ADR-001: One Shared Queue  [adr / decision]",
+        "  v features/FT-001/brief.md  FT-001: Raise Throughput  [feature / delivery]",
+    ]
+    assert "4 documents, walking down 2 hops (decision 1, delivery 1, knowledge 1)" in out
+    assert "external (leave the bank; not broken):\n" \
+           "  features/FT-001/brief.md -> ../../../outside-bank/upstream.md" in out
+    assert "broken (lead to no document of this bank):\n  engineering/architecture.md -> ../missing/nowhere.md" in out
+    assert "truncated" not in out
+
+
+def test_graph_text_up_shows_the_fit_and_the_truncation(capsys):
+    assert main(["graph", "features/FT-001/brief.md", "-d", "up", "--root", REFERENCE]) == 0
+    out = capsys.readouterr().out
+    assert "  ^ adr/ADR-001-queue-choice.md  ADR-001: One Shared Queue  [adr / decision]\n" \
+           "      fit: Only the accepted queue topology is reused." in out
+    assert main(["graph", "dna/principles.md", "--limit", "3", "--root", REFERENCE]) == 0
+    assert "truncated: the cap of 3 documents (root included) was reached" in capsys.readouterr().out
+
+
+def test_graph_json_speaks_snake_case(capsys):
+    data = run_json(capsys, "graph", "features/FT-001/brief.md", "--direction", "up", "--depth", "1", "--json",
+                    "--root", REFERENCE)
+    assert data["root"] == "features/FT-001/brief.md" and data["truncated"] is False
+    assert [n["path"] for n in data["nodes"]][1:] == ["adr/ADR-001-queue-choice.md", "domain/rules.md"]
+    assert data["nodes"][1]["reached_from"] == "features/FT-001/brief.md" and "doc_kind" in data["nodes"][1]
+    assert data["by_layer"] == {"decision": 1, "knowledge": 1}
+    assert data["neighbours"][0]["unreadable"].startswith("no such file")
+
+
+def test_graph_diagrams_can_be_pasted(capsys):
+    assert main(["graph", "domain/rules.md", "--format", "mermaid", "--root", REFERENCE]) == 0
+    mermaid = capsys.readouterr().out
+    assert mermaid.startswith("flowchart TD\n")
+    assert '  n0["domain/rules.md<br/>Domain Rules"]:::root' in mermaid
+    assert "  n0 --> n1" in mermaid and "-.-x" in mermaid and "classDef broken" in mermaid
+    assert main(["graph", "features/FT-001/brief.md", "-d", "up", "-f", "dot", "--root", REFERENCE]) == 0
+    dot = capsys.readouterr().out
+    assert dot.startswith("digraph derived_from {") and dot.rstrip().endswith("}")
+    fit = '[label="Only the accepted queue topology is reused."]'
+    assert f'"adr/ADR-001-queue-choice.md" -> "features/FT-001/brief.md" {fit};' in dot
+    assert dot.count("{") == dot.count("}")
+
+
+def test_diagram_labels_are_escaped(tmp_path, capsys):
+    (tmp_path / "a.md").write_text('---\ntitle: "Say \\"hi\\" <now>"\n---\n', encoding="utf-8")
+    assert main(["graph", "a.md", "-f", "mermaid", "--root", str(tmp_path)]) == 0
+    assert 'n0["a.md<br/>Say #quot;hi#quot; #lt;now#gt;"]' in capsys.readouterr().out
+    assert main(["graph", "a.md", "-f", "dot", "--root", str(tmp_path)]) == 0
+    assert 'label="a.md\\nSay \\"hi\\" <now>"' in capsys.readouterr().out
+
+
+def test_graph_errors_have_exit_codes(capsys):
+    assert main(["graph", "nope.md", "--root", REFERENCE]) == 1
+    assert "Not a document of this bank: nope.md" in capsys.readouterr().err
+    assert main(["graph", "domain/rules.md", "--depth", "9", "--root", REFERENCE]) == 2
+    assert "depth must be between 1 and 6" in capsys.readouterr().err
+
+
+# -- drift and changed ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def anchored_repo(tmp_path) -> Path:
+    shutil.copytree(FIXTURES / "reference", tmp_path / "memory_bank")
+    doc = tmp_path / "memory_bank" / "engineering" / "scoring.md"
+    text = "---\ntitle: Scoring\nanchors:\n  - src/score.py\n  - src/old.py\n---\n# Scoring\n"
+    doc.write_text(text, encoding="utf-8")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "score.py").write_text("x = 1\n")
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "Start", "2026-01-10T09:00:00+00:00")
+    (tmp_path / "src" / "score.py").write_text("x = 2\n")
+    commit(tmp_path, "Score faster", "2026-06-10T09:00:00+00:00")
+    return tmp_path / "memory_bank"
+
+
+def test_drift_text_names_the_pair_the_gap_and_the_commits(anchored_repo, capsys):
+    assert main(["drift", "--root", str(anchored_repo)]) == 0
+    out = capsys.readouterr().out
+    assert "threshold 90 days; anchored 1, unanchored 17" in out
+    assert "engineering/scoring.md -> src/score.py: code 151 days ahead (document 2026-01-10, code 2026-06-10)" in out
+    assert "2026-06-10 Score faster" in out
+    assert "anchors whose path does not exist:\n  engineering/scoring.md -> src/old.py" in out
+
+
+def test_drift_json_and_threshold(anchored_repo, capsys):
+    data = run_json(capsys, "drift", "--threshold-days", "365", "--json", "--root", str(anchored_repo))
+    assert data["mode"] == "git" and data["drifted"] == [] and data["missing"][0]["anchor"] == "src/old.py"
+    assert main(["drift", "--threshold-days", "-1", "--root", str(anchored_repo)]) == 2
+
+
+def test_drift_without_anchors_prints_the_note(capsys):
+    assert main(["drift", "--root", REFERENCE]) == 0
+    out = capsys.readouterr().out
+    assert "anchored 0, unanchored 17" in out and "note: No document in this scope declares `anchors:`" in out
+
+
+def test_changed_text_json_and_errors(anchored_repo, capsys):
+    (anchored_repo / "orphan.md").unlink()
+    assert main(["changed", "HEAD", "--root", str(anchored_repo)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 document changed since HEAD (from ") and "  D orphan.md  orphan  [- / other]" in out
+    data = run_json(capsys, "changed", "HEAD~5", "--json", "--root", str(anchored_repo))
+    assert data["mode"] == "git" and "reaches past the start" in data["note"]
+    assert main(["changed", "nope", "--root", str(anchored_repo)]) == 1
+    assert '"nope" is not a commit in' in capsys.readouterr().err
+    assert main(["changed", " ", "--root", str(anchored_repo)]) == 2
+
+
+def test_changed_without_git_says_what_it_could_see(fixture_bank, capsys):
+    loose = str(fixture_bank())
+    assert main(["changed", "2000-01-01", "--root", loose]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("17 documents changed since 2000-01-01; modification times")
+    assert "  M domain/rules.md  Domain Rules  [domain / knowledge]" in out and "cannot see deletions" in out
+    assert main(["changed", "v1.2.0", "--root", loose]) == 1
+    assert "not inside a git repository" in capsys.readouterr().err
+
+
+# -- a real bank, committed in two steps ----------------------------------------------------------
+
+
+def dependents_by_hand(bank: Bank) -> dict[str, set[str]]:
+    """Who derives from whom, read straight from each document's edges (not from the index)."""
+    found: dict[str, set[str]] = {}
+    for doc in bank:
+        for edge in doc.derived_from:
+            if edge.resolved in bank.documents:
+                found.setdefault(edge.resolved, set()).add(doc.path)
+    return found
+
+
+def blast_radius_by_hand(bank: Bank, start: str, depth: int) -> dict[str, int]:
+    below = dependents_by_hand(bank)
+    seen = {start: 0}
+    frontier = [start]
+    for level in range(1, depth + 1):
+        frontier = sorted({d for f in frontier for d in below.get(f, ()) if d not in seen})
+        seen.update({d: level for d in frontier})
+    return seen
+
+
+MESSY = [p for p in REAL_BANKS if p.parent.name in ("dapi__zelma", "Arshev__apartus")]
+
+
+@pytest.mark.parametrize("source", MESSY, ids=[p.parent.name for p in MESSY])
+def test_a_real_bank_committed_twice_reports_exactly_what_was_done(source, tmp_path, capsys):
+    repo = tmp_path / "project"
+    shutil.copytree(source, repo / "memory_bank")
+    root = repo / "memory_bank"
+    git(repo, "init", "-q")
+    commit(repo, "Import the bank", "2026-01-10T09:00:00+00:00")
+    bank = Bank.open(root)
+    leaves = [d.path for d in bank if "/" in d.path and not bank.incoming(d.path) and not d.is_index and d.size > 300]
+    moved, deleted, edited, dirty = leaves[:4]
+    renamed = moved.rsplit("/", 1)[0] + "/renamed-" + moved.rsplit("/", 1)[1]
+    git(repo, "mv", f"memory_bank/{moved}", f"memory_bank/{renamed}")
+    git(repo, "rm", "-q", f"memory_bank/{deleted}")
+    with open(root / edited, "a", encoding="utf-8") as handle:
+        handle.write("\nOne more line.\n")
+    (root / "notes").mkdir(exist_ok=True)
+    (root / "notes" / "added-in-test.md").write_text("---\ntitle: Added\n---\n# Added\n", encoding="utf-8")
+    commit(repo, "Rename, delete, edit, add", "2026-02-10T09:00:00+00:00")
+    with open(root / dirty, "a", encoding="utf-8") as handle:
+        handle.write("\nNot committed yet.\n")
+    (root / "notes" / "untracked.md").write_text("# Untracked\n", encoding="utf-8")
+
+    data = run_json(capsys, "changed", "HEAD~1", "--json", "--root", str(root))
+    got = sorted((c["change_kind"], c["path"], c.get("renamed_from")) for c in data["changes"])
+    assert got == sorted([
+        ("renamed", renamed, moved),
+        ("deleted", deleted, None),
+        ("modified", edited, None),
+        ("modified", dirty, None),
+        ("added", "notes/added-in-test.md", None),
+        ("added", "notes/untracked.md", None),
+    ])
+    head = run_json(capsys, "changed", "HEAD", "--json", "--root", str(root))
+    assert sorted((c["change_kind"], c["path"]) for c in head["changes"]) == [
+        ("added", "notes/untracked.md"), ("modified", dirty)]
+
+    bank = Bank.open(root)
+    below = dependents_by_hand(bank)
+    hub = max(below, key=lambda p: (len(below[p]), p))
+    wide = run_json(capsys, "graph", hub, "--depth", "2", "--limit", "300", "--json", "--root", str(root))
+    expected = blast_radius_by_hand(bank, hub, 2)
+    if len(expected) <= 300:
+        assert {n["path"]: n["depth"] for n in wide["nodes"]} == expected and wide["truncated"] is False
+    else:
+        assert len(wide["nodes"]) == 300 and wide["truncated"] is True
+    capped = run_json(capsys, "graph", hub, "--json", "--root", str(root))  # depth 2, cap 60
+    depth_one = sorted(below[hub])
+    if len(expected) > 60:
+        assert capped["truncated"] is True and len(capped["nodes"]) == 60
+        assert [n["path"] for n in capped["nodes"] if n["depth"] == 1] == depth_one[:59]
+    else:
+        assert capped["truncated"] is False and len(capped["nodes"]) == len(expected)
+    for node in capped["nodes"][1:]:
+        assert node["via"] == "down" and node["path"] in below[node["reached_from"]]
