@@ -13,7 +13,7 @@ from tui.cli.main import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tui.cli.main", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "tui.cli", *args], capture_output=True, text=True)
 
 
 def test_stats_text_names_the_contract_and_counts(capsys):

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from core.errors import BankError, UsageError
+from core.errors import BankError, PathRefused, Refusal, UsageError
 from tui.cli import history, reading, routing, validating, writing
 from tui.cli.output import error
 
@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         error(exc.message)
         return 2
     except BankError as exc:
-        prefix = f"refused ({exc.reason}): " if exc.__class__.__name__ == "Refusal" else ""
+        prefix = f"refused ({exc.reason}): " if isinstance(exc, (Refusal, PathRefused)) else ""
         error(prefix + exc.message)
         return 1
     except KeyboardInterrupt:

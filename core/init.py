@@ -1,0 +1,228 @@
+"""Seeding a new bank from the starter set, and taking ownership of the shipped templates.
+
+``init`` writes 24 files: the eight ``dna/`` documents, the four prose flows, a pointer in
+``flows/templates/`` (the templates stay in the package and are read from there), two drafts to fill
+in first, eight section indexes and a root index naming the project. A fresh bank validates with
+zero findings. ``materialize_flows`` copies the shipped templates into the bank for teams that mean
+to change them; the bank's copies then win.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.bank import Bank
+from core.errors import Refusal
+from core.index import walk
+from core.parse import parse_document
+from core.sections import SECTIONS
+from core.write.create import serialise, section_index_text
+from core.write.gates import require
+from core.write.lock import BankLock
+from core.write.rawdoc import RawDoc
+from core.write.register import register_line
+from core.write.transaction import Transaction
+
+COPIED_TREES = ("dna", "product", "engineering")
+FLOW_DOCS = ("README.md", "feature-flow.md", "epic-flow.md", "workflows.md")
+
+
+def starter_dir() -> Path:
+    from starter import STARTER_DIR
+
+    return STARTER_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class InitResult:
+    root: str
+    created: bool
+    dry_run: bool
+    files: list[str]
+    directories: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def _root_index(name: str) -> str:
+    front = {
+        "title": "Documentation Index",
+        "doc_kind": "project",
+        "doc_function": "index",
+        "purpose": f"Entry point of the {name} memory bank: where each kind of knowledge lives and which document to read for a task.",
+        "derived_from": ["dna/governance.md"],
+        "status": "active",
+        "audience": "humans_and_agents",
+    }
+    annotated = []
+    for spec in SECTIONS:
+        if spec.seeded:
+            annotated += [f"- [`{spec.directory}/README.md`]({spec.directory}/README.md)", f"  {spec.route}"]
+    annotated += [
+        "- [`flows/README.md`](flows/README.md)",
+        "  Read when you start a task: which flow fits it, and the templates documents are made from.",
+        "- [`dna/README.md`](dna/README.md)",
+        "  Read when you need the bank's own rules: ownership, the frontmatter contract, lifecycle.",
+    ]
+    body = "\n".join(
+        [
+            "# Documentation Index",
+            "",
+            f"**{name}**",
+            "",
+            "## Start Here",
+            "",
+            "Read [`dna/README.md`](dna/README.md) first: it says how this bank is governed. Then follow the",
+            "section below that matches your question, or ask `memorybank route \"your question\"`.",
+            "",
+            "## Annotated Index",
+            "",
+            *annotated,
+            "",
+            "## Task-Specific Routes",
+            "",
+            "| Task | Read |",
+            "|---|---|",
+            "| Starting a feature | [Feature flow](flows/feature-flow.md) |",
+            "| Recording a decision | [Decision records](adr/README.md) |",
+            "| Choosing how much documentation a task needs | [Workflows](flows/workflows.md) |",
+        ]
+    )
+    return serialise(front, body)
+
+
+def _seeded_section(directory: str, starter: Path) -> str:
+    text = section_index_text(directory)
+    folder = starter / directory
+    if not folder.is_dir():
+        return text
+    for file in sorted(folder.glob("*.md")):
+        doc, _ = parse_document(f"{directory}/{file.name}", file.read_bytes())
+        text = register_line(text, f"{directory}/README.md", doc.path, doc.title, doc.purpose)
+        text = text.replace(f"- [{doc.title}]({file.name})", f"- [`{doc.title}`]({file.name})")
+    return text
+
+
+def _templates_pointer() -> str:
+    front = {
+        "title": "Document Templates",
+        "doc_kind": "governance",
+        "doc_function": "index",
+        "purpose": "Where the document templates come from, and how a project takes them over to change them.",
+        "derived_from": ["../../dna/governance.md"],
+        "status": "active",
+        "audience": "humans_and_agents",
+    }
+    body = "\n".join(
+        [
+            "# Document Templates",
+            "",
+            "The templates that `bank_create` and `memorybank create` fill in (decision records, feature",
+            "briefs and designs, epics, processes, prompts, use cases) ship with memorybank and are read from",
+            "the installed package. This folder holds no copies, so a template improved in a new release",
+            "reaches this bank without a merge.",
+            "",
+            "The flows say when each template is used: [feature flow](../feature-flow.md),",
+            "[epic flow](../epic-flow.md), [workflows](../workflows.md).",
+            "",
+            "## Why The Templates Are Not Copied",
+            "",
+            "A copied template is a fork: it drifts from the flows it serves and nobody merges the",
+            "improvements. Most projects never change a template, so most projects should not carry one.",
+            "",
+            "## Taking Ownership",
+            "",
+            "To change the templates, copy them in with `memorybank materialize-flows` (or the",
+            "`bank_materialize_flows` tool). From then on this folder holds the bank's own templates, they",
+            "replace this page, and `bank_create` uses them instead of the shipped ones.",
+        ]
+    )
+    return serialise(front, body)
+
+
+def seed_files(name: str) -> dict[str, str]:
+    """Every file of a new bank by path, as text."""
+    starter = starter_dir()
+    files: dict[str, str] = {}
+    for tree in COPIED_TREES:
+        for file in sorted((starter / tree).rglob("*.md")):
+            files[file.relative_to(starter).as_posix()] = file.read_text(encoding="utf-8")
+    for flow in FLOW_DOCS:
+        files[f"flows/{flow}"] = (starter / "flows" / flow).read_text(encoding="utf-8")
+    files["flows/templates/README.md"] = _templates_pointer()
+    for spec in SECTIONS:
+        if spec.seeded:
+            files[f"{spec.directory}/README.md"] = _seeded_section(spec.directory, starter)
+    files["README.md"] = _root_index(name)
+    return dict(sorted(files.items()))
+
+
+def init(root: str | os.PathLike[str], *, name: str, dry_run: bool = False, force: bool = False) -> InitResult:
+    """Seed a bank at ``root`` for the project ``name``.
+
+    Raises:
+        Refusal: a blank name, or a root that already holds documents (unless ``force``), or a
+            package whose starter set is missing.
+    """
+    name = require(name, "`name` is required: it goes into the root index.")
+    path = Path(root).absolute()
+    if not (starter_dir() / "dna").is_dir():
+        raise Refusal(f"Starter set not found at {starter_dir()}. The package is incomplete.", reason="no-starter")
+    warnings: list[str] = []
+    with BankLock(path):
+        existing = len(walk(path)) if path.is_dir() else 0
+        if existing and not force:
+            raise Refusal(
+                f"This bank already holds {existing} documents. Refusing to seed over them; pass force to override.",
+                reason="bank-exists",
+            )
+        if existing:
+            warnings.append(f"Seeding over {existing} existing documents.")
+        files = seed_files(name)
+        directories = [s.directory for s in SECTIONS if s.seeded] + ["dna", "flows"]
+        if not dry_run:
+            tx = Transaction(path)
+            for rel, text in files.items():
+                tx.write(rel, text.encode("utf-8"))
+            tx.commit()
+    return InitResult(str(path), not dry_run, dry_run, list(files), directories, warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class MaterializeResult:
+    root: str
+    files: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def materialize_flows(bank: Bank, *, force: bool = False) -> MaterializeResult:
+    """Copy the shipped templates into ``flows/templates/``; the bank owns them from then on."""
+    from core.write.gates import write_session
+
+    source = starter_dir() / "flows" / "templates"
+    with write_session(bank):
+        own = [p for p in bank.documents if p.startswith("flows/templates/") and p != "flows/templates/README.md"]
+        if own and not force:
+            raise Refusal(
+                f"flows/templates/ already holds {len(own)} documents of its own. Refusing to overwrite them; pass force to override.",
+                reason="templates-exist",
+            )
+        warnings = [f"Overwrote {len(own)} documents that flows/templates/ already held."] if own else []
+        tx = Transaction(bank.root)
+        files = []
+        for file in sorted(source.rglob("*.md")):
+            rel = "flows/templates/" + file.relative_to(source).as_posix()
+            data = file.read_bytes()
+            if rel in bank:
+                data = RawDoc.load(bank.root, rel).encode(data.decode("utf-8"))
+            tx.write(rel, data)
+            files.append(rel)
+        tx.commit()
+        bank.refresh()
+    return MaterializeResult(str(bank.root), files, warnings)
+
+
+def summary(result: InitResult | MaterializeResult) -> dict[str, Any]:
+    return {"root": result.root, "files": len(result.files)}

@@ -1,0 +1,300 @@
+"""Changing one frontmatter value in place: ``set_status`` (with its lifecycle gates) and
+``set_field`` (any other scalar). One line changes; every other byte of the file stays.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import yamlio
+from core.bank import Bank
+from core.errors import Refusal
+from core.parse import FenceTracker, parse_document
+from core.paths import resolve_link
+from core.write import firewall
+from core.write.edit import editable
+from core.write.gates import write_session
+from core.write.rawdoc import RawDoc
+from core.write.transaction import Transaction
+
+_FIELD = re.compile(r"^[A-Za-z_][\w-]*$", re.ASCII)
+LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
+STAMPS = ("promoted_from", "captured_at", "captured_by", "proposal")
+
+
+@dataclass(frozen=True, slots=True)
+class StatusResult:
+    path: str
+    previous: str
+    status: str
+    changed: bool
+    dry_run: bool
+    warnings: list[str] = field(default_factory=list)
+    released: list[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FieldResult:
+    path: str
+    field: str
+    previous: str | None
+    value: str
+    changed: bool
+    dry_run: bool
+    line: str
+    indexes: list[str] = field(default_factory=list)
+    heading: bool = False
+
+
+def _head_lines(raw: RawDoc, what: str) -> tuple[list[str], int, str]:
+    """Lines of the frontmatter block, the index of its closing line, and the body."""
+    head, body = raw.split()
+    if not head:
+        raise Refusal(f"{raw.path} has no frontmatter, so it has no {what} to set.", reason="no-frontmatter")
+    lines = head.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    closing = len(lines) - 1
+    return lines, closing, body
+
+
+def _key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | None:
+    """First line of ``key:`` in the block and the line after its last continuation line."""
+    pattern = re.compile(rf"^{re.escape(key)}:(?:\s|$)")
+    for index in range(1, closing):
+        if pattern.match(lines[index]):
+            end = index + 1
+            while end < closing:
+                line = lines[end]
+                if line.startswith((" ", "\t")) or line.startswith("- "):
+                    end += 1
+                elif not line.strip() and end + 1 < closing and lines[end + 1].startswith((" ", "\t")):
+                    end += 1
+                else:
+                    break
+            return index, end
+    return None
+
+
+def _land(bank: Bank, writes: dict[str, bytes]) -> None:
+    tx = Transaction(bank.root)
+    for path, data in writes.items():
+        tx.write(path, data)
+    tx.commit()
+    bank.refresh()
+
+
+def set_status(bank: Bank, *, path: str, status: str, release_canonical: bool = False, dry_run: bool = False) -> StatusResult:
+    """Move a document to a lifecycle status, through the gates that guard each transition.
+
+    Activation requires ``derived_from`` where dna/ does (roots exempt) and edges that resolve;
+    archiving a document that owns ``canonical_for`` keys requires ``release_canonical``, which
+    removes the keys in the same write. A transition to the current status is a no-op.
+    """
+    with write_session(bank):
+        doc = editable(bank, path)
+        if doc.is_inbox:
+            raise Refusal(
+                f"{doc.path} is in the quarantine, where status is not the thing that moves it. Use bank_promote to "
+                "place it and set its status in one step, or bank_discard to drop it.",
+                reason="inbox",
+            )
+        target = (status or "").strip()
+        if not target:
+            raise Refusal("`status` is required: the lifecycle value to move this document to.", reason="required")
+        if release_canonical and target != "archived":
+            raise Refusal(
+                "`releaseCanonical` belongs to archiving. Ownership is given up when a document retires, not on any "
+                "other transition.",
+                reason="usage",
+            )
+        warnings: list[str] = []
+        contract = bank.contract
+        if contract.statuses and target not in contract.statuses:
+            warnings.append(f'status "{target}" is not among the values declared in dna/.')
+        releasing = target == "archived" and bool(doc.canonical_for)
+        if releasing and not release_canonical:
+            keys = ", ".join(f'"{k}"' for k in doc.canonical_for)
+            raise Refusal(
+                f"{doc.path} still owns {keys}. An archived document that keeps its keys blocks whoever should own "
+                "them next. Pass releaseCanonical: true to give them up with this transition, or move them to the "
+                "successor document first.",
+                reason="owns-keys",
+            )
+        released = list(doc.canonical_for) if releasing else None
+        if doc.status == target and not releasing:
+            return StatusResult(doc.path, doc.status, target, False, dry_run, warnings, released)
+        if target == "active":
+            broken = [e.raw for e in doc.derived_from if not e.external and (e.resolved is None or e.resolved not in bank)]
+            if broken:
+                raise Refusal(
+                    f'derived_from "{broken[0]}" does not resolve to a document of this bank; fix it before activating.',
+                    reason="unresolved-derived-from",
+                )
+            if contract.requires_derived_from and not doc.derived_from and doc.path not in contract.roots:
+                raise Refusal(
+                    "Governance requires every active non-root document to declare derived_from.",
+                    reason="missing-derived-from",
+                )
+        raw = RawDoc.load(bank.root, doc.path)
+        lines, closing, body = _head_lines(raw, "status")
+        if releasing:
+            span = _key_span(lines, closing, "canonical_for")
+            if span:
+                del lines[span[0] : span[1]]
+                closing -= span[1] - span[0]
+        span = _key_span(lines, closing, "status")
+        if span:
+            lines[span[0] : span[1]] = [f"status: {target}"]
+        else:
+            lines.insert(closing, f"status: {target}")
+        text = "\n".join(lines) + "\n" + body
+        if not dry_run:
+            _land(bank, {doc.path: raw.encode(text)})
+        return StatusResult(doc.path, doc.status, target, not dry_run, dry_run, warnings, released)
+
+
+def _candidates(style: str, value: str) -> list[str]:
+    double = json.dumps(value, ensure_ascii=False)
+    single = "'" + value.replace("'", "''") + "'"
+    if style == "double":
+        return [double]
+    if style == "single":
+        return [single, double]
+    return [value, double]
+
+
+def _reads_back(candidate: str, value: str, previous: Any) -> bool:
+    try:
+        parsed = yamlio.load(f"k: {candidate}\n")
+    except (yamlio.YAMLError, ValueError):
+        return False
+    got = parsed.get("k") if isinstance(parsed, dict) else None
+    if isinstance(got, str):
+        return got == value
+    # A value that was typed (a date) may stay typed when it reads back as the same type and text.
+    return previous is not None and not isinstance(previous, str) and type(got) is type(previous) and str(got) == value
+
+
+def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = False) -> FieldResult:
+    """Set one scalar frontmatter value, keeping the line's quoting where it still reads back.
+
+    A changed ``title`` renames the H1 that repeated it; a changed ``purpose`` or ``title`` is carried
+    into index entries that repeated the old text verbatim (hand-written summaries are left alone).
+    """
+    with write_session(bank):
+        doc = editable(bank, path)
+        key = (field or "").strip()
+        if not _FIELD.match(key):
+            raise Refusal(f'"{field}" is not a frontmatter key.', reason="bad-key")
+        if key == "status":
+            raise Refusal("status is where the gates are. Use bank_set_status, which runs them.", reason="governed-field")
+        if key == "doc_kind":
+            raise Refusal(
+                "doc_kind decides the template, the section index and the gates a document was created under. "
+                "Changing it is re-creating the document, not editing a value.",
+                reason="governed-field",
+            )
+        if key == "doc_function":
+            raise Refusal(
+                "doc_function says whether a file is a document or a template. Changing it is re-creating the "
+                "document, not editing a value.",
+                reason="governed-field",
+            )
+        if key in LIST_FIELDS:
+            message = (
+                f"{key} is a list, and it carries governance. This tool sets one scalar value; nothing in the server "
+                f"edits {key} yet, so change it by hand and run bank_validate."
+            )
+            if key == "canonical_for":
+                message += " Archiving gives the keys up: bank_set_status with releaseCanonical."
+            raise Refusal(message, reason="list-field")
+        if key in STAMPS:
+            raise Refusal(f"{key} is recorded by the server when a note is captured, proposed or promoted.", reason="governed-field")
+        if value is None or not str(value).strip():
+            raise Refusal("`value` is empty. To remove a field, edit the document by hand and say so.", reason="empty")
+        value = str(value)
+        if "\n" in value or "\r" in value:
+            raise Refusal("`value` must fit on one line: frontmatter values here are single scalars.", reason="multi-line")
+        allowed = bank.contract.values_for(key) if key in ("delivery_status", "decision_status") else frozenset()
+        if allowed and value not in allowed:
+            raise Refusal(
+                f'"{value}" is not a {key} this bank declares. Allowed: {" | ".join(sorted(allowed))} (from dna/).',
+                reason="undeclared-value",
+            )
+        raw = RawDoc.load(bank.root, doc.path)
+        lines, closing, body = _head_lines(raw, key)
+        previous = doc.frontmatter.get(key)
+        if isinstance(previous, (list, dict)):
+            raise Refusal(f"{key} in {doc.path} holds a list or a mapping, not one value. This tool sets scalars only.", reason="not-scalar")
+        previous_text = None if previous is None else (previous.isoformat() if hasattr(previous, "isoformat") else str(previous))
+        span = _key_span(lines, closing, key)
+        if span and previous_text == value:
+            return FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False)
+        firewall.check(value, doc.path)
+        style = "plain"
+        if span:
+            inline = lines[span[0]].split(":", 1)[1].strip()
+            style = {"'": "single", '"': "double"}.get(inline[:1], "plain")
+        written = next((c for c in _candidates(style, value) if _reads_back(c, value, previous)), None)
+        if written is None:
+            raise Refusal(f"{json.dumps(value, ensure_ascii=False)} cannot be written as a frontmatter value that reads back unchanged.", reason="unwritable")
+        new_line = f"{key}: {written}"
+        if span:
+            lines[span[0] : span[1]] = [new_line]
+        else:
+            lines.insert(closing, new_line)
+        heading = False
+        if key == "title" and previous_text:
+            body, heading = _rename_h1(body, previous_text, value)
+        text = "\n".join(lines) + "\n" + body
+        after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
+        if doc.parse_error is None and after.parse_error is not None:
+            raise Refusal(f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.", reason="unparseable")
+        writes = {doc.path: raw.encode(text)}
+        indexes: list[str] = []
+        if key in ("purpose", "title") and previous_text:
+            for index in dict.fromkeys(bank.registered_in(doc.path)):
+                updated = _carry_into_index(bank, index, doc.path, key, previous_text, value)
+                if updated is not None:
+                    writes[index] = updated
+                    indexes.append(index)
+        if not dry_run:
+            _land(bank, writes)
+        return FieldResult(doc.path, key, previous_text, value, not dry_run, dry_run, new_line, indexes, heading)
+
+
+def _rename_h1(body: str, old: str, new: str) -> tuple[str, bool]:
+    lines = body.split("\n")
+    tracker = FenceTracker()
+    for index, line in enumerate(lines):
+        if tracker.feed(line):
+            continue
+        if re.match(r"^#[ \t]", line):
+            if line[1:].strip() == old:
+                lines[index] = f"# {new}"
+                return "\n".join(lines), True
+            break
+    return body, False
+
+
+def _carry_into_index(bank: Bank, index: str, doc_path: str, key: str, old: str, new: str) -> bytes | None:
+    raw = RawDoc.load(bank.root, index)
+    lines = raw.text.split("\n")
+    changed = False
+    for number, line in enumerate(lines):
+        targets = [resolve_link(index, t)[0] for t in re.findall(r"\]\(\s*<?([^)\s>]+)", line)]
+        if doc_path not in targets:
+            continue
+        if key == "purpose" and old in line:
+            lines[number] = line.replace(old, new, 1)
+            changed = True
+        elif key == "title":
+            for pattern, replacement in ((f"[{old}](", f"[{new}]("), (f"[`{old}`](", f"[`{new}`](")):
+                if pattern in lines[number]:
+                    lines[number] = lines[number].replace(pattern, replacement, 1)
+                    changed = True
+    return raw.encode("\n".join(lines)) if changed else None

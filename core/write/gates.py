@@ -1,0 +1,189 @@
+"""The gates every write runs, shared so that every surface refuses the same things in the same words."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from core.bank import Bank
+from core.errors import Refusal, UsageError
+from core.parse import parse_document
+from core.paths import resolve_from
+from core.write.lock import BankLock
+
+CONTENT_FILE_LIMIT = 1_000_000
+"""Bytes a ``bodyFile`` or ``contentFile`` may hold."""
+
+GOVERNED_KEYS = frozenset(
+    {"title", "doc_kind", "doc_function", "purpose", "status", "derived_from", "canonical_for",
+     "must_not_define", "promoted_from", "captured_at", "captured_by", "proposal"}
+)
+"""Frontmatter keys that only their own parameters (and their gates) may set."""
+
+
+@contextmanager
+def write_session(bank: Bank) -> Iterator[None]:
+    """Hold the bank for one write: the in-process lock, the cross-process lock, a fresh index.
+
+    Every gate runs inside the session, after the refresh, so a check can never be stale by the
+    time its write lands.
+    """
+    with bank.lock, BankLock(bank.root):
+        bank.refresh()
+        yield
+
+
+def require(value: str | None, message: str) -> str:
+    text = (value or "").strip()
+    if not text:
+        raise Refusal(message, reason="required")
+    return text
+
+
+def content_from(inline: str | None, file: str | None, name: str, *, cwd: Path | None = None) -> str | None:
+    """Text given inline or by file path (absolute, or relative to the working directory)."""
+    if inline is not None and file is not None:
+        raise UsageError(f"Pass either {name} or {name}File, not both.")
+    if file is None:
+        return inline
+    if not file.strip():
+        raise UsageError(f"{name}File is empty. Pass a path, or use {name} for content you have in hand.")
+    path = Path(file).expanduser()
+    if not path.is_absolute():
+        path = (cwd or Path.cwd()) / path
+    try:
+        size = path.stat().st_size
+        if size > CONTENT_FILE_LIMIT:
+            raise Refusal(
+                f'{name}File "{file}" is {size} bytes, past the {CONTENT_FILE_LIMIT} this accepts. '
+                "Split it, or write the document in sections.",
+                reason="too-large",
+            )
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        reason = "no such file"
+    except IsADirectoryError:
+        reason = "it is a directory"
+    except UnicodeDecodeError:
+        reason = "it is not UTF-8 text"
+    except OSError as error:
+        reason = error.strerror or str(error)
+    raise Refusal(
+        f'{name}File "{file}" could not be read ({reason}). The path is absolute, or relative to the '
+        "server's working directory.",
+        reason="unreadable-file",
+    )
+
+
+def check_target(bank: Bank, target: str, given: str) -> None:
+    """A new document's path: a markdown file, inside the bank, not taken."""
+    if not target.endswith(".md"):
+        raise Refusal(f"Path must end in .md: {given}", reason="not-markdown")
+    if target in bank:
+        raise Refusal(f"Refusing to overwrite an existing document: {target}", reason="path-taken")
+    if os.path.lexists(bank.root / target):
+        raise Refusal(f"A file already exists at {target} but is not indexed. Refusing to overwrite it.", reason="path-taken")
+
+
+def check_governance(
+    bank: Bank,
+    target: str,
+    *,
+    status: str,
+    doc_kind: str,
+    derived_from: Iterable[str],
+    canonical_for: Iterable[str],
+    must_not_define: Iterable[str] = (),
+) -> list[str]:
+    """Refuse what would break the bank's law; return warnings for what only bends it."""
+    warnings: list[str] = []
+    contract = bank.contract
+    entries = list(derived_from)
+    targets: list[str] = []
+    for entry in entries:
+        resolved, external = resolve_from(target, entry, bank_names=bank.paths.names)
+        if external:
+            warnings.append(f'derived_from "{entry}" points outside the bank; it will not be checked.')
+            continue
+        if resolved is None or resolved not in bank:
+            raise Refusal(
+                f'derived_from "{entry}" does not resolve to a document of this bank (tried {resolved or entry}).',
+                reason="unresolved-derived-from",
+            )
+        if resolved == target:
+            raise Refusal(f'derived_from "{entry}" points at the document itself.', reason="self-derived")
+        targets.append(resolved)
+    keys = list(canonical_for)
+    for key in keys:
+        if keys.count(key) > 1:
+            raise Refusal(f'canonical_for lists "{key}" more than once.', reason="duplicate-key")
+        owners = [p for p in bank.derived.owners.get(key, []) if p != target]
+        if owners:
+            raise Refusal(
+                f'canonical_for "{key}" is already owned by {", ".join(dict.fromkeys(owners))}. One fact, one home.',
+                reason="key-owned",
+            )
+    clash = sorted(set(keys) & set(must_not_define))
+    if clash:
+        raise Refusal(
+            f'canonical_for "{clash[0]}" is also in must_not_define: a document cannot own what it promises not to define.',
+            reason="must-not-define",
+        )
+    if contract.requires_derived_from and not entries and target not in contract.roots:
+        if status == "active":
+            raise Refusal(
+                "Governance requires every active non-root document to declare derived_from.",
+                reason="missing-derived-from",
+            )
+        warnings.append("No derived_from: governance requires one before this document can become active.")
+    if contract.forbids_cycles and targets:
+        cycle = _closes_cycle(bank, target, targets)
+        if cycle:
+            raise Refusal(
+                f"derived_from would close a cycle: {' -> '.join(cycle)}. Cyclic dependencies are forbidden here.",
+                reason="cycle",
+            )
+    if doc_kind and contract.doc_kinds and doc_kind not in contract.doc_kinds:
+        warnings.append(f'doc_kind "{doc_kind}" is not among the values declared in dna/.')
+    if status and contract.statuses and status not in contract.statuses:
+        warnings.append(f'status "{status}" is not among the values declared in dna/.')
+    return warnings
+
+
+def _closes_cycle(bank: Bank, target: str, starts: list[str]) -> list[str] | None:
+    """A path from one of ``starts`` back to ``target`` along existing edges, if there is one."""
+    parents: dict[str, str | None] = {start: None for start in starts}
+    frontier = list(starts)
+    while frontier:
+        current = frontier.pop()
+        doc = bank.documents.get(current)
+        if doc is None:
+            continue
+        for edge in doc.derived_from:
+            nxt = edge.resolved
+            if nxt is None:
+                continue
+            if nxt == target:
+                chain = [current]
+                while parents[chain[-1]] is not None:
+                    chain.append(parents[chain[-1]])  # type: ignore[arg-type]
+                return [target, *reversed(chain), target]
+            if nxt not in parents and nxt in bank:
+                parents[nxt] = current
+                frontier.append(nxt)
+    return None
+
+
+def content_warnings(bank: Bank, path: str, text: str, extra_docs: Iterable[str] = ()) -> list[str]:
+    """Warnings about links in a document about to be written that lead nowhere in the bank."""
+    doc, _ = parse_document(path, text.encode("utf-8"), bank_names=bank.paths.names)
+    planned = set(extra_docs)
+    out = []
+    for link in doc.links:
+        target = link.resolved
+        if target is None or target in bank or target in planned or os.path.exists(bank.root / target):
+            continue
+        out.append(f"Line {link.line} links to a file that does not exist: {link.raw}")
+    return out

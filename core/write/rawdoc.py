@@ -1,0 +1,60 @@
+"""A document's bytes as an in-place edit sees them: BOM and line endings kept, frontmatter apart.
+
+Edits never re-serialise a document: they change characters of its text and write it back with
+the same BOM and the same line-ending style, so every byte they did not mean to touch survives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import Refusal
+from core.parse import BOM, split_frontmatter
+
+
+@dataclass
+class RawDoc:
+    path: str
+    text: str
+    """The text with a BOM removed and, when the file uses CRLF throughout, LF line endings."""
+    bom: bool
+    crlf: bool
+    original: bytes
+
+    @classmethod
+    def load(cls, root: Path, path: str) -> RawDoc:
+        data = (root / path).read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise Refusal(
+                f"{path} is not valid UTF-8 (byte {error.start}); editing it here could corrupt it. "
+                "Re-save it as UTF-8 first.",
+                reason="not-utf8",
+            ) from None
+        bom = text.startswith(BOM)
+        if bom:
+            text = text[1:]
+        lone_lf = text.count("\n") - text.count("\r\n")
+        crlf = "\r\n" in text and lone_lf == 0
+        if crlf:
+            text = text.replace("\r\n", "\n")
+        return cls(path=path, text=text, bom=bom, crlf=crlf, original=data)
+
+    def encode(self, text: str) -> bytes:
+        """New text in this file's own style."""
+        if self.crlf:
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        return ((BOM if self.bom else "") + text).encode("utf-8")
+
+    def split(self) -> tuple[str, str]:
+        """``(head, body)``: the frontmatter block through its closing line, and the rest."""
+        split = split_frontmatter(self.text)
+        if not split.closed:
+            return "", self.text
+        return self.text[: split.head_end], self.text[split.head_end :]
+
+
+def newline_style(text: str) -> str:
+    return "\r\n" if "\r\n" in text and text.count("\n") == text.count("\r\n") else "\n"

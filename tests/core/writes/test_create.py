@@ -1,0 +1,224 @@
+"""bank_create: templates, frontmatter, registration in every index shape, lazy sections, gates.
+
+Every refusal is checked twice: for its message, and for leaving every file of the bank
+byte-identical (no partial document, no orphan index line, no lazily created section).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core import yamlio
+from core.errors import PathRefused, Refusal, UsageError
+from core.parse import split_frontmatter
+from core.validate import validate
+from core.write.create import create
+from tests.conftest import tree_snapshot
+
+
+def front_of(bank, path):
+    text = (bank.root / path).read_text()
+    return yamlio.load(split_frontmatter(text).yaml_text), text
+
+
+def test_the_bank_template_is_unwrapped_retitled_and_its_governance_carried(fixture_copy):
+    result = create(fixture_copy, doc_kind="adr", path="adr/ADR-005-y.md", title="ADR-005: Y", purpose="Why Y.",
+                    derived_from=["../domain/rules.md"])
+    assert result.template == "flows/templates/adr/ADR-ID.md"
+    front, text = front_of(fixture_copy, "adr/ADR-005-y.md")
+    assert front["doc_function"] == "canonical" and front["title"] == "ADR-005: Y"
+    assert front["decision_status"] == "proposed" and front["must_not_define"] == ["current_system_state"]
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", front["date"])
+    assert "template_for" not in front and "template_target_path" not in front
+    assert "## Context" in text and "# ADR-005: Y" in text and "Wrapper Notes" not in text
+    assert front["derived_from"] == ["../domain/rules.md"]  # the template's placeholder edge is dropped
+    assert list(front)[:4] == ["title", "doc_kind", "doc_function", "purpose"]
+
+
+def test_a_purpose_with_a_colon_is_quoted_and_reads_back(fixture_copy):
+    create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="Read when: the build breaks",
+           derived_from=["rules.md"])
+    front, text = front_of(fixture_copy, "domain/x.md")
+    assert front["purpose"] == "Read when: the build breaks" and "purpose: 'Read when: the build breaks'" in text
+    assert fixture_copy.document("domain/x.md").parse_error is None
+
+
+def test_registration_copies_a_table_row_with_backticked_labels(fixture_copy):
+    create(fixture_copy, doc_kind="adr", path="adr/ADR-005-y.md", title="ADR-005: Y", purpose="Why Y.", derived_from=["ADR-001-queue-choice.md"])
+    index = (fixture_copy.root / "adr/README.md").read_text().splitlines()
+    assert index[-1] == "| [`ADR-005: Y`](ADR-005-y.md) | Why Y. |"
+
+
+def test_registration_copies_a_bullet_after_the_last_sibling(fixture_copy):
+    result = create(fixture_copy, doc_kind="domain", path="domain/limits.md", title="Domain Limits",
+                    purpose="Canonical limits.", derived_from=["rules.md"])
+    assert result.registered_in == ["domain/README.md"]
+    assert "- [`Domain Limits`](limits.md) — Canonical limits." in (fixture_copy.root / "domain/README.md").read_text()
+
+
+def test_registration_continues_a_numbered_list(tmp_path, write_file):
+    from core.bank import Bank
+
+    write_file(tmp_path, "README.md", "# Index\n\n1. [A](a.md) — a\n2. [B](b.md) — b\n\nTrailing prose.\n")
+    write_file(tmp_path, "a.md", "# A\n")
+    write_file(tmp_path, "b.md", "# B\n")
+    bank = Bank.open(tmp_path)
+    create(bank, doc_kind="note", path="c.md", title="C", purpose="c.")
+    assert (tmp_path / "README.md").read_text() == "# Index\n\n1. [A](a.md) — a\n2. [B](b.md) — b\n3. [C](c.md) — c.\n\nTrailing prose.\n"
+
+
+def test_the_first_registration_removes_the_empty_placeholder(seeded):
+    create(seeded, doc_kind="use_case", path="use-cases/UC-001-search.md", title="UC-001: Search", purpose="How people search.",
+           derived_from=["../product/context.md"])
+    text = (seeded.root / "use-cases/README.md").read_text()
+    assert "Empty. A first document" not in text and "[UC-001: Search](UC-001-search.md)" in text
+    assert validate(seeded).total == 0
+
+
+def test_a_refused_write_changes_no_byte_of_the_bank(fixture_copy):
+    cases = [
+        (dict(path="domain/rules.md"), Refusal, "Refusing to overwrite"),
+        (dict(derived_from=["../does-not-exist.md"]), Refusal, "does not resolve to a document of this bank"),
+        (dict(canonical_for=["filter_thresholds"]), Refusal, r"already owned by conflict\.md, domain/rules\.md"),
+        (dict(path="../escape.md"), PathRefused, "must stay inside the bank"),
+        (dict(path="domain/notes.txt"), Refusal, r"must end in \.md"),
+        (dict(purpose="  "), Refusal, "`purpose` is required"),
+        (dict(title=""), Refusal, "`title` is required"),
+        (dict(status="active", derived_from=[]), Refusal, "requires every active non-root document"),
+        (dict(canonical_for=["k"], must_not_define=["k"]), Refusal, "also in must_not_define"),
+        (dict(extra={"status": "active"}), Refusal, "cannot set status"),
+        (dict(body="Deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n"), Refusal, "private key"),
+        (dict(body="# New\n\n... existing content ...\n"), Refusal, "instead of holding the content"),
+        (dict(body="x", body_file="/tmp/x.md"), UsageError, "either body or bodyFile"),
+        (dict(body_file="/no/such/file.md"), Refusal, "no such file"),
+        (dict(doc_kind=""), Refusal, "`docKind` is required"),
+    ]
+    before = tree_snapshot(fixture_copy.root)
+    for overrides, error, pattern in cases:
+        args = dict(doc_kind="domain", path="domain/new.md", title="New", purpose="A new document.", derived_from=["rules.md"])
+        args.update(overrides)
+        with pytest.raises(error, match=pattern):
+            create(fixture_copy, **args)
+        assert tree_snapshot(fixture_copy.root) == before, overrides
+
+
+def test_an_unindexed_file_in_the_way_is_not_overwritten(fixture_copy):
+    (fixture_copy.root / "domain" / "stray.md.txt").write_text("x")
+    (fixture_copy.root / "domain" / "hidden").mkdir()
+    target = fixture_copy.root / "notes.md"
+    target.symlink_to(fixture_copy.root / "nowhere.md")  # a dangling link the walk does not index
+    with pytest.raises(Refusal, match="not indexed"):
+        create(fixture_copy, doc_kind="domain", path="notes.md", title="N", purpose="n.")
+
+
+def test_body_file_is_capped(tmp_path, fixture_copy):
+    big = tmp_path / "big.md"
+    big.write_text("x" * 1_000_001)
+    with pytest.raises(Refusal, match="past the 1000000 this accepts"):
+        create(fixture_copy, doc_kind="domain", path="domain/big.md", title="Big", purpose="b.", body_file=str(big))
+
+
+def test_a_supplied_body_replaces_the_template_prose_with_a_warning(fixture_copy, tmp_path):
+    body = tmp_path / "body.md"
+    body.write_text("## Context\n\nWe need a queue.\n")
+    result = create(fixture_copy, doc_kind="adr", path="adr/ADR-9.md", title="ADR-9", purpose="p.", body_file=str(body))
+    text = (fixture_copy.root / "adr/ADR-9.md").read_text()
+    assert text.endswith("# ADR-9\n\n## Context\n\nWe need a queue.\n")
+    assert any("prose of flows/templates/adr/ADR-ID.md was not used" in w for w in result.warnings)
+
+
+def test_a_body_that_brings_its_own_h1_is_retitled_not_doubled(fixture_copy):
+    create(fixture_copy, doc_kind="domain", path="domain/h.md", title="Real Title", purpose="p.", body="# Draft title\n\nText.")
+    text = (fixture_copy.root / "domain/h.md").read_text()
+    assert text.count("\n# ") == 1 and "# Real Title\n\nText." in text
+
+
+def test_unknown_kind_warns_and_still_creates(fixture_copy):
+    result = create(fixture_copy, doc_kind="runbook", path="domain/run.md", title="Run", purpose="How to run.", derived_from=["rules.md"])
+    assert result.created and any('doc_kind "runbook"' in w for w in result.warnings)
+    assert any('No template matched doc_kind "runbook"' in w for w in result.warnings)
+
+
+def test_dry_run_computes_everything_and_writes_nothing(fixture_copy):
+    before = tree_snapshot(fixture_copy.root)
+    result = create(fixture_copy, doc_kind="adr", path="adr/ADR-7.md", title="ADR-7", purpose="p.", dry_run=True)
+    assert not result.created and result.dry_run and "ADR-7" in result.preview
+    assert result.registered_in == ["adr/README.md"]
+    assert tree_snapshot(fixture_copy.root) == before
+
+
+def test_lazy_section_is_created_once_with_its_root_entry(seeded):
+    first = create(seeded, doc_kind="epic", path="epics/EP-01/charter.md", title="EP-01 Charter", purpose="The first epic.",
+                   derived_from=["../../dna/principles.md"], body="Body.")
+    assert "epics/README.md" in first.registered_in
+    assert any('Section "epics/README.md" did not exist yet' in w for w in first.warnings)
+    create(seeded, doc_kind="epic", path="epics/EP-02/charter.md", title="EP-02 Charter", purpose="The second epic.",
+           derived_from=["../../dna/principles.md"], body="Body.")
+    root = (seeded.root / "README.md").read_text()
+    assert root.count("(epics/README.md)") == 1
+    index = (seeded.root / "epics/README.md").read_text()
+    assert "EP-01/charter.md" in index and "EP-02/charter.md" in index
+    # the new entry sits with the other sections, before the flows entry and the task table
+    assert root.index("(epics/README.md)") < root.index("(flows/README.md)") < root.index("## Task-Specific Routes")
+    assert validate(seeded).total == 0
+
+
+def test_a_refused_create_leaves_no_lazily_created_section(seeded):
+    """The reference wrote the section index before the gates, and left it behind on a refusal."""
+    before = tree_snapshot(seeded.root)
+    with pytest.raises(Refusal):
+        create(seeded, doc_kind="prd", path="prd/PRD-1.md", title="PRD 1", purpose="p.", derived_from=["../nowhere.md"])
+    assert tree_snapshot(seeded.root) == before and not (seeded.root / "prd").exists()
+
+
+def test_a_dry_run_in_a_missing_section_only_warns(seeded):
+    result = create(seeded, doc_kind="prd", path="prd/PRD-1.md", title="PRD 1", purpose="p.", dry_run=True)
+    assert any("prd/README.md" in w and "would be created" in w for w in result.warnings)
+    assert not (seeded.root / "prd").exists()
+
+
+def test_an_unknown_folder_gets_no_section_index(seeded):
+    create(seeded, doc_kind="engineering", path="inventions/thing.md", title="Thing", purpose="p.")
+    assert not (seeded.root / "inventions/README.md").exists()
+
+
+def test_inbox_capture_is_flattened_drafted_stamped_and_unregistered(fixture_copy):
+    result = create(fixture_copy, doc_kind="domain", path="domain/deep/idea.md", title="Idea", purpose="An idea.",
+                    status="active", inbox=True, client="claude-code")
+    assert result.path == "_inbox/idea.md" and result.template is None and result.registered_in == []
+    doc = fixture_copy.document("_inbox/idea.md")
+    assert doc.status == "draft" and doc.layer == "inbox"
+    assert doc.frontmatter["captured_by"] == "claude-code" and doc.frontmatter["captured_at"]
+    assert "unregistered-doc" not in {f.rule for f in validate(fixture_copy).findings if f.path == "_inbox/idea.md"}
+
+
+def test_the_bank_never_gets_worse(fixture_copy):
+    before = validate(fixture_copy).findings
+    create(fixture_copy, doc_kind="adr", path="adr/ADR-005-y.md", title="ADR-005: Y", purpose="Why Y.", derived_from=["ADR-001-queue-choice.md"])
+    create(fixture_copy, doc_kind="domain", path="note.md", title="Note", purpose="A note.", inbox=True)
+    assert validate(fixture_copy).findings == before
+
+
+def test_a_create_that_would_close_a_cycle_is_refused(fixture_copy, write_file):
+    write_file(fixture_copy.root, "domain/a.md", "---\ntitle: A\nderived_from:\n  - b.md\nstatus: draft\n---\n# A\n")
+    fixture_copy.refresh()
+    with pytest.raises(Refusal, match="would close a cycle"):
+        create(fixture_copy, doc_kind="domain", path="domain/b.md", title="B", purpose="b.", derived_from=["a.md"])
+
+
+def test_shipped_feature_support_templates_are_reachable(seeded):
+    """The reference looked for feature-support templates in feature/, where there are none."""
+    result = create(seeded, doc_kind="feature-support", path="features/FT-1/ui-reference.md", title="FT-1 UI",
+                    purpose="Screens of FT-1.", derived_from=["../../product/context.md"])
+    assert result.template == "flows/templates/feature/support/ui-reference.md"
+
+
+def test_a_template_body_with_nested_fences_is_kept_whole(seeded):
+    """The reference cut the prompt template's body at its inner fence."""
+    create(seeded, doc_kind="prompt", path="prompts/PROMPT-1.md", title="PROMPT-1", purpose="A reusable prompt.",
+           derived_from=["../dna/governance.md"])
+    text = (seeded.root / "prompts/PROMPT-1.md").read_text()
+    assert text.count("```") >= 2 and text.count("```") % 2 == 0
+    assert validate(seeded).total == 0

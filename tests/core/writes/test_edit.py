@@ -1,0 +1,141 @@
+"""bank_edit and bank_update_section: exact, narrow, and byte-faithful outside the change."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.bank import Bank
+from core.errors import NotADocument, Refusal, SectionNotFound, UsageError
+from core.init import materialize_flows
+from core.validate import validate
+from core.write.create import create
+from core.write.edit import edit, update_section
+from tests.conftest import tree_snapshot
+
+POLICY = "engineering/testing-policy.md"
+CONTEXT = "product/context.md"
+
+
+def head_and_sections(text: str) -> tuple[str, list[str]]:
+    head, body = text.split("\n---\n", 1)
+    return head, body.split("\n## ")
+
+
+def test_update_section_replaces_one_section_and_leaves_every_other_byte(seeded):
+    before = (seeded.root / CONTEXT).read_text()
+    update_section(seeded, path=CONTEXT, section="Problem", content="Readers lose their place in long books.")
+    after = (seeded.root / CONTEXT).read_text()
+    head_before, parts_before = head_and_sections(before)
+    head_after, parts_after = head_and_sections(after)
+    assert head_after == head_before
+    changed = [i for i, (a, b) in enumerate(zip(parts_before, parts_after)) if a != b]
+    assert len(changed) == 1 and parts_after[changed[0]].startswith("Problem\n\nReaders lose their place in long books.\n")
+    assert validate(seeded).total == 0
+
+
+def test_append_keeps_the_old_text_and_trims_both_ends(seeded):
+    update_section(seeded, path=CONTEXT, section="Problem", content="First.")
+    update_section(seeded, path=CONTEXT, section="problem", content="\n\nSecond.\n\n", mode="append")
+    text = (seeded.root / CONTEXT).read_text()
+    assert "## Problem\n\nFirst.\n\nSecond.\n\n## " in text
+
+
+def test_a_last_section_ends_the_file_with_one_newline(tmp_path, write_file):
+    write_file(tmp_path, "a.md", "# A\n\n## One\n\nold\n\n\n")
+    bank = Bank.open(tmp_path)
+    update_section(bank, path="a.md", section="One", content="new")
+    assert (tmp_path / "a.md").read_text() == "# A\n\n## One\n\nnew\n"
+
+
+def test_update_section_dry_run_writes_nothing(seeded):
+    before = tree_snapshot(seeded.root)
+    result = update_section(seeded, path=CONTEXT, section="Problem", content="x", dry_run=True)
+    assert (result.updated, result.dry_run) == (False, True) and result.bytes_after != result.bytes_before
+    assert tree_snapshot(seeded.root) == before
+
+
+def test_update_section_refusals(seeded):
+    materialize_flows(seeded)
+    before = tree_snapshot(seeded.root)
+    with pytest.raises(SectionNotFound, match=r"not found.*Available: Problem \| Who It Is For"):
+        update_section(seeded, path=CONTEXT, section="Nope", content="x")
+    with pytest.raises(NotADocument, match="Not a document of this bank"):
+        update_section(seeded, path="nope.md", section="A", content="x")
+    with pytest.raises(Refusal, match="is a template"):
+        update_section(seeded, path="flows/templates/adr/ADR-ID.md", section="Wrapper Notes", content="x")
+    with pytest.raises(Refusal, match="empty"):
+        update_section(seeded, path=CONTEXT, section="Problem", content="  \n")
+    with pytest.raises(UsageError, match="either content or contentFile"):
+        update_section(seeded, path=CONTEXT, section="Problem", content="x", content_file="y")
+    with pytest.raises(Refusal, match="instead of holding the content"):
+        update_section(seeded, path=CONTEXT, section="Problem", content="New opening.\n\n[rest unchanged]")
+    assert tree_snapshot(seeded.root) == before
+
+
+def test_content_file_writes_a_generated_table(seeded, tmp_path):
+    table = tmp_path / "table.md"
+    table.write_text("| n | square |\n|---|---|\n" + "".join(f"| {n} | {n * n} |\n" for n in range(400)))
+    update_section(seeded, path=POLICY, section="Current Coverage", content_file=str(table))
+    assert "| 399 | 159201 |" in (seeded.root / POLICY).read_text()
+    assert validate(seeded).total == 0
+
+
+def test_an_inbox_note_may_be_amended_in_place(seeded):
+    create(seeded, doc_kind="domain", path="n.md", title="N", purpose="n.", inbox=True, body="## Claim\n\nold")
+    update_section(seeded, path="_inbox/n.md", section="Claim", content="new")
+    assert "## Claim\n\nnew\n" in (seeded.root / "_inbox/n.md").read_text()
+
+
+def test_edit_replaces_one_exact_fragment(seeded):
+    table = "| area | state |\n|---|---|\n| parser | pending |\n| cli | pending |\n| server | pending |"
+    update_section(seeded, path=POLICY, section="Current Coverage", content=table)
+    edit(seeded, path=POLICY, find="| parser | pending |", replace="| parser | covered |")
+    assert "| parser | covered |" in (seeded.root / POLICY).read_text()
+    with pytest.raises(Refusal, match="Found 2 times"):
+        edit(seeded, path=POLICY, find="| pending |", replace="| done |")
+    with pytest.raises(Refusal, match=r"Not found(.|\n)*match exactly"):
+        edit(seeded, path=POLICY, find="no such text", replace="x")
+    with pytest.raises(Refusal, match="Not found"):
+        edit(seeded, path=POLICY, find="doc_kind:", replace="x")  # the frontmatter is out of reach
+    with pytest.raises(Refusal, match="identical"):
+        edit(seeded, path=POLICY, find="a", replace="a")
+
+
+def test_edit_narrowed_to_a_section_and_heading_renames(seeded):
+    result = edit(seeded, path=POLICY, find="## Simplify Review", replace="## Simplification Review")
+    assert result.edited
+    seeded.refresh()
+    assert "Simplification Review" in [s.title for s in seeded.document(POLICY).sections]
+    update_section(seeded, path=POLICY, section="Simplification Review", content="Look for dead code.\nLook for copies.")
+    with pytest.raises(Refusal, match='Found 2 times in .* under "Simplification Review"'):
+        edit(seeded, path=POLICY, find="Look for", replace="Hunt for", section="Simplification Review")
+    narrowed = edit(seeded, path=POLICY, find="Look for dead", replace="Hunt for dead", section="simplification review")
+    assert narrowed.section == "Simplification Review"
+
+
+def test_edit_dry_run_writes_nothing(seeded):
+    before = tree_snapshot(seeded.root)
+    result = edit(seeded, path=POLICY, find="## Simplify Review", replace="## Review", dry_run=True)
+    assert not result.edited and "## Review" in result.context
+    assert tree_snapshot(seeded.root) == before
+
+
+def test_crlf_and_bom_survive_every_edit(tmp_path, write_file):
+    raw = "\ufeff---\r\ntitle: C\r\nstatus: draft\r\n---\r\n# C\r\n\r\n## One\r\n\r\nold text\r\n\r\n## Two\r\n\r\nkeep\r\n"
+    write_file(tmp_path, "c.md", raw.encode("utf-8"))
+    bank = Bank.open(tmp_path)
+    edit(bank, path="c.md", find="old text", replace="new text")
+    update_section(bank, path="c.md", section="Two", content="kept\nand more")
+    data = (tmp_path / "c.md").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf---\r\n") and b"\n" not in data.replace(b"\r\n", b"")
+    assert data.decode("utf-8-sig") == (
+        "---\r\ntitle: C\r\nstatus: draft\r\n---\r\n# C\r\n\r\n## One\r\n\r\nnew text\r\n\r\n## Two\r\n\r\nkept\r\nand more\r\n"
+    )
+
+
+def test_a_file_that_is_not_utf8_is_refused_rather_than_corrupted(tmp_path, write_file):
+    write_file(tmp_path, "l.md", b"# Caf\xe9\n\n## A\n\nx\n")
+    bank = Bank.open(tmp_path)
+    with pytest.raises(Refusal, match="not valid UTF-8"):
+        update_section(bank, path="l.md", section="A", content="y")
+    assert (tmp_path / "l.md").read_bytes() == b"# Caf\xe9\n\n## A\n\nx\n"

@@ -1,0 +1,161 @@
+"""bank_set_status and bank_set_field: one line changes, through the lifecycle gates."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.bank import Bank
+from core.errors import NotADocument, Refusal
+from core.init import materialize_flows
+from core.validate import validate
+from core.write.create import create
+from core.write.fields import set_field, set_status
+from tests.conftest import tree_snapshot
+
+POLICY = "engineering/testing-policy.md"
+
+
+def test_activation_flips_only_the_status_line(seeded):
+    create(seeded, doc_kind="domain", path="domain/model.md", title="Model", purpose="The model.", derived_from=["../product/context.md"])
+    before = (seeded.root / "domain/model.md").read_text()
+    result = set_status(seeded, path="domain/model.md", status="active")
+    assert (result.previous, result.status, result.changed) == ("draft", "active", True)
+    assert (seeded.root / "domain/model.md").read_text() == before.replace("status: draft", "status: active")
+    assert validate(seeded).total == 0
+
+
+def test_a_transition_to_the_current_status_is_a_no_op(seeded):
+    before = tree_snapshot(seeded.root)
+    assert not set_status(seeded, path=POLICY, status="draft").changed
+    assert tree_snapshot(seeded.root) == before
+
+
+def test_a_no_op_on_the_root_is_a_no_op_not_a_refusal(seeded):
+    """The reference ran the derived_from gate before its no-change check and refused this."""
+    assert not set_status(seeded, path="dna/principles.md", status="active").changed
+
+
+def test_activating_without_derived_from_is_refused_and_the_file_kept(seeded):
+    create(seeded, doc_kind="domain", path="domain/loose.md", title="Loose", purpose="No upstream.")
+    before = tree_snapshot(seeded.root)
+    with pytest.raises(Refusal, match="derived_from"):
+        set_status(seeded, path="domain/loose.md", status="active")
+    assert tree_snapshot(seeded.root) == before
+
+
+def test_status_refusals(seeded):
+    materialize_flows(seeded)
+    create(seeded, doc_kind="domain", path="n.md", title="N", purpose="n.", inbox=True)
+    with pytest.raises(Refusal, match="bank_promote"):
+        set_status(seeded, path="_inbox/n.md", status="active")
+    with pytest.raises(Refusal, match="template"):
+        set_status(seeded, path="flows/templates/adr/ADR-ID.md", status="archived")
+    with pytest.raises(NotADocument, match="Not a document of this bank"):
+        set_status(seeded, path="nope.md", status="active")
+    with pytest.raises(Refusal, match="belongs to archiving"):
+        set_status(seeded, path=POLICY, status="active", release_canonical=True)
+
+
+def test_archiving_an_owner_needs_release_canonical(seeded):
+    create(seeded, doc_kind="domain", path="domain/old.md", title="Old", purpose="Retiring.",
+           derived_from=["../product/context.md"], canonical_for=["retirement_test_key"], status="active")
+    before = tree_snapshot(seeded.root)
+    with pytest.raises(Refusal, match='still owns "retirement_test_key"'):
+        set_status(seeded, path="domain/old.md", status="archived")
+    assert tree_snapshot(seeded.root) == before
+    dry = set_status(seeded, path="domain/old.md", status="archived", release_canonical=True, dry_run=True)
+    assert (dry.changed, dry.status, dry.released) == (False, "archived", ["retirement_test_key"])
+    assert tree_snapshot(seeded.root) == before
+    done = set_status(seeded, path="domain/old.md", status="archived", release_canonical=True)
+    text = (seeded.root / "domain/old.md").read_text()
+    assert done.released == ["retirement_test_key"] and "canonical_for" not in text and "retirement_test_key" not in text
+    assert "status: archived" in text and "# Old" in text
+    create(seeded, doc_kind="domain", path="domain/new.md", title="New", purpose="Successor.",
+           derived_from=["../product/context.md"], canonical_for=["retirement_test_key"])
+    assert validate(seeded).total == 0
+
+
+def test_release_removes_a_column_zero_block_list(tmp_path, write_file):
+    """A block list written at column 0 (as many YAML writers do) is removed whole."""
+    write_file(tmp_path, "a.md", "---\ntitle: A\ncanonical_for:\n- k1\n- k2\nstatus: active\n---\n# A\n")
+    bank = Bank.open(tmp_path)
+    set_status(bank, path="a.md", status="archived", release_canonical=True)
+    assert (tmp_path / "a.md").read_text() == "---\ntitle: A\nstatus: archived\n---\n# A\n"
+
+
+def fresh(tmp_path, write_file, head: str) -> Bank:
+    write_file(tmp_path, "dna/frontmatter.md", "---\ntitle: F\n---\n| `delivery_status` | enum | `planned` / `done` |\n")
+    write_file(tmp_path, "README.md", "---\ntitle: I\ndoc_function: index\n---\n- [Doc](doc.md) — Read before the release.\n- [F](dna/frontmatter.md)\n")
+    write_file(tmp_path, "doc.md", f"---\n{head}---\n# Doc\n\nBody.\n")
+    return Bank.open(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "head, field, value, line",
+    [
+        ("purpose: 'Old.'\n", "purpose", "Read before the owner's release", "purpose: 'Read before the owner''s release'"),
+        ('purpose: "Old."\n', "purpose", 'Read "second".', 'purpose: "Read \\"second\\"."'),
+        ("purpose: Old.\n", "purpose", "Read when: the build breaks", 'purpose: "Read when: the build breaks"'),
+        ("reviewed_on: x\n", "reviewed_on", "2026-09-14", 'reviewed_on: "2026-09-14"'),
+        ("reviewed_on: 2026-09-01\n", "reviewed_on", "2026-09-14", "reviewed_on: 2026-09-14"),
+        ("purpose: >-\n  folded\n  value\nstatus: draft\n", "purpose", "One line.", "purpose: One line."),
+        ("title: Doc\n", "owner", "platform", "owner: platform"),
+    ],
+)
+def test_set_field_quoting(tmp_path, write_file, head, field, value, line):
+    bank = fresh(tmp_path, write_file, head)
+    before = (tmp_path / "doc.md").read_text()
+    result = set_field(bank, path="doc.md", field=field, value=value)
+    after = (tmp_path / "doc.md").read_text()
+    assert result.line == line and line in after.split("\n")
+    assert bank.document("doc.md").frontmatter[field] is not None
+    assert str(bank.document("doc.md").frontmatter[field]) == value
+    assert after.split("---\n", 2)[2] == before.split("---\n", 2)[2]  # the body is untouched
+
+
+def test_purpose_and_title_carry_into_index_entries_that_repeated_them(tmp_path, write_file):
+    bank = fresh(tmp_path, write_file, "title: Doc\npurpose: Read before the release.\n")
+    result = set_field(bank, path="doc.md", field="purpose", value="Read before any release.")
+    assert result.indexes == ["README.md"] and "— Read before any release." in (tmp_path / "README.md").read_text()
+    titled = set_field(bank, path="doc.md", field="title", value="The Doc")
+    assert titled.heading and "# The Doc" in (tmp_path / "doc.md").read_text()
+    assert "[The Doc](doc.md)" in (tmp_path / "README.md").read_text()
+
+
+def test_a_hand_written_summary_is_left_alone(tmp_path, write_file):
+    bank = fresh(tmp_path, write_file, "title: Doc\npurpose: Something else entirely.\n")
+    assert set_field(bank, path="doc.md", field="purpose", value="New.").indexes == []
+
+
+def test_same_value_is_unchanged_and_dry_run_writes_nothing(tmp_path, write_file):
+    bank = fresh(tmp_path, write_file, "title: Doc\npurpose: Read before the release.\n")
+    before = tree_snapshot(tmp_path)
+    assert not set_field(bank, path="doc.md", field="purpose", value="Read before the release.").changed
+    dry = set_field(bank, path="doc.md", field="purpose", value="Changed.", dry_run=True)
+    assert not dry.changed and dry.indexes == ["README.md"]
+    assert tree_snapshot(tmp_path) == before
+
+
+def test_set_field_refusals(tmp_path, write_file):
+    bank = fresh(tmp_path, write_file, "title: Doc\ntags:\n  - a\nderived_from:\n  - README.md\n")
+    cases = [
+        ("status", "active", "bank_set_status"),
+        ("doc_kind", "x", "re-creating"),
+        ("doc_function", "x", "re-creating"),
+        ("derived_from", "x", "is a list"),
+        ("canonical_for", "x", "releaseCanonical"),
+        ("tags", "x", "list or a mapping"),
+        ("delivery_status", "shipped", "Allowed: done | planned"),
+        ("purpose", " ", "empty"),
+        ("purpose", "two\nlines", "one line"),
+        ("two words", "x", "not a frontmatter key"),
+        ("promoted_from", "x", "recorded by the server"),
+        ("purpose", "token ghp_" + "a" * 36, "GitHub token"),
+    ]
+    before = tree_snapshot(tmp_path)
+    for field, value, message in cases:
+        with pytest.raises(Refusal, match=message):
+            set_field(bank, path="doc.md", field=field, value=value)
+    assert tree_snapshot(tmp_path) == before
+    with pytest.raises(NotADocument):
+        set_field(bank, path="nope.md", field="purpose", value="x")

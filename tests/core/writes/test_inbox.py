@@ -1,0 +1,169 @@
+"""The quarantine: promote, discard, listing, where a note went, and owner-gated proposals."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from core.errors import NotADocument, Refusal
+from core.read import read_document
+from core.validate import validate
+from core.write.create import create
+from core.write.inbox import apply_proposal, discard, list_inbox, promote, propose, reject_proposal
+from tests.conftest import tree_snapshot
+
+
+def capture(bank, name="linked.md", body="Depends on [the model](../domain/model.md) and [a dead link](../gone.md).\n", **extra):
+    args = dict(doc_kind="domain", path=name, title="Linked Note", purpose="Why the model is shared.", inbox=True,
+                body=body, derived_from=["../domain/model.md"], client="claude-code")
+    args.update(extra)
+    return create(bank, **args)
+
+
+@pytest.fixture
+def with_model(seeded):
+    create(seeded, doc_kind="domain", path="domain/model.md", title="Document Model", purpose="The model.",
+           derived_from=["../product/context.md"], canonical_for=["document_model"], status="active")
+    return seeded
+
+
+def test_promote_places_registers_relinks_and_removes_the_note(with_model):
+    capture(with_model)
+    result = promote(with_model, path="_inbox/linked.md", to="domain/linked.md")
+    assert result.promoted and result.registered_in == ["domain/README.md"]
+    text = (with_model.root / "domain/linked.md").read_text()
+    assert "[the model](model.md)" in text and "[a dead link](../gone.md)" in text  # broken links left alone
+    assert "Link rewritten for the new location: ../domain/model.md -> model.md" in result.warnings
+    doc = with_model.document("domain/linked.md")
+    assert doc.status == "active" and doc.frontmatter["promoted_from"] == "_inbox/linked.md"
+    assert [e.resolved for e in doc.derived_from] == ["domain/model.md"]
+    assert "captured_by" not in doc.frontmatter and not (with_model.root / "_inbox/linked.md").exists()
+    assert {f.rule for f in validate(with_model).findings} == {"broken-link"}
+
+
+def test_edges_written_from_the_inbox_are_rewritten_for_a_deeper_destination(with_model):
+    capture(with_model, body="Plain body.")
+    result = promote(with_model, path="_inbox/linked.md", to="features/FT-1/brief.md", doc_kind="feature")
+    assert result.frontmatter["derived_from"] == ["../../domain/model.md"]
+    assert validate(with_model).total == 0
+
+
+def test_asking_for_a_promoted_note_says_where_it_went(with_model):
+    capture(with_model, body="x")
+    promote(with_model, path="_inbox/linked.md", to="domain/linked.md")
+    with pytest.raises(NotADocument, match="was promoted to domain/linked.md"):
+        read_document(with_model, "_inbox/linked.md")
+
+
+def test_promote_runs_the_create_gates_and_refusals_write_nothing(with_model):
+    capture(with_model, body="x")
+    create(with_model, doc_kind="domain", path="loose.md", title="Loose", purpose="No upstream.", inbox=True)
+    before = tree_snapshot(with_model.root)
+    cases = [
+        (dict(path="domain/README.md", to="domain/x.md"), "Only quarantined documents can be promoted"),
+        (dict(to="_inbox/other.md"), "must leave the quarantine"),
+        (dict(to="domain/model.md"), "Refusing to overwrite"),
+        (dict(to="domain/x.md", canonical_for=["document_model"]), "already owned by domain/model.md"),
+        (dict(path="_inbox/loose.md", to="domain/loose.md"), "requires every active non-root document"),
+        (dict(to="domain/x.txt"), r"must end in \.md"),
+    ]
+    for overrides, message in cases:
+        args = dict(path="_inbox/linked.md", to="domain/x.md")
+        args.update(overrides)
+        with pytest.raises(Refusal, match=message):
+            promote(with_model, **args)
+    assert tree_snapshot(with_model.root) == before
+
+
+def test_a_note_without_a_kind_needs_one(with_model):
+    create(with_model, path="bare.md", title="Bare", purpose="No kind.", inbox=True, derived_from=["../domain/model.md"])
+    with pytest.raises(Refusal, match="`docKind` is required"):
+        promote(with_model, path="_inbox/bare.md", to="domain/bare.md")
+    assert promote(with_model, path="_inbox/bare.md", to="domain/bare.md", doc_kind="domain").promoted
+
+
+def test_promote_dry_run_writes_nothing(with_model):
+    capture(with_model, body="x")
+    before = tree_snapshot(with_model.root)
+    result = promote(with_model, path="_inbox/linked.md", to="domain/linked.md", dry_run=True)
+    assert not result.promoted and result.registered_in == ["domain/README.md"]
+    assert tree_snapshot(with_model.root) == before
+
+
+def test_discard_needs_a_reason_and_only_touches_the_inbox(with_model):
+    capture(with_model, body="x")
+    with pytest.raises(Refusal, match="reason. is required"):
+        discard(with_model, path="_inbox/linked.md", reason=" ")
+    with pytest.raises(Refusal, match="Only quarantined documents can be discarded"):
+        discard(with_model, path="domain/model.md", reason="no")
+    dry = discard(with_model, path="_inbox/linked.md", reason="dup", dry_run=True)
+    assert not dry.discarded and dry.title == "Linked Note" and (with_model.root / "_inbox/linked.md").exists()
+    done = discard(with_model, path="memory_bank/_inbox/linked.md", reason="folded into domain/model.md")
+    assert done.discarded and done.purpose == "Why the model is shared." and done.reason == "folded into domain/model.md"
+    assert not (with_model.root / "_inbox/linked.md").exists() and validate(with_model).total == 0
+
+
+def test_listing_is_oldest_first_with_age_origin_and_staleness(with_model):
+    capture(with_model, name="new.md", body="x")
+    capture(with_model, name="old.md", body="x")
+    old = with_model.root / "_inbox/old.md"
+    text = old.read_text()
+    stamp = text.split("captured_at: ")[1].split("\n")[0]
+    old.write_text(text.replace(stamp, "'2026-01-01T00:00:00Z'"))
+    with_model.refresh()
+    entries = list_inbox(with_model, now=time.time())
+    assert [e.path for e in entries] == ["_inbox/old.md", "_inbox/new.md"]
+    assert entries[0].stale and entries[0].age_days > 14 and entries[0].captured_by == "claude-code"
+    assert not entries[1].stale and entries[1].age_days == 0
+
+
+def test_age_falls_back_to_the_modification_time(seeded, write_file):
+    note = write_file(seeded.root, "_inbox/hand.md", "# Hand-written note\n")
+    os.utime(note, (time.time() - 3 * 86400, time.time() - 3 * 86400))
+    seeded.refresh()
+    assert list_inbox(seeded)[0].age_days == 3
+
+
+def test_a_proposal_is_a_dry_run_recorded_on_the_note(with_model):
+    capture(with_model, body="x")
+    before_note = (with_model.root / "_inbox/linked.md").read_text()
+    result = propose(with_model, action="promote", path="_inbox/linked.md", to="domain/linked.md", reason="a real fact",
+                     client="cursor")
+    assert result.recorded and result.preview.registered_in == ["domain/README.md"]
+    assert not (with_model.root / "domain/linked.md").exists()
+    after_note = (with_model.root / "_inbox/linked.md").read_text()
+    assert after_note.split("\n---\n", 1)[1] == before_note.split("\n---\n", 1)[1]  # the body is untouched
+    entry = list_inbox(with_model)[0]
+    assert entry.proposal["action"] == "promote" and entry.proposal["to"] == "domain/linked.md"
+    assert entry.proposal["proposed_by"] == "cursor" and entry.proposal["reason"] == "a real fact"
+    applied = apply_proposal(with_model, path="_inbox/linked.md")
+    assert applied.path == "domain/linked.md" and "proposal" not in with_model.document("domain/linked.md").frontmatter
+    assert validate(with_model).total == 0
+
+
+def test_a_proposal_that_would_be_refused_is_refused_now(with_model):
+    capture(with_model, body="x")
+    before = tree_snapshot(with_model.root)
+    with pytest.raises(Refusal, match="Refusing to overwrite"):
+        propose(with_model, action="promote", path="_inbox/linked.md", to="domain/model.md")
+    assert tree_snapshot(with_model.root) == before
+
+
+def test_rejecting_clears_the_proposal_and_keeps_the_note(with_model):
+    capture(with_model, body="x")
+    propose(with_model, action="discard", path="_inbox/linked.md", reason="duplicate", client="codex")
+    rejected = reject_proposal(with_model, path="_inbox/linked.md", note="keep it, it is new")
+    assert rejected["action"] == "discard"
+    note = with_model.document("_inbox/linked.md")
+    assert "proposal" not in note.frontmatter and note.frontmatter["review_note"] == "keep it, it is new"
+    with pytest.raises(Refusal, match="no proposal"):
+        apply_proposal(with_model, path="_inbox/linked.md")
+
+
+def test_an_applied_discard_proposal_keeps_its_reason(with_model):
+    capture(with_model, body="x")
+    propose(with_model, action="discard", path="_inbox/linked.md", reason="already in domain/model.md", client="codex")
+    result = apply_proposal(with_model, path="_inbox/linked.md")
+    assert result.discarded and result.reason == "already in domain/model.md"
