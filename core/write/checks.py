@@ -1,0 +1,106 @@
+"""Pinning a route check: recording in ``dna/route-checks.md`` which document answers a question.
+
+The file is a governed document like any other: created on first use (registered in
+``dna/README.md`` when there is one), then one table row per question. Pinning a question that is
+already listed replaces its expected answer. It goes through the same lock, firewall and
+transaction as every other write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.bank import Bank
+from core.errors import Refusal
+from core.evaluate import ROUTE_CHECKS, parse_route_checks
+from core.write import firewall
+from core.write.create import serialise
+from core.write.gates import require, write_session
+from core.write.rawdoc import RawDoc
+from core.write.register import register_line
+from core.write.transaction import Transaction
+
+HEADER = ["| Question | Expected |", "|---|---|"]
+
+
+@dataclass(frozen=True, slots=True)
+class PinResult:
+    path: str
+    question: str
+    expected: str
+    created_file: bool
+    replaced: bool
+    pinned: bool
+    dry_run: bool
+
+
+def _row(question: str, expected: str) -> str:
+    return f"| {question.replace('|', chr(92) + '|')} | `{expected}` |"
+
+
+def _new_file(bank: Bank) -> str:
+    front = {
+        "title": "Route Checks",
+        "doc_kind": "governance",
+        "doc_function": "reference",
+        "purpose": "The questions people ask of this bank and the document that answers each; memorybank eval measures routing against them.",
+        "derived_from": ["governance.md"] if "dna/governance.md" in bank else [],
+        "status": "active",
+    }
+    if not front["derived_from"]:
+        del front["derived_from"]
+    body = "\n".join(
+        [
+            "# Route Checks",
+            "",
+            "Each row is a question and the document a person would open to answer it. `memorybank eval`",
+            "reports Recall@1, Recall@3 and MRR over these rows; `memorybank validate` warns when a row's",
+            "document falls out of the first three results.",
+            "",
+            *HEADER,
+        ]
+    )
+    return serialise(front, body)
+
+
+def pin_route_check(bank: Bank, *, question: str, expected: str, dry_run: bool = False) -> PinResult:
+    """Record ``expected`` as the answer to ``question`` in ``dna/route-checks.md``."""
+    question = require(question, "`question` is required.")
+    if "\n" in question or "\r" in question:
+        raise Refusal("A route check question must fit on one line.", reason="multi-line")
+    with write_session(bank):
+        doc = bank.document(expected)
+        if doc.is_template or doc.is_inbox:
+            raise Refusal(f"{doc.path} is a template or a quarantined note; routing never returns it.", reason="not-routable")
+        firewall.check(question, ROUTE_CHECKS)
+        tx = Transaction(bank.root)
+        created = ROUTE_CHECKS not in bank
+        if created:
+            raw = None
+            text = _new_file(bank)
+        else:
+            raw = RawDoc.load(bank.root, ROUTE_CHECKS)
+            text = raw.text
+        lines = text.rstrip("\n").split("\n")
+        replaced = False
+        for check in parse_route_checks(text):
+            if check.question.strip().lower() == question.lower():
+                lines[check.line - 1] = _row(question, doc.path)
+                replaced = True
+                break
+        if not replaced:
+            rows = [i for i, line in enumerate(lines) if line.strip().startswith("|")]
+            if rows:
+                lines.insert(rows[-1] + 1, _row(question, doc.path))
+            else:
+                lines += ["", *HEADER, _row(question, doc.path)]
+        new_text = "\n".join(lines) + "\n"
+        tx.write(ROUTE_CHECKS, raw.encode(new_text) if raw else new_text.encode("utf-8"))
+        if created and "dna/README.md" in bank:
+            index = RawDoc.load(bank.root, "dna/README.md")
+            tx.write("dna/README.md", index.encode(register_line(index.text, "dna/README.md", ROUTE_CHECKS, "Route Checks",
+                                                                  "the questions routing is measured against.")))
+        if not dry_run:
+            tx.commit()
+            bank.refresh()
+        return PinResult(ROUTE_CHECKS, question, doc.path, created, replaced, not dry_run, dry_run)
