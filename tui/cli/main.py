@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from core.errors import BankError, PathRefused, Refusal, UsageError
-from tui.cli import history, reading, routing, validating, writing
+from tui.cli import history, reading, routing, serving, validating, workbench, writing
 from tui.cli.output import error
 
 
@@ -28,15 +28,19 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (reading, routing, history, validating, writing):
+    for module in (workbench, reading, routing, history, validating, writing, serving):
         module.register(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
+    if handler is None and "tui" in parser._subparsers._group_actions[0].choices:  # type: ignore[union-attr]
+        args = parser.parse_args(["tui", *arguments])  # the workbench is the default command
+        handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return 0
