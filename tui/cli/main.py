@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from core.errors import BankError, PathRefused, Refusal, UsageError
-from tui.cli import history, reading, routing, serving, validating, workbench, writing
+from tui.cli import client, history, reading, routing, serving, validating, workbench, writing
 from tui.cli.output import error
 
 
@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (workbench, reading, routing, history, validating, writing, serving):
+    for module in (workbench, reading, routing, history, validating, writing, serving, client):
         module.register(sub, common)
     return parser
 

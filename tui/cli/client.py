@@ -1,0 +1,65 @@
+"""Client wiring: ``setup`` (MCP entry, instructions, Stop hook), ``doctor`` and ``hook stop``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from core.errors import BankNotFound
+from core.hook import run_stop_hook
+from core.setup import CLIENTS, apply_setup, plan_setup
+from tui.cli.context import require_root
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("setup", parents=[common], help="wire memorybank into an agent client (--plan shows, writes nothing)")
+    p.add_argument("client", choices=CLIENTS)
+    p.add_argument("--plan", action="store_true", help="print each file and the exact change; write nothing")
+    p.set_defaults(handler=run_setup)
+
+    p = sub.add_parser("doctor", parents=[common], help="check the bank, the command, the MCP handshake and client configs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=run_doctor)
+
+    hook = sub.add_parser("hook", parents=[common], help="agent client hooks")
+    hooks = hook.add_subparsers(dest="hook_name", metavar="HOOK")
+    p = hooks.add_parser("stop", parents=[common], help="the Stop hook: ask the agent to capture durable facts into _inbox/")
+    p.set_defaults(handler=run_hook_stop)
+
+
+def run_setup(args: argparse.Namespace) -> int:
+    root = require_root(args)
+    if not root.is_dir():
+        raise BankNotFound(f"No bank at {root}. Create one first: memorybank init NAME --root {root}")
+    try:
+        plan = plan_setup(args.client, root)
+    except ValueError as error:
+        print(f"memorybank: {error}", file=sys.stderr)
+        return 1
+    print(f"{args.client}: project {plan.project}, bank {plan.bank}")
+    for change in plan.changes:
+        state = "unchanged" if not change.changed else ("new file" if change.before is None else "update")
+        print(f"\n{change.path} ({state}): {change.what}")
+        if args.plan and change.changed:
+            print(change.diff().rstrip())
+    for note in plan.notes:
+        print(f"\nnote: {note}")
+    if args.plan:
+        print("\n(plan only: nothing was written)")
+        return 0
+    written = apply_setup(plan)
+    print(f"\nwrote {len(written)} file(s)" if written else "\nalready set up: nothing to change")
+    return 0
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from tui.cli.doctor import doctor
+
+    return doctor(args)
+
+
+def run_hook_stop(args: argparse.Namespace) -> int:
+    output = run_stop_hook(sys.stdin.read())
+    if output:
+        print(output)
+    return 0
