@@ -1,0 +1,263 @@
+"""The inverted index over document bodies, and how a question word expands into indexed forms.
+
+The index holds only bodies (frontmatter never leaks into search) and follows the bank's
+refresh: a body is re-indexed only when its file's mtime or size moved, a removed document leaves
+no posting behind, and unlike the reference an emptied posting list is dropped, so "is this word
+indexed" stays true to the disk. Search and routing's body evidence both read it.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from dataclasses import dataclass, field
+
+from core.bank import Bank
+from core.lang import QueryTerm, TokenTable, Vocabulary, fold, has_cyrillic, is_identifier, search_tokens, token_parts
+from core.model import Document
+
+EXACT_WEIGHT = 10.0
+INFLECTED_WEIGHT = 8.0
+TRANSLATED_WEIGHT = 6.0
+FRAGMENT_WEIGHT = 1.0
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
+class _Joined:
+    """One field of every document joined into one string, so a substring is found in all of them
+    by a few ``str.find`` calls instead of one test per document."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        self.paths = list(values)
+        self.starts = []
+        parts = []
+        offset = 0
+        for value in values.values():
+            self.starts.append(offset)
+            parts.append(value)
+            offset += len(value) + 1
+        self.text = "\n".join(parts)
+
+    def holding(self, needle: str) -> set[str]:
+        found: set[str] = set()
+        if not needle or "\n" in needle:
+            return found
+        text, starts, paths = self.text, self.starts, self.paths
+        at = text.find(needle)
+        while at >= 0:
+            owner = bisect.bisect_right(starts, at) - 1
+            found.add(paths[owner])
+            following = starts[owner + 1] if owner + 1 < len(starts) else len(text)
+            at = text.find(needle, following)
+        return found
+
+
+class BodyIndex:
+    """Token -> document -> occurrences over every document body, updated document by document."""
+
+    def __init__(self) -> None:
+        self.postings: dict[str, dict[str, int]] = {}
+        self.table = TokenTable(self.postings)
+        self.tokens_of: dict[str, tuple[str, ...]] = {}
+        self.lengths: dict[str, int] = {}
+        self.bodies: dict[str, str] = {}
+        """Folded body text, for phrase matching."""
+        self.stamps: dict[str, tuple[float, int]] = {}
+        self.total_length = 0
+        self.reindexed = 0
+        """Documents whose body was (re-)indexed by the last ``sync``."""
+        self.docs: dict[str, Document] = {}
+        """The record each entry was made from (a new record means new metadata)."""
+        self.titles: dict[str, str] = {}
+        self.purposes: dict[str, str] = {}
+        self.searchable: set[str] = set()
+        """Everything but templates and ``_inbox/`` notes."""
+        self.excluded: set[str] = set()
+        """Templates and ``_inbox/`` notes."""
+        self._norms: dict[str, float] | None = None
+        self._joined: tuple[_Joined, _Joined] | None = None
+        self.archived: set[str] = set()
+
+    def __len__(self) -> int:
+        return len(self.stamps)
+
+    def sync(self, bank: Bank) -> int:
+        """Drop removed documents and re-index those whose mtime or size moved. Returns how many
+        documents were (re-)indexed."""
+        documents = bank.documents
+        for path in [p for p in self.stamps if p not in documents]:
+            self._drop(path)
+            self._forget(path)
+        touched = 0
+        for path, doc in documents.items():
+            if self.docs.get(path) is doc:
+                continue
+            self._remember(doc)
+            stamp = (doc.mtime, doc.size)
+            if self.stamps.get(path) == stamp:
+                continue
+            if path in self.stamps:
+                self._drop(path)
+            self._add(doc, bank.text(path))
+            self.stamps[path] = stamp
+            touched += 1
+        if touched:
+            self._norms = None
+        self.reindexed = touched
+        return touched
+
+    def _remember(self, doc: Document) -> None:
+        path = doc.path
+        self.docs[path] = doc
+        self.titles[path] = fold(doc.title)
+        self.purposes[path] = fold(doc.purpose)
+        self._joined = None
+        if doc.status == "archived":
+            self.archived.add(path)
+        else:
+            self.archived.discard(path)
+        if doc.is_template or doc.is_inbox:
+            self.searchable.discard(path)
+            self.excluded.add(path)
+        else:
+            self.searchable.add(path)
+            self.excluded.discard(path)
+
+    def _forget(self, path: str) -> None:
+        for table in (self.docs, self.titles, self.purposes):
+            table.pop(path, None)
+        self.searchable.discard(path)
+        self.excluded.discard(path)
+        self.archived.discard(path)
+        self._norms = None
+        self._joined = None
+
+    def headers(self) -> tuple[_Joined, _Joined]:
+        """All titles and all purposes (folded), joined for substring search."""
+        if self._joined is None:
+            self._joined = (_Joined(self.titles), _Joined(self.purposes))
+        return self._joined
+
+    def norms(self) -> dict[str, float]:
+        """BM25's length normalisation of each body, computed once per change of the index."""
+        if self._norms is None:
+            average = (self.total_length / len(self.lengths)) if self.lengths else 1.0
+            average = average or 1.0
+            self._norms = {p: BM25_K1 * (1.0 - BM25_B + BM25_B * n / average) for p, n in self.lengths.items()}
+        return self._norms
+
+    def _add(self, doc: Document, text: str) -> None:
+        body = fold("\n".join(text.split("\n")[doc.body_line - 1 :]))
+        tokens = search_tokens(body, folded=True)
+        counts = Counter(tokens)
+        for token in [t for t in counts if "-" in t or "_" in t]:
+            for part in token_parts(token):
+                counts[part] += counts[token]
+        path = doc.path
+        postings = self.postings
+        new_tokens = False
+        for token, count in counts.items():
+            bucket = postings.get(token)
+            if bucket is None:
+                postings[token] = {path: count}
+                new_tokens = True
+            else:
+                bucket[path] = count
+        if new_tokens:
+            self.table.changed()
+        self.tokens_of[path] = tuple(counts)
+        self.lengths[path] = len(tokens)
+        self.total_length += len(tokens)
+        self.bodies[path] = body
+
+    def _drop(self, path: str) -> None:
+        gone = False
+        for token in self.tokens_of.pop(path, ()):
+            bucket = self.postings[token]
+            del bucket[path]
+            if not bucket:  # unlike the reference, an empty bucket goes: "has token" stays true
+                del self.postings[token]
+                gone = True
+        if gone:
+            self.table.changed()
+        self.total_length -= self.lengths.pop(path, 0)
+        self.bodies.pop(path, None)
+        self.stamps.pop(path, None)
+
+    def docs_with(self, tokens: dict[str, float]) -> set[str]:
+        found: set[str] = set()
+        for token in tokens:
+            bucket = self.postings.get(token)
+            if bucket:
+                found.update(bucket)
+        return found
+
+
+def body_index(bank: Bank) -> BodyIndex:
+    """The bank's body index, brought up to date with its last refresh."""
+
+    def build(bank: Bank, previous: BodyIndex | None) -> BodyIndex:
+        index = previous if previous is not None else BodyIndex()
+        index.sync(bank)
+        return index
+
+    return bank.extension("search.index", build)
+
+
+@dataclass
+class Concept:
+    """One word of a query with every indexed form that counts for it, and how much."""
+
+    literal: str
+    variants: dict[str, float] = field(default_factory=dict)
+    """Indexed token -> weight of this form."""
+    forms: list[str] = field(default_factory=list)
+    """Forms an excerpt line may show: the word, its inflections, its translations."""
+    translated: list[str] = field(default_factory=list)
+    fragments: tuple[str, ...] = ()
+    """Pieces of a compound that is not itself indexed (the lowest tier)."""
+
+    def add(self, token: str, weight: float) -> None:
+        if weight > self.variants.get(token, 0.0):
+            self.variants[token] = weight
+
+
+def concept_of(index: BodyIndex, term: QueryTerm, vocabulary: Vocabulary) -> Concept:
+    """The indexed forms of a query word: as typed, inflected, translated, or (for a compound
+    that is not itself indexed) its pieces."""
+    table = index.table
+    concept = Concept(term.literal, {term.literal: EXACT_WEIGHT}, [term.literal])
+    if not is_identifier(term.literal):
+        for token in table.inflections(term.literal):
+            concept.add(token, INFLECTED_WEIGHT)
+            concept.forms.append(token)
+        if term.stem:
+            for token in table.of_key(term.stem, vocabulary):
+                concept.add(token, TRANSLATED_WEIGHT)
+    for word in term.translations:
+        if has_cyrillic(word):  # a Russian key: every token of that stem
+            forms = list(table.of_key(word, vocabulary))
+        else:
+            forms = [word] if word in table else [t for t in table.with_prefix(word)] if len(word) >= 3 else []
+            forms += [t for t in table.inflections(word) if t not in forms]
+        for token in forms:
+            concept.add(token, TRANSLATED_WEIGHT)
+            concept.forms.append(token)
+            concept.translated.append(token)
+    if term.literal not in table:
+        concept.fragments = tuple(dict.fromkeys(token_parts(term.literal)))
+        concept.forms.extend(concept.fragments)
+        for part in concept.fragments:
+            concept.add(part, FRAGMENT_WEIGHT)
+    return concept
+
+
+def admitted(index: BodyIndex, doc_kind: str | None = None, layer: str | None = None,
+             status: str | None = None) -> set[str]:
+    """Paths a query may return: no template, no inbox note, and the filters met."""
+    if not (doc_kind or layer or status):
+        return index.searchable
+    docs = index.docs
+    return {p for p in index.searchable if (not doc_kind or docs[p].doc_kind == doc_kind)
+            and (not layer or docs[p].layer == layer) and (not status or docs[p].status == status)}

@@ -1,0 +1,402 @@
+"""Words for routing and search: tokenizers, stopwords, Russian stems, Snowball inflections, vocabulary.
+
+A Russian question reaches English headers and bodies (and an English question Russian ones)
+through a dictionary of Russian *stem prefixes*, each listing English words. The longest key a
+token starts with wins, so homonyms split cleanly (``глав`` chapter, ``главн`` main). A bank may
+extend the dictionary with ``dna/vocabulary.md``; that overlay belongs to the bank, re-read when
+the file changes, never shared between banks. Snowball stemming (English and Russian) lets the
+inflections of one word meet (``deploy``/``deploying``/``deployment``, ``порог``/``порогов``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import snowballstemmer
+
+VOCABULARY_PATH = "dna/vocabulary.md"
+
+# The built-in dictionary, "stem: english words" separated by ";". Written for memory banks: their
+# structure, governance, decisions and delivery, product, engineering, UI, text, and common nouns.
+_DICTIONARY = """
+банк: bank; документ: document documentation docs; раздел: section; индекс: index;
+оглавлен: index contents; навигац: navigation navigate; карантин: quarantine inbox;
+входящ: inbox incoming; шаблон: template templates; памят: memory; заметк: note notes;
+каталог: directory catalog; папк: folder directory
+владел: owner canonical owns; границ: boundary boundaries; правил: rule rules;
+провер: validation check verification; контракт: contract; схем: schema; обязательн: required mandatory;
+принцип: principle principles; управлен: governance management; зависимост: dependency dependencies;
+источник: source; истин: truth; согласован: consistency agreement
+реш: decision adr decided; компромисс: trade-off tradeoff; альтернатив: alternative alternatives;
+сценар: scenario use; требован: requirement requirements; фич: feature; функц: feature function;
+задач: task tasks issue; эпик: epic; план: plan planning; дорожн: roadmap; выпуск: release;
+релиз: release; верси: version versioning; статус: status; этап: stage phase; стади: stage;
+приемк: acceptance; критери: criteria criterion; поставк: delivery
+продукт: product; цел: goal goals; пользовател: user users; клиент: client customer;
+аудитори: audience; рын: market; метрик: metric metrics; видени: vision; глоссар: glossary;
+термин: term terms terminology; предметн: domain; бизнес: business; ценообразован: pricing
+архитектур: architecture; бэкенд: backend; бекенд: backend; фронтенд: frontend; локальн: local; демо: demo;
+модул: module modules; компонент: component components; слой: layer;
+слоя: layer; слои: layer layers; слоев: layers; сервис: service; сервер: server;
+аутентифик: authentication auth; авториз: authorization auth; вход: login entry sign-in; парол: password;
+токен: token tokens; сесси: session sessions; безопасн: security safe; шифрован: encryption;
+ключ: key keys; секрет: secret secrets; доступ: access; разрешен: permission permissions;
+рол: role roles; баз: database base; данн: data; хранилищ: storage store; хранен: storage persistence;
+миграц: migration migrations; поиск: search; запрос: request query; ответ: response answer;
+ответствен: responsibility ownership; ошибк: error errors; исключен: exception; логин: login;
+логик: logic; журнал: log journal; монитор: monitor monitoring; оповещ: alert alerts; кеш: cache;
+кэш: cache; очеред: queue; планировщ: scheduler; повтор: retry repeat; таймаут: timeout;
+задержк: latency delay; производительн: performance; нагрузк: load; масштаб: scale scaling;
+парс: parser parsing parse; токениз: tokenizer tokenization; сериализ: serialization; конфиг: config configuration;
+настройк: settings configuration setup; окружен: environment; переменн: variable variables;
+пакет: package packages; сборк: build; тест: test testing tests; покрыт: coverage; отладк: debugging debug;
+баг: bug bugs; исправ: fix fixes; воспроизв: reproduce reproduction; регресс: regression;
+конфликт: conflict conflicts; инцидент: incident incidents; рефактор: refactoring refactor; депло: deployment deploy; разверт: deployment deploy; выкат: deployment rollout; откат: rollback;
+репозитор: repository repo; ветк: branch branches; коммит: commit commits; слиян: merge; ревью: review;
+интеграц: integration integrations; адаптер: adapter adapters; интерфейс: interface; событи: event events;
+сообщен: message messages; синхрониз: sync synchronization; обнов: update updates; загрузк: upload loading;
+загруж: upload uploaded; хран: store storage stored; запуск: launch run start; запуст: launch run start;
+файл: file files; путь: path; пути: path paths; команд: command commands team; процесс: process;
+поток: stream flow thread; сет: network; протокол: protocol; формат: format; скрипт: script;
+терминал: terminal; инструмент: tool tooling; агент: agent agents; модел: model; тип: type types;
+поле: field; поля: field fields; значен: value values; списк: list; список: list; дерев: tree;
+граф: graph; связ: link relation relationship; ссылк: link reference; иерарх: hierarchy; цикл: cycle loop;
+состоян: state status; переход: transition transitions; жизненн: lifecycle
+экран: screen; страниц: page pages pagination; кнопк: button; форм: form; меню: menu; окн: window;
+диалог: dialog; панел: panel pane; вкладк: tab; тем: topic theme; цвет: color colour palette;
+шрифт: font typography; типограф: typography; стил: style styling; дизайн: design; макет: layout mockup;
+отображ: display render rendering; рендер: render rendering; клавиатур: keyboard; горяч: shortcut hotkey;
+подсказк: hint tooltip; календар: calendar; таблиц: table; фильтр: filter filtering; сортиров: sort sorting;
+главн: main primary
+книг: book; глав: chapter; текст: text; перевод: translation; словар: glossary vocabulary dictionary;
+язык: language; слов: word words; предложен: sentence proposal; абзац: paragraph; заголов: heading title;
+назван: name title; стем: stem stemming; опечат: typo; цитат: quote quotation
+порог: threshold thresholds; удален: delete deletion; удаленн: remote; подводн: gotcha gotchas;
+ловушк: trap gotcha; пример: example examples; инструкц: instruction instructions guide;
+руководств: guide manual; описан: description; истори: history; измен: change changes;
+дат: date; врем: time; деньг: money; валют: currency; цена: price; цены: price prices; оплат: payment;
+платеж: payment payments; бронир: booking reservation; гост: guest guests; заказ: order;
+счет: invoice account; скидк: discount; отчет: report reports; аналитик: analytics;
+проблем: problem issue; созда: create creation; добав: add; удал: delete remove; отправ: send;
+выбор: choice selection; выбра: choose chosen selected; публик: publish publication; черновик: draft; архив: archive archived;
+блокир: block blocking lock; попыт: attempt attempts; очист: cleanup clear; перезагруз: reload reloading;
+подсвет: highlight highlighting; изображен: image images; форум: forum; риск: risk risks; ограничен: constraint limit limitation; лимит: limit;
+приватн: privacy; причин: reason cause; уведомлен: notification notifications; офлайн: offline;
+библиотек: library; мобильн: mobile
+"""
+
+VERB_PREFIXES: tuple[str, ...] = ("пере", "раз", "при", "про", "под", "об", "за", "вы", "от", "до", "на")
+"""Tried in this order when a token starts with no key; at least 4 letters must remain."""
+
+RUSSIAN_STOPWORDS = frozenset(
+    "что как где когда кто почему зачем какой какая какие каком который которая которые это этот "
+    "эта эти том для или при над под про из по на не ни но же ли бы мы вы он она они его ее их мне "
+    "мой моя наш был была быть есть нет так там тут еще уже только если чтобы нужно надо можно все "
+    "весь себя чем без до от за".split()
+)
+"""Russian question and function words (``ё`` written as ``е``, as tokens are)."""
+
+ROUTE_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
+    "the a an of in on for to and or is are what where how which that this do does when why who with "
+    "about i we it not no from but its has have had was were be been being can could should would may "
+    "might must will as at by if into than then there these those them they you my our us me any all "
+    "some such only also just very each both get got".split()
+)
+SEARCH_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
+    "the and for that this with from are was were not but its has have had can may must when which "
+    "what where how why".split()
+)
+
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_ROUTE_SPLIT = re.compile("[^a-z0-9\u0400-\u04ff]+")
+_SEARCH_TOKEN = re.compile("[a-z0-9\u0400-\u04ff]+(?:[-_]+[a-z0-9\u0400-\u04ff]+)*")
+_PARTS = re.compile("[-_]+")
+_ENGLISH_WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
+_SEPARATOR_ROW = re.compile(r"^[\s|:\-]+$")
+_WHY_WORDS = re.compile(r"\b(?:why|rationale|decision|decided)\b", re.ASCII | re.IGNORECASE)
+_WHY_SUBSTRINGS = ("instead of", "trade-off", "tradeoff", "почему", "зачем", "обоснован", "вместо", "решени")
+
+
+def fold(text: str) -> str:
+    """Lowercase, with ``ё`` read as ``е`` (Russian writers use either)."""
+    return text.lower().replace("ё", "е")
+
+
+def has_cyrillic(text: str) -> bool:
+    return _CYRILLIC.search(text) is not None
+
+
+def route_tokens(text: str) -> list[str]:
+    """Words of a question or a header field: split on anything but a-z, 0-9 and Cyrillic (so
+    ``filter_thresholds`` gives two words), two letters at least, stopwords dropped, repeats kept."""
+    return [t for t in _ROUTE_SPLIT.split(fold(text)) if len(t) >= 2 and t not in ROUTE_STOPWORDS]
+
+
+def search_tokens(text: str, *, folded: bool = False) -> list[str]:
+    """Words of a body or a search query: ``_`` and ``-`` join identifiers (``ft-smd-843``), leading
+    and trailing ones are dropped, two characters at least. ``folded``: the text is already
+    passed through ``fold``."""
+    return [t for t in _SEARCH_TOKEN.findall(text if folded else fold(text)) if len(t) >= 2]
+
+
+def token_parts(token: str) -> list[str]:
+    """The pieces of a compound identifier (``ft-smd-843`` -> ``ft``, ``smd``, ``843``); none for a
+    plain word."""
+    if "-" not in token and "_" not in token:
+        return []
+    return [p for p in _PARTS.split(token) if len(p) >= 2]
+
+
+def is_identifier(token: str) -> bool:
+    """Compounds and tokens with digits name things; they are never translated or stemmed."""
+    return "-" in token or "_" in token or any(c.isdigit() for c in token)
+
+
+def has_why_intent(question: str) -> bool:
+    """True when the question asks for a rationale, so decision records should lead."""
+    if _WHY_WORDS.search(question):
+        return True
+    lowered = fold(question)
+    return any(s in lowered for s in _WHY_SUBSTRINGS)
+
+
+# -- Snowball ----------------------------------------------------------------------------------
+
+_SNOWBALL_CACHE: dict[str, str] = {}
+_SNOWBALL_LOCK = threading.Lock()
+_STEMMERS: dict[str, Any] = {}
+
+
+def inflection_stem(token: str) -> str:
+    """The Snowball stem of a word (English or Russian by its letters); identifiers and mixed-script
+    tokens are their own stem. Cached: each distinct word is stemmed once per process."""
+    cached = _SNOWBALL_CACHE.get(token)
+    if cached is not None:
+        return cached
+    cyrillic = has_cyrillic(token)
+    if is_identifier(token) or (cyrillic and re.search("[a-z]", token)):
+        stem = token
+    else:
+        language = "russian" if cyrillic else "english"
+        with _SNOWBALL_LOCK:  # a Snowball stemmer keeps state between calls
+            stemmer = _STEMMERS.get(language)
+            if stemmer is None:
+                stemmer = _STEMMERS[language] = snowballstemmer.stemmer(language)
+            stem = stemmer.stemWord(token)
+    if len(_SNOWBALL_CACHE) > 500_000:
+        _SNOWBALL_CACHE.clear()
+    _SNOWBALL_CACHE[token] = stem
+    return stem
+
+
+# -- the dictionary ----------------------------------------------------------------------------
+
+
+def _builtin_entries() -> list[tuple[str, tuple[str, ...]]]:
+    entries = []
+    for chunk in re.split("[;\n]", _DICTIONARY):
+        key, _, words = chunk.partition(":")
+        if key.strip():
+            entries.append((key.strip(), tuple(words.split())))
+    return entries
+
+
+BUILTIN_ENTRIES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(_builtin_entries())
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTerm:
+    """One word of a question and what it may also be written as."""
+
+    literal: str
+    translations: tuple[str, ...] = ()
+    """English words for a Russian token; Russian stem keys for an English one."""
+    stem: str | None = None
+    """The dictionary stem of a Cyrillic token, when the dictionary knows it."""
+
+
+class Vocabulary:
+    """The stem dictionary as lookups: Russian key -> English words, English word -> keys."""
+
+    def __init__(self, entries: Iterable[tuple[str, Sequence[str]]], *, local: int = 0, source: str = "") -> None:
+        ru_to_en: dict[str, list[str]] = {}
+        en_to_ru: dict[str, list[str]] = {}
+        for key, words in entries:
+            key = fold(key)
+            bucket = ru_to_en.setdefault(key, [])
+            for word in words:
+                word = fold(word)
+                if word not in bucket:
+                    bucket.append(word)
+                keys = en_to_ru.setdefault(word, [])
+                if key not in keys:
+                    keys.append(key)
+        self.ru_to_en = {k: tuple(v) for k, v in ru_to_en.items()}
+        self.en_to_ru = {k: tuple(v) for k, v in en_to_ru.items()}
+        self._by_initial: dict[str, list[str]] = {}
+        for key in sorted(self.ru_to_en, key=len, reverse=True):  # stable: equal lengths keep order
+            self._by_initial.setdefault(key[:1], []).append(key)
+        self._stems: dict[str, str | None] = {}
+        self.local = local
+        """Rows the bank's ``dna/vocabulary.md`` added."""
+        self.source = source
+
+    def __len__(self) -> int:
+        return len(self.ru_to_en)
+
+    def _key_prefix(self, token: str) -> str | None:
+        for key in self._by_initial.get(token[:1], ()):
+            if token.startswith(key):
+                return key
+        return None
+
+    def stem_of(self, token: str) -> str | None:
+        """The dictionary key a Russian token belongs to, or None (Latin tokens have none)."""
+        if token in self._stems:
+            return self._stems[token]
+        stem: str | None = None
+        if has_cyrillic(token):
+            stem = self._key_prefix(token)
+            if stem is None:
+                for prefix in VERB_PREFIXES:
+                    if token.startswith(prefix) and len(token) - len(prefix) >= 4:
+                        stem = self._key_prefix(token[len(prefix) :])
+                        if stem is not None:
+                            break
+        self._stems[token] = stem
+        return stem
+
+    def term(self, token: str) -> QueryTerm:
+        """A question word with its other-language forms. Identifiers are never translated."""
+        if is_identifier(token):
+            return QueryTerm(token)
+        if has_cyrillic(token):
+            stem = self.stem_of(token)
+            return QueryTerm(token, self.ru_to_en.get(stem, ()) if stem else (), stem)
+        return QueryTerm(token, self.en_to_ru.get(token, ()))
+
+    def terms(self, tokens: Iterable[str]) -> list[QueryTerm]:
+        return [self.term(t) for t in tokens]
+
+
+def parse_vocabulary(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Rows of a ``dna/vocabulary.md`` table whose left cell is Cyrillic: ``| стем | word, word |``.
+
+    Backticks are dropped, the English cell is split on commas, and only words (a letter, then
+    letters, digits, ``_`` or ``-``) are kept. Headers, separators and prose are ignored.
+    """
+    rows = []
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line.startswith("|") or _SEPARATOR_ROW.match(line):
+            continue
+        cells = [c.strip().replace("`", "") for c in line.strip("|").split("|")]
+        if len(cells) < 2:
+            continue
+        russian = fold(cells[0]).strip()
+        english = tuple(w for w in (fold(x).strip() for x in cells[1].split(",")) if _ENGLISH_WORD.match(w))
+        if has_cyrillic(russian) and english:
+            rows.append((russian, english))
+    return rows
+
+
+BUILTIN = Vocabulary(BUILTIN_ENTRIES)
+
+
+def vocabulary_for(bank: Any) -> Vocabulary:
+    """The built-in dictionary plus this bank's ``dna/vocabulary.md``, rebuilt when that file
+    changes (the bank's refresh notices the edit; the next call sees the new words)."""
+
+    def build(bank: Any, previous: Vocabulary | None) -> Vocabulary:
+        if VOCABULARY_PATH not in bank.documents:
+            return BUILTIN
+        text = bank.text(VOCABULARY_PATH)
+        if previous is not None and previous.source == text:
+            return previous
+        rows = parse_vocabulary(text)
+        return Vocabulary([*BUILTIN_ENTRIES, *rows], local=len(rows), source=text)
+
+    return bank.extension("lang.vocabulary", build)
+
+
+# -- matching words against a set of indexed tokens --------------------------------------------
+
+EXACT = 1.0
+INFLECTED = 0.85
+"""Another form of the same word (Snowball stem or dictionary stem): nearly as good as exact."""
+PREFIX = 0.6
+"""One word starts with the other (four letters at least on the question side)."""
+
+
+class TokenTable:
+    """The distinct tokens of an index (the keys of its postings), sorted on demand so prefixes are
+    found by bisection. The index calls ``changed()`` when a token appears or disappears."""
+
+    def __init__(self, tokens: Mapping[str, Any]) -> None:
+        self.tokens = tokens
+        self._sorted: list[str] | None = None
+
+    def changed(self) -> None:
+        self._sorted = None
+
+    def __contains__(self, token: object) -> bool:
+        return token in self.tokens
+
+    def with_prefix(self, prefix: str) -> Iterator[str]:
+        if self._sorted is None:
+            self._sorted = sorted(self.tokens)
+        tokens = self._sorted
+        at = bisect.bisect_left(tokens, prefix)
+        while at < len(tokens) and tokens[at].startswith(prefix):
+            yield tokens[at]
+            at += 1
+
+    def inflections(self, word: str) -> Iterator[str]:
+        """Tokens sharing the word's Snowball stem (the word itself excluded)."""
+        stem = inflection_stem(word)
+        if is_identifier(word) or not stem:
+            return
+        probe = stem[:-1] if len(stem) > 3 else stem  # Snowball may rewrite the last letter (happy -> happi)
+        for token in self.with_prefix(probe):
+            if token != word and inflection_stem(token) == stem:
+                yield token
+
+    def of_key(self, key: str, vocabulary: Vocabulary) -> Iterator[str]:
+        """Tokens whose dictionary stem is ``key``, verb-prefixed forms included."""
+        for start in ("", *VERB_PREFIXES):
+            for token in self.with_prefix(start + key):
+                if vocabulary.stem_of(token) == key:
+                    yield token
+
+    def matches(self, word: str, vocabulary: Vocabulary, *, is_key: bool = False) -> dict[str, float]:
+        """Every indexed token the word matches, with how well (``EXACT``, ``INFLECTED``, ``PREFIX``).
+
+        A dictionary key (the Russian side of an English word) matches the tokens of its stem. A
+        word matches itself, its inflections, tokens of its dictionary stem, and by prefix.
+        """
+        found: dict[str, float] = {}
+        if is_key:
+            for token in self.of_key(word, vocabulary):
+                found[token] = EXACT
+            return found
+        if len(word) >= 4:
+            for token in self.with_prefix(word):
+                found[token] = PREFIX
+        for end in range(2, len(word)):
+            if word[:end] in self.tokens:
+                found[word[:end]] = PREFIX
+        for token in self.inflections(word):
+            found[token] = INFLECTED
+        stem = vocabulary.stem_of(word) if has_cyrillic(word) and not is_identifier(word) else None
+        if stem is not None:
+            for token in self.of_key(stem, vocabulary):
+                if token != word:
+                    found[token] = INFLECTED
+        if word in self.tokens:
+            found[word] = EXACT
+        return found

@@ -1,0 +1,276 @@
+"""Search: where a string occurs in the bank's bodies, and the body evidence routing fuses in.
+
+Matches come in tiers: the word as typed (10), another form of it (8), the other language (6), a
+piece of a compound identifier that is not itself indexed (1). Documents containing every
+concept of the query come first; when none does, the broader pass is used and the result says
+so. Phrase, title and purpose bonuses follow the reference. ``body_scores`` is BM25 over the same
+index, routing's secondary term and the baseline it is measured against.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+from core.bank import Bank
+from core.body_index import (
+    BM25_K1,
+    EXACT_WEIGHT,
+    INFLECTED_WEIGHT,
+    TRANSLATED_WEIGHT,
+    BodyIndex,
+    Concept,
+    admitted,
+    body_index,
+    concept_of,
+)
+from core.errors import UsageError
+from core.lang import SEARCH_STOPWORDS, QueryTerm, Vocabulary, fold, route_tokens, search_tokens, vocabulary_for
+
+PHRASE_IN_BODY = 25.0
+PHRASE_IN_TITLE = 15.0
+PHRASE_IN_PURPOSE = 10.0
+CROSS_LANGUAGE = 0.6
+"""A title or purpose containing only a translated form earns this share of the phrase bonus."""
+ARCHIVED = 0.3
+EXCERPT_CHARS = 240
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 50
+EMPTY_HINT = "No document body contains these terms. Try bank_route for a topic."
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One document whose body holds the query."""
+
+    path: str
+    title: str
+    doc_kind: str
+    layer: str
+    status: str
+    score: float
+    excerpt: str
+    """The best matching line of the body, trimmed to 240 characters; empty when no line holds a
+    whole term."""
+    line: int
+    """1-based line of the excerpt in the raw file (0 when there is no excerpt)."""
+    hits: int
+    """Weighted occurrences, in units of one exact occurrence."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    query: str
+    hits: tuple[SearchHit, ...] = ()
+    broadened: bool = False
+    """True when no document held every concept of the query, so documents holding some are shown."""
+    hint: str | None = None
+
+
+def _check_limit(limit: int, maximum: int) -> None:
+    if not 1 <= limit <= maximum:
+        raise UsageError(f"limit must be between 1 and {maximum}, not {limit}")
+
+
+def round_half_up(value: float, digits: int) -> float:
+    """Deterministic rounding, halves away from zero (Python's ``round`` goes to even)."""
+    scale = 10**digits
+    return math.floor(abs(value) * scale + 0.5) / scale * (1 if value >= 0 else -1)
+
+
+def search(bank: Bank, query: str, *, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
+           layer: str | None = None, status: str | None = None) -> SearchResult:
+    """Documents whose bodies hold the query, best first, each with its best line.
+
+    Args:
+        bank: the bank, already refreshed by the caller.
+        query: words, phrases or identifiers, in English or Russian.
+        limit: how many documents to return (1-50).
+        doc_kind, layer, status: keep only documents with exactly this value.
+
+    Returns:
+        A ``SearchResult``; ``broadened`` tells that no document held every concept. Templates and
+        ``_inbox/`` notes are never returned.
+    """
+    _check_limit(limit, MAX_LIMIT)
+    with bank.lock:
+        index = body_index(bank)
+        tokens = search_tokens(query)
+        if not tokens:
+            return SearchResult(query, hint=EMPTY_HINT)
+        vocabulary = vocabulary_for(bank)
+        primary = [t for t in tokens if t not in SEARCH_STOPWORDS] or tokens
+        concepts = [concept_of(index, vocabulary.term(t), vocabulary) for t in primary]
+        allowed = admitted(index, doc_kind, layer, status)
+        per_concept = [index.docs_with(c.variants) & allowed for c in concepts]
+        strict = set.intersection(*per_concept)
+        pool = strict or set().union(*per_concept)
+        if not pool:
+            return SearchResult(query, hint=EMPTY_HINT)
+        weighted = _weighted_counts(index, concepts, pool)
+        ranked = _rank(index, weighted, fold(query).strip(), [t for c in concepts for t in c.translated])
+        docs = index.docs
+        hits = []
+        for negative, path, count in heapq.nsmallest(limit, ranked):
+            doc = docs[path]
+            excerpt, line = _excerpt(bank.text(path), doc.body_line, concepts)
+            hits.append(SearchHit(path, doc.title, doc.doc_kind, doc.layer, doc.status, -negative, excerpt, line,
+                                  int(round_half_up(count / EXACT_WEIGHT, 0))))
+        return SearchResult(query, tuple(hits), len(concepts) > 1 and not strict)
+
+
+def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) -> dict[str, float]:
+    weighted: dict[str, float] = dict.fromkeys(pool, 0.0)
+    get = weighted.get
+    for concept in concepts:
+        for token, weight in concept.variants.items():
+            for path, count in index.postings.get(token, {}).items():
+                current = get(path)
+                if current is not None:
+                    weighted[path] = current + count * weight
+    return weighted
+
+
+def _rank(index: BodyIndex, weighted: dict[str, float], phrase: str, translated: list[str]) -> list[tuple[float, str, float]]:
+    """(-score rounded to one decimal, path, weighted count) for every document of the pool."""
+    titles, purposes = index.headers()
+    bonus: dict[str, float] = {}
+    for joined, full in ((titles, PHRASE_IN_TITLE), (purposes, PHRASE_IN_PURPOSE)):
+        partial = set().union(*(joined.holding(form) for form in translated)) if translated else set()
+        whole = joined.holding(phrase)
+        for path in partial - whole:
+            bonus[path] = bonus.get(path, 0.0) + full * CROSS_LANGUAGE
+        for path in whole:
+            bonus[path] = bonus.get(path, 0.0) + full
+    if " " in phrase:
+        for path in _holding_phrase(index, phrase, weighted):
+            bonus[path] = bonus.get(path, 0.0) + PHRASE_IN_BODY
+    archived, floor, get = index.archived, math.floor, bonus.get
+    ranked = []
+    for path, count in weighted.items():
+        score = count / EXACT_WEIGHT + get(path, 0.0)
+        if path in archived:
+            score *= ARCHIVED
+        ranked.append((-floor(score * 10 + 0.5) / 10, path, count))
+    return ranked
+
+
+def _holding_phrase(index: BodyIndex, phrase: str, pool: dict[str, float]) -> list[str]:
+    """Pool documents whose body holds the phrase, its words as whole words: only documents
+    indexed under every word of the phrase are read."""
+    buckets = sorted((index.postings.get(t, {}) for t in search_tokens(phrase, folded=True)), key=len)
+    if not buckets:
+        return []
+    candidates = [p for p in buckets[0] if p in pool and all(p in b for b in buckets[1:])]
+    bodies = index.bodies
+    return [p for p in candidates if phrase in bodies[p]]
+
+
+def _header_bonus(field_text: str, phrase: str, translated: list[str], bonus: float) -> float:
+    if not field_text:
+        return 0.0
+    if phrase and phrase in field_text:
+        return bonus
+    for form in translated:
+        if form in field_text:
+            return bonus * CROSS_LANGUAGE
+    return 0.0
+
+
+def _excerpt(text: str, body_line: int, concepts: list[Concept]) -> tuple[str, int]:
+    """The first body line holding the most concepts (headings count 0.9), in its original case."""
+    best, best_line, best_score = "", 0, 0.0
+    lines = text.split("\n")
+    folded = fold(text).split("\n")
+    if len(folded) != len(lines):  # a letter whose lowercase changes length; compare line by line
+        folded = [fold(line) for line in lines]
+    everything = float(len(concepts))
+    for number in range(body_line, len(lines) + 1):
+        lowered = folded[number - 1]
+        score = 0.0
+        for concept in concepts:
+            for form in concept.forms:
+                if form in lowered:
+                    score += 1.0
+                    break
+        if not score:
+            continue
+        if lowered.lstrip().startswith("#"):
+            score *= 0.9
+        if score > best_score:
+            best, best_line, best_score = lines[number - 1].strip(), number, score
+            if score == everything:  # nothing later can beat a plain line holding every concept
+                break
+    if len(best) > EXCERPT_CHARS:
+        best = best[: EXCERPT_CHARS - 3] + "..."
+    return best, best_line
+
+
+def body_scores(bank: Bank, terms: list[QueryTerm], *, doc_kind: str | None = None,
+                layer: str | None = None) -> dict[str, float]:
+    """BM25 of each document body for the question's words (with their inflections and
+    translations, a translation counting 0.9). Templates and inbox notes are left out. Callers
+    hold ``bank.lock``."""
+    index = body_index(bank)
+    vocabulary = vocabulary_for(bank)
+    norms = index.norms()
+    total = len(index) or 1
+    scores: dict[str, float] = {}
+    get = scores.get
+    for concept in _body_concepts(index, terms, vocabulary):
+        frequency = _frequencies(index, concept)
+        if not frequency:
+            continue
+        boost = math.log(1.0 + (total - len(frequency) + 0.5) / (len(frequency) + 0.5)) * (BM25_K1 + 1.0)
+        for path, tf in frequency.items():
+            scores[path] = get(path, 0.0) + boost * tf / (tf + norms[path])
+    if doc_kind or layer:
+        allowed = admitted(index, doc_kind, layer)
+        return {p: v for p, v in scores.items() if p in allowed}
+    for path in index.excluded:
+        scores.pop(path, None)
+    return scores
+
+
+def _body_concepts(index: BodyIndex, terms: list[QueryTerm], vocabulary: Vocabulary) -> list[Concept]:
+    seen: dict[str, Concept] = {}
+    for term in terms:
+        if term.literal not in seen:
+            seen[term.literal] = concept_of(index, term, vocabulary)
+    return list(seen.values())
+
+
+def _frequencies(index: BodyIndex, concept: Concept) -> dict[str, float]:
+    """Occurrences of a concept per document: its own forms count 1, translations 0.9."""
+    forms = [(t, 1.0 if w >= INFLECTED_WEIGHT else 0.9) for t, w in concept.variants.items()
+             if w >= TRANSLATED_WEIGHT and t in index.postings]
+    if len(forms) == 1 and forms[0][1] == 1.0:
+        return index.postings[forms[0][0]]
+    frequency: dict[str, float] = {}
+    get = frequency.get
+    for token, weight in forms:
+        for path, count in index.postings[token].items():
+            frequency[path] = get(path, 0.0) + count * weight
+    return frequency
+
+
+def body_words(bank: Bank, terms: list[QueryTerm], path: str) -> tuple[str, ...]:
+    """For each question word found in one document body, the form found there (the word as
+    typed first, then its inflections and translations): what a route's ``why`` shows."""
+    index = body_index(bank)
+    vocabulary = vocabulary_for(bank)
+    found = []
+    for concept in _body_concepts(index, terms, vocabulary):
+        forms = [*concept.forms, *(t for t, w in concept.variants.items() if w >= TRANSLATED_WEIGHT)]
+        form = next((f for f in forms if path in index.postings.get(f, ())), None)
+        if form is not None and form not in found:
+            found.append(form)
+    return tuple(found)
+
+
+def rank_bodies(bank: Bank, question: str, *, limit: int = 10) -> list[str]:
+    """Plain BM25 over whole bodies, the baseline routing is measured against."""
+    with bank.lock:
+        scores = body_scores(bank, vocabulary_for(bank).terms(route_tokens(question)))
+    return [p for _, p in heapq.nsmallest(limit, ((-v, p) for p, v in scores.items()))]
