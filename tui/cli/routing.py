@@ -1,9 +1,153 @@
-"""Commands of this family are registered here."""
+"""Finding commands: ``route`` (which document answers a question), ``search`` (where a string
+occurs) and ``eval`` (how well routing answers the bank's own route checks)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from core.errors import UsageError
+from core.evaluate import CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
+from core.model import LAYERS
+from core.route import DEFAULT_LIMIT as ROUTE_LIMIT
+from core.route import RouteHit, RouteResult, route
+from core.search import DEFAULT_LIMIT as SEARCH_LIMIT
+from core.search import SearchResult, search
+from tui.cli.context import open_bank
+from tui.cli.output import emit_json
+
+_LAYERS = [layer for layer in LAYERS if layer != "inbox"]
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this family's subcommands to the parser."""
+    """Add ``route``, ``search`` and ``eval``."""
+    parser = sub.add_parser("route", parents=[common], help="the documents to read for a question (English or Russian)")
+    parser.add_argument("question", help='a question or topic, e.g. "where are the filter thresholds"')
+    parser.add_argument("--limit", "-n", type=int, default=ROUTE_LIMIT, help=f"results, 1-25 (default {ROUTE_LIMIT})")
+    parser.add_argument("--kind", help="only documents of this doc_kind")
+    parser.add_argument("--layer", choices=_LAYERS, help="only documents of this layer")
+    parser.add_argument("--explain", action="store_true", help="show where each score came from")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run_route)
+
+    parser = sub.add_parser("search", parents=[common], help="where words or identifiers occur in document bodies")
+    parser.add_argument("query", help="words, a phrase or an identifier such as FT-001 or filter_thresholds")
+    parser.add_argument("--limit", "-n", type=int, default=SEARCH_LIMIT, help=f"results, 1-50 (default {SEARCH_LIMIT})")
+    parser.add_argument("--kind", help="only documents of this doc_kind")
+    parser.add_argument("--layer", choices=_LAYERS, help="only documents of this layer")
+    parser.add_argument("--status", help="only documents with this status")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run_search)
+
+    parser = sub.add_parser("eval", parents=[common], help=f"Recall@1, Recall@3 and MRR of routing over {ROUTE_CHECKS}")
+    parser.add_argument("--file", "-f", type=Path, help=f"a file of Question | Expected rows (default: the bank's {ROUTE_CHECKS})")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run_eval)
+
+
+def run_route(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    result = route(bank, args.question, limit=args.limit, doc_kind=args.kind, layer=args.layer)
+    if args.json:
+        emit_json(result if args.explain else _without_breakdown(result))
+    else:
+        print(format_route(result, explain=args.explain))
+    return 0
+
+
+def _without_breakdown(result: RouteResult) -> dict[str, object]:
+    hits = [{k: v for k, v in _plain(hit).items() if k != "breakdown"} for hit in result.hits]
+    plain: dict[str, object] = {"question": result.question, "hits": hits, "why_intent": result.why_intent}
+    if result.hint:
+        plain["hint"] = result.hint
+    return plain
+
+
+def _plain(hit: RouteHit) -> dict[str, object]:
+    return {name: getattr(hit, name) for name in hit.__dataclass_fields__}
+
+
+def format_route(result: RouteResult, *, explain: bool = False) -> str:
+    if not result.hits:
+        return result.hint or "No match."
+    lines = []
+    if result.why_intent:
+        lines.append("(a why-question: decision records are favoured)")
+    for rank, hit in enumerate(result.hits, start=1):
+        lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]")
+        lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose else ""))
+        if hit.section:
+            lines.append(f"    read: ## {hit.section} (line {hit.section_line})")
+        lines.append(f"    why: {hit.why}")
+        if explain:
+            b = hit.breakdown
+            fields = [f"canonical_for {b.canonical:g}" + (f" ({b.canonical_key})" if b.canonical_key else ""),
+                      f"purpose {b.purpose:g}", f"title {b.title:g}", f"section {b.heading:g}"]
+            lines.append(f"    headers: {', '.join(fields)} = {b.raw:g}")
+            lines.append(f"    x layer {b.layer_weight:g} x status {b.status_weight:g}"
+                         + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
+                         + f" + body {b.body:g}" + (f" ({', '.join(b.body_words)})" if b.body_words else ""))
+    return "\n".join(lines)
+
+
+def run_search(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    result = search(bank, args.query, limit=args.limit, doc_kind=args.kind, layer=args.layer, status=args.status)
+    if args.json:
+        emit_json(result)
+    else:
+        print(format_search(result))
+    return 0
+
+
+def format_search(result: SearchResult) -> str:
+    if not result.hits:
+        return result.hint or "No match."
+    lines = []
+    if result.broadened:
+        lines.append("(no document holds every word; showing documents that hold some of them)")
+    for rank, hit in enumerate(result.hits, start=1):
+        where = f"{hit.path}:{hit.line}" if hit.line else hit.path
+        lines.append(f"{rank:>2}. {where}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]  {hit.title}")
+        if hit.excerpt:
+            lines.append(f"    {hit.excerpt}")
+    return "\n".join(lines)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    bank = open_bank(args)
+    if args.file is not None:
+        try:
+            text = args.file.read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise UsageError(f"Cannot read {args.file}: {exc.strerror or exc}") from None
+        source = str(args.file)
+    elif ROUTE_CHECKS in bank.documents:
+        text, source = None, ROUTE_CHECKS
+    else:
+        raise UsageError(f"This bank has no {ROUTE_CHECKS}: write one (a table Question | Expected) or pass --file.")
+    checks = load_checks(bank, text)
+    if not checks:
+        raise UsageError(f"No route checks in {source}: expected rows of a table Question | Expected naming .md paths.")
+    report = evaluate(bank, checks, source=source)
+    if args.json:
+        emit_json(report)
+    else:
+        print(format_eval(report))
+    return 0
+
+
+def format_eval(report: EvalReport) -> str:
+    lines = [
+        f"{report.source}: {report.checks} route checks",
+        f"Recall@1 {report.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {report.recall_at_3:.2f}   MRR {report.mrr:.2f}",
+    ]
+    if report.misses:
+        lines.append(f"misses (no expected document in the first {CHECK_DEPTH}):")
+        for miss in report.misses:
+            rank = f"rank {miss.rank}" if miss.rank else "not in the first 10"
+            lines.append(f"  line {miss.line}: {miss.question}")
+            lines.append(f"    expected {', '.join(miss.expected)} ({rank}); got {', '.join(miss.got[:CHECK_DEPTH]) or 'nothing'}")
+    else:
+        lines.append("no misses")
+    return "\n".join(lines)

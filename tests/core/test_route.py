@@ -1,0 +1,171 @@
+"""Routing: the reference's acceptance checks 26-34 on our fixture, the bilingual cases, the layer
+and "why" multipliers, body evidence as a secondary term, and the route command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.bank import Bank
+from core.errors import UsageError
+from core.route import BODY_SHARE, EMPTY_HINT, route
+from tui.cli.main import main
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "banks" / "reference"
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return Bank.open(FIXTURE)
+
+
+def paths(result) -> list[str]:
+    return [hit.path for hit in result.hits]
+
+
+def test_the_owner_of_a_key_answers_its_topic_and_says_why(bank):
+    result = route(bank, "filter thresholds")
+    assert result.hits[0].path == "domain/rules.md"
+    assert "owns canonical_for: filter_thresholds" in result.hits[0].why
+    assert result.hits[0].section == "Thresholds" and result.hits[0].section_line == 17
+
+
+def test_a_compound_key_wins_by_coverage_not_by_one_of_its_words(bank):
+    assert route(bank, "frontmatter schema").hits[0].path == "dna/frontmatter.md"
+
+
+def test_a_why_question_leads_to_the_decision_record(bank):
+    assert route(bank, "why one shared queue instead of per-tenant queues").hits[0].path == "adr/ADR-001-queue-choice.md"
+    result = route(bank, "почему выбрана эта очередь")
+    assert result.why_intent and result.hits[0].path == "adr/ADR-001-queue-choice.md"
+
+
+def test_delivery_is_damped_below_the_knowledge_it_uses(bank):
+    found = paths(route(bank, "raise the filter threshold", limit=10))
+    assert found.index("domain/rules.md") < found.index("features/FT-001/brief.md")
+    feature = next(h for h in route(bank, "raise the filter threshold", limit=10).hits if h.layer == "delivery")
+    assert "delivery-layer document, ranked below knowledge" in feature.why
+
+
+@pytest.mark.parametrize("question", ["filter thresholds placeholders", "brief template", "placeholder"])
+def test_templates_never_appear(bank, question):
+    assert not any("templates/" in p and not p.endswith("README.md") for p in paths(route(bank, question, limit=20)))
+
+
+def test_inbox_notes_never_appear_in_route(fixture_bank, write_file):
+    root = fixture_bank()
+    write_file(root, "_inbox/thresholds-note.md", "---\ntitle: Filter thresholds note\npurpose: Filter thresholds again.\n"
+               "canonical_for: [filter_thresholds]\nstatus: draft\n---\n# Filter thresholds\n\nfilter thresholds " * 3)
+    found = paths(route(Bank.open(root), "filter thresholds", limit=25))
+    assert found and not any(p.startswith("_inbox/") for p in found)
+
+
+def test_questions_of_function_words_or_unknown_topics_answer_nothing_with_a_hint(bank):
+    for question in ("что как где", "kubernetes ingress certificate rotation", ""):
+        result = route(bank, question)
+        assert result.hits == () and result.hint == EMPTY_HINT
+
+
+def test_a_document_with_invalid_yaml_is_still_routable(bank):
+    assert route(bank, "retry backoff jitter").hits[0].path == "broken/bad-yaml.md"
+
+
+def test_a_russian_question_finds_the_same_document_as_the_english_one(bank):
+    english, russian = route(bank, "filter thresholds"), route(bank, "где пороги фильтрации")
+    assert russian.hits[0].path == english.hits[0].path == "domain/rules.md"
+    assert "filter_thresholds" in russian.hits[0].why and '"thresholds, filter"' in russian.hits[0].why
+
+
+def test_filters_keep_one_layer_or_one_kind(bank):
+    assert set(paths(route(bank, "queue", layer="decision", limit=25))) <= {"adr/ADR-001-queue-choice.md", "adr/README.md"}
+    assert paths(route(bank, "queue", layer="decision"))
+    assert paths(route(bank, "filter threshold", doc_kind="feature")) == ["features/FT-001/brief.md"]
+
+
+def test_the_limit_is_checked(bank):
+    assert len(route(bank, "thresholds", limit=1).hits) == 1
+    for limit in (0, 26):
+        with pytest.raises(UsageError):
+            route(bank, "thresholds", limit=limit)
+
+
+def test_the_breakdown_adds_up_to_the_score(bank):
+    for hit in route(bank, "filter thresholds", limit=10).hits:
+        b = hit.breakdown
+        assert b.raw == pytest.approx(b.canonical + b.purpose + b.title + b.heading)
+        assert hit.score == pytest.approx(b.raw * b.layer_weight * b.status_weight * b.closed_work + b.body, abs=0.011)
+    feature = next(h for h in route(bank, "raise the filter threshold", limit=10).hits if h.path.startswith("features/"))
+    assert feature.breakdown.closed_work == 0.5 and feature.breakdown.layer_weight == 0.6
+
+
+def _bank(root: Path, files: dict[str, str]) -> Bank:
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return Bank.open(root)
+
+
+def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
+    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
+    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
+
+
+def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
+    bank = _bank(tmp_path / "memory_bank", {
+        "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated."),
+        "features/FT-009/brief.md": doc("Cache invalidation", "When the cache is invalidated."),
+    })
+    assert paths(route(bank, "cache invalidation")) == ["engineering/cache.md", "features/FT-009/brief.md"]
+
+
+def test_a_why_question_turns_the_order_of_knowledge_and_decision(tmp_path):
+    bank = _bank(tmp_path / "memory_bank", {
+        "engineering/cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
+        "adr/ADR-007-cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
+    })
+    assert paths(route(bank, "cache invalidated on write"))[0] == "engineering/cache.md"
+    assert paths(route(bank, "why is the cache invalidated on write"))[0] == "adr/ADR-007-cache.md"
+
+
+def test_body_evidence_lifts_an_unnamed_document_but_never_above_a_strong_header_match(tmp_path):
+    prose = "The scheduler retries a failed upload with jittered backoff. " * 30
+    bank = _bank(tmp_path / "memory_bank", {
+        "engineering/retries.md": doc("Upload retries", "How a failed upload is retried with backoff.",
+                                      canonical_for="[upload_retries]"),
+        "engineering/notes.md": doc("Notes", "Loose engineering notes.", prose),
+        "engineering/other.md": doc("Other", "Unrelated.", "Nothing here."),
+    })
+    result = route(bank, "upload retries backoff")
+    assert paths(result)[:2] == ["engineering/retries.md", "engineering/notes.md"]
+    strong, lifted = result.hits[0], result.hits[1]
+    assert lifted.breakdown.raw == 0 and 'body mentions "upload' in lifted.why
+    header_score = strong.breakdown.raw * strong.breakdown.layer_weight * strong.breakdown.status_weight
+    assert lifted.score <= BODY_SHARE * header_score + 0.01
+    assert "engineering/notes.md" not in paths(route(bank, "upload retries backoff", body_evidence=False))
+
+
+def test_an_edit_shows_up_on_the_next_route_after_a_refresh(fixture_bank):
+    root = fixture_bank()
+    bank = Bank.open(root)
+    assert route(bank, "orbital mechanics").hits == ()
+    target = root / "orphan.md"
+    target.write_text(target.read_text(encoding="utf-8").replace("Notes nobody links to.", "Orbital mechanics notes."),
+                      encoding="utf-8")
+    bank.refresh()
+    assert paths(route(bank, "orbital mechanics")) == ["orphan.md"]
+
+
+def test_the_route_command_prints_results_explains_them_and_speaks_json(capsys):
+    assert main(["route", "filter thresholds", "--root", str(FIXTURE), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(" 1. domain/rules.md") and "owns canonical_for: filter_thresholds" in out
+    assert "x layer 1.5" in out and "read: ## Thresholds (line 17)" in out
+    assert main(["route", "где пороги фильтрации", "--root", str(FIXTURE), "--json", "-n", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hits"][0]["path"] == "domain/rules.md" and "breakdown" not in data["hits"][0]
+    assert main(["route", "kubernetes", "--root", str(FIXTURE)]) == 0
+    assert "No frontmatter match" in capsys.readouterr().out
+    assert main(["route", "queue", "--root", str(FIXTURE), "--limit", "99"]) == 2
