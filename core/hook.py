@@ -130,9 +130,9 @@ def stop_decision(payload: Mapping[str, object], *, env: Mapping[str, str] | Non
     fingerprint = digest.hexdigest()[:12]
     if fingerprint == last_print:
         return HookDecision(False, "already asked about exactly this state")
-    if last_time and moment - last_time < cooldown:
+    if last_time and cooldown and moment - last_time < cooldown:
         return HookDecision(False, f"asked {int((moment - last_time) // 60)} minutes ago; the cooldown is {cooldown // 60}")
-    marker.write_text(f"{moment:.0f} {fingerprint} {head}\n")
+    marker.write_text(f"{moment:.3f} {fingerprint} {head}\n")
     why = "uncommitted changes" if porcelain.strip() else "commits since the last ask"
     return HookDecision(True, why, CAPTURE + _inbox_reminder(root, environment, moment))
 

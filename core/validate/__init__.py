@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from core.bank import Bank
 from core.errors import UsageError
-from core.validate import contract_rules, references, structural  # noqa: F401 - registers the rules
+from core.validate import contract_rules, references, route_checks, structural  # noqa: F401 - registers the rules
 from core.validate.registry import RULE_ORDER, RULES, SEVERITIES, Context, Finding, Rule, ordered_rules
 
 __all__ = ["Finding", "Rule", "RULES", "RULE_ORDER", "ValidationReport", "validate", "rules_table"]
