@@ -88,6 +88,7 @@ _DICTIONARY = """
 подсвет: highlight highlighting; изображен: image images; форум: forum; риск: risk risks; ограничен: constraint limit limitation; лимит: limit;
 приватн: privacy; причин: reason cause; уведомлен: notification notifications; офлайн: offline;
 библиотек: library; мобильн: mobile
+одн: one single; два: two; две: two; двух: two; трех: three; перв: first; втор: second
 """
 
 VERB_PREFIXES: tuple[str, ...] = ("пере", "раз", "при", "про", "под", "об", "за", "вы", "от", "до", "на")

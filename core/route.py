@@ -42,7 +42,8 @@ archived document stays damped."""
 BODY_FLOOR = 1.0
 """The header score body evidence is scaled to when no header matched at all."""
 ROUTE_CHECKS = "dna/route-checks.md"
-"""The bank's own routing questions: its body quotes every question, so it gives no body evidence."""
+"""The bank's own routing questions: its body quotes every question, so it gives no body evidence.
+Registries give none either (see ``_registries``)."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
@@ -150,7 +151,9 @@ def route(bank: Bank, question: str, *, limit: int = DEFAULT_LIMIT, doc_kind: st
         bodies: dict[str, float] = {}
         if body_evidence:
             bodies = body_scores(bank, terms, doc_kind=doc_kind, layer=layer)
-            bodies.pop(ROUTE_CHECKS, None)
+            registries = bank.extension("registries", _registries)
+            for path in [p for p in bodies if p == ROUTE_CHECKS or p in registries]:
+                del bodies[path]  # their bodies repeat other documents' headers, not evidence of their own
             _scale_bodies(bodies, max(headers.values(), default=0.0), catalog.archived)
         scores = dict(headers)
         for path, value in bodies.items():
@@ -161,6 +164,24 @@ def route(bank: Bank, question: str, *, limit: int = DEFAULT_LIMIT, doc_kind: st
             words = body_words(bank, terms, path) if path in bodies else ()
             hits.append(_hit(bank.documents[path], acc, -negative, (bodies.get(path, 0.0), words), weights))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
+
+
+def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
+    """Index documents whose body is mostly entries linking other documents: their words are those
+    documents' titles and purposes, so they are not evidence that the index itself answers anything.
+    An index that also carries prose of its own (a bug package's README, say) keeps its evidence."""
+    found = set()
+    for doc in bank:
+        if not doc.is_index:
+            continue
+        entry_lines = {link.line for link in doc.links if link.resolved and link.resolved.endswith(".md")}
+        if not entry_lines:
+            continue
+        lines = bank.text(doc.path).split("\n")[doc.body_line - 1 :]
+        prose = [line for line in lines if line.strip() and not line.lstrip().startswith(("#", "|-", "|:", "---"))]
+        if len(entry_lines) * 2 >= len(prose):
+            found.add(doc.path)
+    return frozenset(found)
 
 
 def _scale_bodies(bodies: dict[str, float], best_header: float, archived: set[str]) -> None:
