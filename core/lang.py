@@ -158,6 +158,18 @@ def is_identifier(token: str) -> bool:
     return "-" in token or "_" in token or any(c.isdigit() for c in token)
 
 
+_DEFINITION_WORDS = re.compile(r"\b(?:mean|means|meaning|definition|define|stands? for)\b", re.ASCII | re.IGNORECASE)
+_DEFINITION_SUBSTRINGS = ("что такое", "что значит", "означает", "определени", "значит термин", "значение термин", "значение слов")
+
+
+def has_definition_intent(question: str) -> bool:
+    """True when the question asks what a term means, so the bank's glossary should be considered."""
+    if _DEFINITION_WORDS.search(question):
+        return True
+    lowered = fold(question)
+    return any(s in lowered for s in _DEFINITION_SUBSTRINGS)
+
+
 def has_why_intent(question: str) -> bool:
     """True when the question asks for a rationale, so decision records should lead."""
     if _WHY_WORDS.search(question):

@@ -12,6 +12,7 @@ header mentions but never drowns a strong header match.
 from __future__ import annotations
 
 import heapq
+import re
 from dataclasses import dataclass
 
 from core.bank import Bank
@@ -27,7 +28,7 @@ from core.headers import (
     document_scores,
     header_index,
 )
-from core.lang import has_why_intent, route_tokens, vocabulary_for
+from core.lang import has_definition_intent, has_why_intent, route_tokens, vocabulary_for
 from core.model import Document
 from core.search import body_scores, body_words, round_half_up
 
@@ -137,6 +138,8 @@ def route(bank: Bank, question: str, *, limit: int = DEFAULT_LIMIT, doc_kind: st
         index = header_index(bank)
         vocabulary = vocabulary_for(bank)
         terms = vocabulary.terms(route_tokens(question))
+        if terms and has_definition_intent(question):
+            terms.append(vocabulary.term("glossary"))  # "what does X mean" is a glossary's question
         why_intent = has_why_intent(question)
         weights = layer_weights(bank, why_intent)
         match = HeaderMatch(index, terms, vocabulary)
@@ -155,6 +158,7 @@ def route(bank: Bank, question: str, *, limit: int = DEFAULT_LIMIT, doc_kind: st
             for path in [p for p in bodies if p == ROUTE_CHECKS or p in registries]:
                 del bodies[path]  # their bodies repeat other documents' headers, not evidence of their own
             _scale_bodies(bodies, max(headers.values(), default=0.0), catalog.archived)
+            _reward_phrases(bodies, question, catalog.bodies)
         scores = dict(headers)
         for path, value in bodies.items():
             scores[path] = scores.get(path, 0.0) + value
@@ -164,6 +168,27 @@ def route(bank: Bank, question: str, *, limit: int = DEFAULT_LIMIT, doc_kind: st
             words = body_words(bank, terms, path) if path in bodies else ()
             hits.append(_hit(bank.documents[path], acc, -negative, (bodies.get(path, 0.0), words), weights))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
+
+
+PHRASE_WORDS = 4
+"""A run of this many consecutive question words found verbatim in a body is specific evidence."""
+PHRASE_REWARD = 2.0
+PHRASE_CANDIDATES = 30
+
+
+def _reward_phrases(bodies: dict[str, float], question: str, texts: dict[str, str]) -> None:
+    """Double the body evidence of a document whose body says the question's words in the
+    question's order (``two active records for the same pane``): the strongest sign that the body
+    answers exactly this. Only the best candidates are checked, so the cost stays flat."""
+    words = re.findall(r"\w+", question.lower())
+    if len(words) < PHRASE_WORDS:
+        return
+    phrases = [" ".join(words[i : i + PHRASE_WORDS]) for i in range(len(words) - PHRASE_WORDS + 1)]
+    phrases = [p for p in phrases if sum(1 for w in p.split() if len(w) > 3) >= 2]
+    for path in heapq.nlargest(PHRASE_CANDIDATES, bodies, key=bodies.__getitem__):
+        text = " ".join(re.findall(r"\w+", texts.get(path, "")))
+        if any(phrase in text for phrase in phrases):
+            bodies[path] *= PHRASE_REWARD
 
 
 def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
