@@ -1,0 +1,66 @@
+"""``memorybank doctor`` on a healthy setup and on broken ones."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.init import init
+from core.setup import apply_setup, plan_setup
+from tests.conftest import git
+from tui.cli.doctor import run_checks
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "project"
+    init(root / "memory_bank", name="Doctored")
+    git(root, "init", "-q")
+    return root
+
+
+def by_name(checks):
+    return {c.name: c for c in checks}
+
+
+def test_a_healthy_setup_is_all_green(project, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    apply_setup(plan_setup("claude-code", project / "memory_bank", home=tmp_path / "home"))
+    checks = by_name(run_checks(project / "memory_bank", home=tmp_path / "home"))
+    assert {c.status for c in checks.values()} == {"ok"}, [c for c in checks.values() if c.status != "ok"]
+    assert "listed 16 tools" in checks["mcp handshake"].detail
+    assert {"claude-code config", "claude-code stop hook", "bank", "contract", "validation"} <= set(checks)
+
+
+def test_broken_configs_are_named_with_their_fix(project, tmp_path):
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"memorybank": {"command": "/nowhere/memorybank", "args": ["mcp"]}}}))
+    (project / ".cursor").mkdir()
+    (project / ".cursor/mcp.json").write_text(json.dumps({"mcpServers": {"memorybank": {"command": sys.executable, "args": ["mcp", "--root", "gone"]}}}))
+    (project / ".vscode").mkdir()
+    (project / ".vscode/mcp.json").write_text("{ broken")
+    checks = by_name(run_checks(project / "memory_bank", home=tmp_path / "home"))
+    assert checks["claude-code config"].status == "fail" and "not found" in checks["claude-code config"].detail
+    assert "setup claude-code" in checks["claude-code config"].fix
+    assert checks["cursor config"].status == "fail" and "--root gone does not exist" in checks["cursor config"].detail
+    assert checks["vscode config"].status == "fail" and "not valid JSON" in checks["vscode config"].detail
+
+
+def test_no_bank_and_degraded_mode(tmp_path, write_file):
+    missing = by_name(run_checks(None, home=tmp_path))
+    assert missing["bank"].status == "fail" and "memorybank init" in missing["bank"].fix
+    write_file(tmp_path, "bare/notes.md", "# Notes\n")
+    degraded = by_name(run_checks(tmp_path / "bare", home=tmp_path))
+    assert degraded["contract"].status == "warn" and "degraded" in degraded["contract"].detail
+
+
+def test_the_command_exits_non_zero_on_a_problem(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "tui.cli", "doctor", "--root", str(tmp_path / "none")],
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and "bank: no bank found" in result.stdout and "fix:" in result.stdout
