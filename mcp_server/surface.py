@@ -1,0 +1,153 @@
+"""Which surface a session gets (full, ``bank_init`` only, or off), what it says, and what it costs.
+
+The state is decided once, at start: **off** when the bank lies under an ``--off`` path (compared
+whole segment by whole segment on resolved paths, so ``/a/projectX`` is not under ``/a/project``)
+or when a ``.memorybank-off`` file sits beside the bank (in its parent, the project directory);
+**full** when the root holds a directory other than ``_inbox`` or a ``.md`` file; **seed**
+otherwise, a missing root included. Only a successful ``bank_init`` changes it afterwards, from
+seed to full.
+
+The cost of a surface is what a client pays on every request: the instructions, every tool
+definition, the prompt and resource listings, counted as characters / 3.5 like the reference.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FULL, SEED, OFF = "full", "seed", "off"
+STATES = (FULL, SEED, OFF)
+OFF_MARKER = ".memorybank-off"
+CHARS_PER_TOKEN = 3.5
+BUDGET_TOKENS = 4_500
+"""What the full surface may cost per request (the reference pays about 7,000)."""
+
+
+def _resolved(path: str | os.PathLike[str]) -> Path:
+    return Path(os.path.realpath(Path(path).expanduser().absolute()))
+
+
+def is_under(path: str | os.PathLike[str], parent: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is ``parent`` or lies beneath it, segment by segment."""
+    child, base = _resolved(path).parts, _resolved(parent).parts
+    return child[: len(base)] == base
+
+
+def has_bank(root: Path) -> bool:
+    """A directory other than ``_inbox`` (hidden ones count) or a ``.md`` file at the root."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return False
+    for entry in entries:
+        try:
+            if entry.is_dir() and entry.name != "_inbox":
+                return True
+            if entry.name.endswith(".md") and entry.is_file():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def decide(root: str | os.PathLike[str], off_paths: Iterable[str | os.PathLike[str]] = ()) -> str:
+    """The surface state for a bank root, decided once at start."""
+    path = _resolved(root)
+    if any(is_under(path, off) for off in off_paths):
+        return OFF
+    if (path.parent / OFF_MARKER).exists():
+        return OFF
+    return FULL if has_bank(path) else SEED
+
+
+def instructions(state: str, root: Path, inbox_exits: str) -> str:
+    """The server instructions for a state: short, because clients that defer tool schemas show
+    the model little else, and every request pays for them."""
+    if state == OFF:
+        return ("memorybank is switched off for this project (an --off path or a .memorybank-off file beside the "
+                "bank). It offers nothing.")
+    if state == SEED:
+        return (f"No memory bank at {root} yet, so only bank_init is offered. Call it only when the user asks for "
+                "a memory bank; the other tools appear once it exists.")
+    exits = ("they record a proposal the owner applies" if inbox_exits == "owner"
+             else "they move or delete the note")
+    return (
+        f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first, then "
+        "bank_route before opening any file, and bank_read by section or lines. Pass questions as the user asked "
+        "them, in any language. Change documents only through the bank_ tools (their gates keep the bank "
+        f"valid); bank_validate before committing. _inbox/ notes belong to the owner: bank_promote and "
+        f"bank_discard {exits}."
+    )
+
+
+# -- cost --------------------------------------------------------------------------------------
+
+
+def chars(payload: Any) -> int:
+    """Characters of a payload as it travels: compact JSON, non-ASCII kept as is."""
+    if isinstance(payload, str):
+        return len(payload)
+    return len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+
+
+def tokens(count: int) -> float:
+    return count / CHARS_PER_TOKEN
+
+
+@dataclass(frozen=True, slots=True)
+class CostLine:
+    """One part of a surface: the instructions, one tool definition, the prompts or the resources."""
+
+    part: str
+    chars: int
+
+    @property
+    def tokens(self) -> float:
+        return tokens(self.chars)
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceCost:
+    """What one surface state costs per request."""
+
+    state: str
+    inbox_exits: str
+    lines: list[CostLine] = field(default_factory=list)
+
+    @property
+    def chars(self) -> int:
+        return sum(line.chars for line in self.lines)
+
+    @property
+    def tokens(self) -> float:
+        return tokens(self.chars)
+
+    def plain(self) -> dict[str, Any]:
+        return {
+            "state": self.state, "inbox_exits": self.inbox_exits, "chars": self.chars,
+            "tokens": round(self.tokens), "budget_tokens": BUDGET_TOKENS if self.state == FULL else None,
+            "parts": [{"part": line.part, "chars": line.chars, "tokens": round(line.tokens)} for line in self.lines],
+        }
+
+
+async def measure(server: Any) -> SurfaceCost:
+    """The cost of what ``server`` lists right now (its current state)."""
+    lines = [CostLine("instructions", chars(server.instructions or ""))]
+    for tool in await server.list_tools():
+        lines.append(CostLine(f"tool {tool.name}", chars(_wire(tool))))
+    prompts = [_wire(p) for p in await server.list_prompts()]
+    if prompts:
+        lines.append(CostLine(f"prompts ({len(prompts)})", chars(prompts)))
+    resources = [_wire(r) for r in await server.list_resources()]
+    if resources:
+        lines.append(CostLine(f"resources ({len(resources)})", chars(resources)))
+    return SurfaceCost(server.state, server.inbox_exits, lines)
+
+
+def _wire(model: Any) -> Any:
+    return model.model_dump(by_alias=True, exclude_none=True, mode="json")

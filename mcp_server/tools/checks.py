@@ -1,0 +1,61 @@
+"""Checking the bank: ``bank_validate``, ``bank_graph``, ``bank_drift``, ``bank_changed``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
+
+from core.changes import Changes, changes_since
+from core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
+from core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, MAX_LIMIT, Graph, walk_graph
+from core.validate import RULE_ORDER, ValidationReport, validate
+from mcp_server.tools import tool
+
+if TYPE_CHECKING:
+    from mcp_server.server import BankServer
+
+RuleName = Literal[RULE_ORDER]  # type: ignore[valid-type]
+Scope = Annotated[str | None, Field(description="A bank subdirectory")]
+
+
+def register(server: BankServer) -> None:
+    bank = server.bank
+
+    @tool(server, read_only=True)
+    def bank_validate(
+        scope: Scope = None,
+        severity: Literal["error", "warning"] | None = None,
+        rule: RuleName | None = None,
+    ) -> ValidationReport:
+        """Check the bank against the rules its dna/ declares (broken derived_from, canonical_for owned twice,
+        unregistered docs, ...): counts by rule and findings with path, line and message. Run before committing."""
+        return validate(bank, scope=scope, severity=severity, rule=rule)
+
+    @tool(server, read_only=True)
+    def bank_graph(
+        path: str,
+        direction: Annotated[Literal["up", "down", "both"], Field(description="down: what rests on it; up: what it rests on")] = "down",
+        depth: Annotated[int, Field(ge=1, le=MAX_DEPTH)] = DEFAULT_DEPTH,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Node cap")] = DEFAULT_LIMIT,
+        neighbours: Annotated[bool, Field(description="Read headers of targets outside the bank, one hop")] = True,
+    ) -> Graph:
+        """Walk derived_from from a document: its blast radius (down) or foundations (up). Nodes with depth,
+        edges with fit, external and broken edges; truncated when the cap stopped the walk."""
+        return walk_graph(bank, path, direction=direction, depth=depth, limit=limit, neighbours=neighbours)
+
+    @tool(server, read_only=True)
+    def bank_drift(
+        thresholdDays: Annotated[int, Field(ge=0, le=MAX_THRESHOLD_DAYS)] = DEFAULT_THRESHOLD_DAYS,
+        scope: Scope = None,
+    ) -> Drift:
+        """Documents whose anchored code (frontmatter anchors:) was committed more than thresholdDays after
+        them, with the commits; anchors that no longer exist; how many documents declare no anchors."""
+        return check_drift(bank, threshold_days=thresholdDays, scope=scope)
+
+    @tool(server, read_only=True)
+    def bank_changed(
+        since: Annotated[str, Field(min_length=3, description="A git ref (HEAD~5, a tag) or an ISO date")],
+    ) -> Changes:
+        """Documents added, modified, renamed or deleted since a git ref or a date."""
+        return changes_since(bank, since)

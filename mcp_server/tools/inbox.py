@@ -1,0 +1,75 @@
+"""The ways out of ``_inbox/``: ``bank_promote`` and ``bank_discard``.
+
+With ``--inbox-exits owner`` (the default) an agent cannot take a note out: each call runs every
+gate of the exit as a dry run and, unless ``dryRun``, records a proposal on the note, which the owner
+applies or rejects in the workbench or with ``memorybank inbox apply|reject``. A prompt-injected
+model can ask for a promotion as easily as its user can, so the decision stays out of band. With
+``--inbox-exits agent`` the tools act directly, as the reference's do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from core.write.inbox import DiscardResult, PromoteResult, ProposalResult, discard, promote, propose
+from mcp_server.server import client_name
+from mcp_server.tools import StrList, tool
+
+if TYPE_CHECKING:
+    from mcp_server.server import BankServer
+
+Note = Annotated[str, Field(description="The note, e.g. _inbox/note.md")]
+To = Annotated[str, Field(description="Destination bank path")]
+Reason = Annotated[str, Field(min_length=1, description="Recorded; for a fold, the destination")]
+Derived = Annotated[StrList | None, Field(description="Relative to the destination")]
+
+OWNER_PROMOTE = """Propose promoting an _inbox/ note to its place (same gates as bank_create, status active,
+links rewritten). Runs every gate now; unless dryRun, records the proposal on the note for the owner to apply.
+Nothing moves until they do."""
+OWNER_DISCARD = """Propose dropping an _inbox/ note (a folded note: reason = where it went). Records the proposal
+for the owner to apply; nothing is deleted now."""
+AGENT_PROMOTE = """Promote an _inbox/ note to its place: same gates as bank_create, status active, links rewritten,
+registered in its index, the note removed. Only on the user's word."""
+AGENT_DISCARD = """Delete an _inbox/ note, with the reason on record (a folded note: where it went). Only on the
+user's word."""
+
+
+def register(server: BankServer) -> None:
+    bank = server.bank
+    owner = server.inbox_exits == "owner"
+
+    def overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status):  # noqa: ANN001, ANN202
+        return dict(doc_kind=docKind, title=title, purpose=purpose, derived_from=derivedFrom, canonical_for=canonicalFor,
+                    must_not_define=mustNotDefine, status=status)
+
+    if owner:
+        @tool(server, read_only=False, name="bank_promote", description=OWNER_PROMOTE)
+        def propose_promotion(
+            path: Note, to: To, ctx: Context, docKind: str | None = None, title: str | None = None,
+            purpose: str | None = None, derivedFrom: Derived = None, canonicalFor: StrList | None = None,
+            mustNotDefine: StrList | None = None, status: str = "active", dryRun: bool = False,
+        ) -> ProposalResult:
+            return propose(bank, action="promote", path=path, to=to, client=client_name(ctx) or "mcp-client", dry_run=dryRun,
+                           **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status))
+
+        @tool(server, read_only=False, name="bank_discard", description=OWNER_DISCARD)
+        def propose_discard(path: Note, reason: Reason, ctx: Context, dryRun: bool = False) -> ProposalResult:
+            return propose(bank, action="discard", path=path, reason=reason, client=client_name(ctx) or "mcp-client",
+                           dry_run=dryRun)
+        return
+
+    @tool(server, read_only=False, destructive=True, name="bank_promote", description=AGENT_PROMOTE)
+    def promote_note(
+        path: Note, to: To, docKind: str | None = None, title: str | None = None, purpose: str | None = None,
+        derivedFrom: Derived = None, canonicalFor: StrList | None = None, mustNotDefine: StrList | None = None,
+        status: str = "active", dryRun: bool = False,
+    ) -> PromoteResult:
+        return promote(bank, path=path, to=to, dry_run=dryRun,
+                       **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status))
+
+    @tool(server, read_only=False, destructive=True, name="bank_discard", description=AGENT_DISCARD)
+    def discard_note(path: Note, reason: Reason, dryRun: bool = False) -> DiscardResult:
+        return discard(bank, path=path, reason=reason, dry_run=dryRun)

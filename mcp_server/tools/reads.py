@@ -1,0 +1,101 @@
+"""Finding and reading: ``bank_route``, ``bank_read``, ``bank_search``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
+
+from core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
+from core.route import DEFAULT_LIMIT as ROUTE_DEFAULT, MAX_LIMIT as ROUTE_MAX, route
+from core.search import DEFAULT_LIMIT as SEARCH_DEFAULT, MAX_LIMIT as SEARCH_MAX, SearchResult, search
+from core.errors import UsageError
+from mcp_server.tools import tool
+
+if TYPE_CHECKING:
+    from mcp_server.server import BankServer
+
+Layer = Literal["dna", "knowledge", "decision", "delivery", "flow", "other"]
+
+
+class ReadItem(TypedDict):
+    path: str
+    section: NotRequired[str]
+    lines: NotRequired[str]
+
+
+@dataclass(frozen=True, slots=True)
+class RouteHit:
+    """One routed document, without the score breakdown (``why`` says it in words)."""
+
+    path: str
+    title: str
+    purpose: str
+    doc_kind: str
+    layer: str
+    status: str
+    score: float
+    why: str
+    section: str | None
+    """The best matching ``##`` heading: read that section first."""
+    section_line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RouteAnswer:
+    question: str
+    hits: list[RouteHit]
+    why_intent: bool
+    hint: str | None = None
+
+
+def register(server: BankServer) -> None:
+    bank = server.bank
+
+    @tool(server, read_only=True)
+    def bank_route(
+        question: Annotated[str, Field(min_length=2, description="As the user asked it, any language; don't translate")],
+        limit: Annotated[int, Field(ge=1, le=ROUTE_MAX)] = ROUTE_DEFAULT,
+        docKind: str | None = None,
+        layer: Layer | None = None,
+    ) -> RouteAnswer:
+        """Which documents answer a question, best first. Ranks what humans wrote about each document
+        (canonical_for, purpose, title, ## headings; bodies only as secondary evidence) and says why, with
+        the section to read. Call before reading files. For a literal string use bank_search."""
+        found = route(bank, question, limit=limit, doc_kind=docKind, layer=layer)
+        hits = [RouteHit(h.path, h.title, h.purpose, h.doc_kind, h.layer, h.status, h.score, h.why, h.section,
+                         h.section_line) for h in found.hits]
+        return RouteAnswer(found.question, hits, found.why_intent, found.hint)
+
+    @tool(server, read_only=True)
+    def bank_read(
+        path: Annotated[str | list[str | ReadItem], Field(description="A bank path, or a list of paths or {path, section?, lines?}")],
+        section: Annotated[str | None, Field(description="A ## heading: read only that section")] = None,
+        lines: Annotated[str | None, Field(description='Line range of the file, e.g. "120-160" (one path only)')] = None,
+        maxBytes: Annotated[int | None, Field(ge=MIN_BUDGET, description=f"Lowers the {BATCH_CEILING}-byte budget")] = None,
+    ) -> BatchReadResult:
+        """Read documents (frontmatter + content), whole, one ## section or a line range; batch many in one
+        call. Documents past the budget come back under skipped with their sections: re-ask by section. A
+        missing section lists the real ones. _inbox/ notes are readable."""
+        single = isinstance(path, str)
+        if lines and not single:
+            raise UsageError("lines applies to one path; in a list give each item its own {path, lines}.")
+        requests = [{"path": path, "section": section, "lines": lines}] if single else list(path)
+        batch = read_many(bank, requests, section=section, max_bytes=maxBytes)
+        if single and batch.failed:
+            raise UsageError(batch.failed[0].error)
+        return batch
+
+    @tool(server, read_only=True)
+    def bank_search(
+        query: Annotated[str, Field(min_length=2)],
+        limit: Annotated[int, Field(ge=1, le=SEARCH_MAX)] = SEARCH_DEFAULT,
+        docKind: str | None = None,
+        layer: Layer | None = None,
+        status: str | None = None,
+    ) -> SearchResult:
+        """Where a word, phrase or identifier occurs in document bodies: best line (with its number) per
+        document. Documents holding every term rank first. For "what should I read about X" use bank_route."""
+        return search(bank, query, limit=limit, doc_kind=docKind, layer=layer, status=status)

@@ -1,0 +1,48 @@
+"""Creating a bank and owning its templates: ``bank_init``, ``bank_materialize_flows``.
+
+``bank_init`` is the only tool of the seed surface; when it succeeds for real, the rest of the
+surface opens in the same session and the client is told its lists changed.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Annotated
+
+import anyio.to_thread
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from core.init import InitResult, MaterializeResult, init, materialize_flows
+from mcp_server.tools import tool
+
+if TYPE_CHECKING:
+    from mcp_server.server import BankServer
+
+
+def register(server: BankServer) -> None:
+    bank = server.bank
+
+    @tool(server, read_only=False, destructive=True)
+    async def bank_init(
+        name: Annotated[str, Field(min_length=1, description="The project's name, for the root index")],
+        ctx: Context,
+        dryRun: bool = False,
+        force: Annotated[bool, Field(description="Seed over existing documents")] = False,
+    ) -> InitResult:
+        """Create the memory bank: 24 files (governance in dna/, flows, section indexes, a root index). Refuses
+        a root that already holds documents unless force. Call only when the user asks for a bank."""
+        result = await anyio.to_thread.run_sync(functools.partial(init, bank.root, name=name, dry_run=dryRun, force=force))
+        if not dryRun:
+            bank.refresh()
+            await server.open_full_surface(ctx)
+        return result
+
+    # Destructive, unlike the reference's hint: with force it overwrites templates the team edited.
+    @tool(server, read_only=False, destructive=True)
+    def bank_materialize_flows(
+        force: Annotated[bool, Field(description="Overwrite templates the bank already has")] = False,
+    ) -> MaterializeResult:
+        """Copy the shipped document templates into flows/templates/ so the team can edit them; bank_create
+        then prefers them."""
+        return materialize_flows(bank, force=force)

@@ -1,0 +1,101 @@
+"""Changing the bank through its gates: ``bank_create``, ``bank_edit``, ``bank_update_section``,
+``bank_set_status``, ``bank_set_field``. A refused write writes nothing; ``dryRun`` runs every gate
+and writes nothing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from core.write.create import CreateResult, create
+from core.write.edit import EditResult, SectionUpdateResult, edit, update_section
+from core.write.fields import FieldResult, StatusResult, set_field, set_status
+from mcp_server.server import client_name
+from mcp_server.tools import StrList, tool
+
+if TYPE_CHECKING:
+    from mcp_server.server import BankServer
+
+DocPath = Annotated[str, Field(description="Bank path, e.g. adr/ADR-1.md")]
+Section = Annotated[str, Field(description="A ## heading")]
+FileArg = Annotated[str | None, Field(description="Read it from this file instead (≤1 MB)")]
+
+
+def register(server: BankServer) -> None:
+    bank = server.bank
+
+    @tool(server, read_only=False)
+    def bank_create(
+        docKind: Annotated[str, Field(description="Chooses template and section")],
+        path: Annotated[str, Field(description="New bank path, e.g. adr/ADR-20260101T120000Z-name.md")],
+        title: Annotated[str, Field(min_length=1)],
+        purpose: Annotated[str, Field(min_length=1, description="When to read it: routing ranks on it")],
+        ctx: Context,
+        derivedFrom: Annotated[StrList | None, Field(description="Upstream paths, relative to the new file")] = None,
+        canonicalFor: Annotated[StrList | None, Field(description="Fact keys it owns (one owner each)")] = None,
+        mustNotDefine: StrList | None = None,
+        status: str = "draft",
+        body: str | None = None,
+        bodyFile: FileArg = None,
+        extra: Annotated[dict[str, Any] | None, Field(description="More frontmatter fields")] = None,
+        inbox: Annotated[bool, Field(description="Capture a note into _inbox/ (draft, unregistered)")] = False,
+        dryRun: bool = False,
+    ) -> CreateResult:
+        """Create a document from its template and register it in the nearest section index, in one write.
+        Refused: a taken path, a derived_from that doesn't resolve, a canonical_for key another document owns,
+        an active document without derived_from where dna/ requires one."""
+        return create(
+            bank, path=path, title=title, purpose=purpose, doc_kind=docKind, derived_from=derivedFrom,
+            canonical_for=canonicalFor, must_not_define=mustNotDefine, status=status, body=body, body_file=bodyFile,
+            extra=extra, inbox=inbox, dry_run=dryRun, client=client_name(ctx) or "mcp-client",
+        )
+
+    @tool(server, read_only=False, destructive=True)
+    def bank_edit(
+        path: DocPath,
+        find: Annotated[str, Field(min_length=1, description="Exact text, whitespace included; must occur once")],
+        replace: str,
+        section: Annotated[str | None, Field(description="Only look in this ## section")] = None,
+        dryRun: bool = False,
+    ) -> EditResult:
+        """Replace one exact fragment of a document's body. Zero or several matches are refused. The
+        frontmatter is out of reach: use bank_set_field or bank_set_status."""
+        return edit(bank, path=path, find=find, replace=replace, section=section, dry_run=dryRun)
+
+    @tool(server, read_only=False, destructive=True)
+    def bank_update_section(
+        path: DocPath,
+        section: Section,
+        content: Annotated[str | None, Field(min_length=1)] = None,
+        contentFile: FileArg = None,
+        mode: Literal["replace", "append"] = "replace",
+        dryRun: bool = False,
+    ) -> SectionUpdateResult:
+        """Replace or append to the body of one existing ## section; everything else stays byte for byte. An
+        unknown section is refused with the real ones listed."""
+        return update_section(bank, path=path, section=section, content=content, content_file=contentFile, mode=mode,
+                              dry_run=dryRun)
+
+    @tool(server, read_only=False, destructive=True, idempotent=True)
+    def bank_set_status(
+        path: DocPath,
+        status: Annotated[str, Field(min_length=1)],
+        releaseCanonical: Annotated[bool, Field(description="Archiving: give up its canonical_for keys")] = False,
+        dryRun: bool = False,
+    ) -> StatusResult:
+        """Move a document to another status through its gates: activating needs derived_from where dna/
+        requires it; archiving an owner of canonical_for keys needs releaseCanonical. Not for _inbox/ notes."""
+        return set_status(bank, path=path, status=status, release_canonical=releaseCanonical, dry_run=dryRun)
+
+    @tool(server, read_only=False, destructive=True, idempotent=True)
+    def bank_set_field(
+        path: DocPath,
+        field: Annotated[str, Field(min_length=1)],
+        value: Annotated[str, Field(description="One line")],
+        dryRun: bool = False,
+    ) -> FieldResult:
+        """Set one scalar frontmatter field in place (purpose, title, delivery_status, ...); a new purpose or
+        title also updates the index entry that repeated it. Not status, doc_kind, doc_function or lists."""
+        return set_field(bank, path=path, field=field, value=value, dry_run=dryRun)
