@@ -1,9 +1,80 @@
-"""Commands of this family are registered here."""
+"""``memorybank mcp`` (serve the bank to agents) and ``memorybank surface`` (what that costs per request).
+
+The MCP SDK is imported inside the handlers, so other commands do not pay for it; nothing here
+imports Textual, so ``memorybank mcp`` starts fast.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
+
+from core.bank import find_root
+from tui.cli.output import emit_json
+
+EXITS_HELP = ("owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
+              "agent: they move or delete the note at once")
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this family's subcommands to the parser."""
+    """Add ``mcp`` and ``surface``."""
+    mcp = sub.add_parser("mcp", parents=[common], help="serve the bank to coding agents over MCP (stdio, or --http)")
+    mcp.add_argument("--off", action="append", default=[], metavar="PATH",
+                     help="offer nothing for banks at or under PATH (repeatable)")
+    mcp.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
+    mcp.add_argument("--http", metavar="127.0.0.1:PORT", help="serve streamable HTTP on a loopback address instead of stdio")
+    mcp.set_defaults(handler=run_mcp)
+
+    surface = sub.add_parser("surface", parents=[common],
+                             help="characters and estimated tokens the MCP surface costs per request, per state")
+    surface.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
+    surface.add_argument("--json", action="store_true", help="print JSON")
+    surface.set_defaults(handler=run_surface)
+
+
+def server_root(args: argparse.Namespace) -> Path:
+    """The bank the server works on; without one, ``./memory_bank``, which ``bank_init`` can create."""
+    return find_root(getattr(args, "root", None)) or Path.cwd() / "memory_bank"
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    from mcp_server.server import build_server
+
+    server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
+    if args.http:
+        from mcp_server.http import parse_address, serve
+
+        parse_address(args.http)  # refuse a bad address before anything starts
+        serve(server, args.http)
+    else:
+        server.run("stdio")
+    return 0
+
+
+def run_surface(args: argparse.Namespace) -> int:
+    import anyio
+
+    from mcp_server.server import build_server
+    from mcp_server.surface import BUDGET_TOKENS, STATES, measure
+
+    root = server_root(args)
+
+    async def costs() -> list[Any]:
+        return [await measure(build_server(root, inbox_exits=args.inbox_exits, state=state)) for state in STATES]
+
+    results = anyio.run(costs)
+    if args.json:
+        emit_json([cost.plain() for cost in results])
+        return 0
+    for number, cost in enumerate(results):
+        if number:
+            print()
+        budget = f" (budget {BUDGET_TOKENS:,})" if cost.state == "full" else ""
+        print(f"{cost.state} surface, inbox exits {cost.inbox_exits}: {cost.chars:,} chars, "
+              f"~{cost.tokens:,.0f} tokens{budget}")
+        width = max(len(line.part) for line in cost.lines)
+        print(f"  {'part'.ljust(width)}  {'chars':>6}  {'tokens':>6}")
+        for line in cost.lines:
+            print(f"  {line.part.ljust(width)}  {line.chars:>6,}  {line.tokens:>6,.0f}")
+    return 0
