@@ -25,11 +25,14 @@ def message_of(error: BankError) -> str:
 
 @contextmanager
 def tool_errors() -> Iterator[None]:
-    """Raise every ``BankError`` inside the block as a ``ToolError`` with the core's message."""
+    """Raise every ``BankError`` inside the block as a ``ToolError`` with the core's message, and an
+    ``OSError`` (a root that is a file, a disk that is full) with the system's."""
     try:
         yield
     except BankError as error:
         raise ToolError(message_of(error)) from error
+    except OSError as error:
+        raise ToolError(f"The file system refused: {error}") from error
 
 
 @contextmanager

@@ -94,7 +94,7 @@ def tool(server: BankServer, *, read_only: bool, destructive: bool = False, idem
         else:
             @functools.wraps(fn)
             def run(*args: Any, **kwargs: Any) -> Any:
-                with tool_errors(), server.bank.lock:
+                with tool_errors():
                     server.bank.refresh()
                     return as_result(fn(*args, **kwargs))
 

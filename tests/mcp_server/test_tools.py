@@ -247,3 +247,29 @@ async def test_agent_mode_exits_act_directly(open_session, seeded_root):
         assert (await s.call("bank_discard", path=second, reason="duplicate"))["discarded"]
         assert not (seeded_root / second).exists()
         assert "was promoted to domain/queue.md" in await s.refusal("bank_discard", path=note, reason="x")
+
+
+async def test_a_file_system_failure_reaches_the_model_with_its_reason(open_session, tmp_path):
+    root = tmp_path / "memory_bank"
+    root.write_text("not a directory")
+    async with open_session(root) as s:
+        refused = await s.refusal("bank_init", name="demo")
+        assert "The file system refused" in refused and "Not a directory" in refused
+
+
+async def test_every_call_reaches_the_activity_hook_and_a_failing_hook_breaks_nothing(open_session, seeded_root):
+    calls = []
+    async with open_session(seeded_root, activity=calls.append) as s:
+        await s.call("bank_route", question="what problem does the product solve " + "very " * 20)
+        await s.refusal("bank_set_field", path="product/context.md", field="status", value="active")
+    ok, refused = calls
+    assert (ok.client, ok.tool, ok.ok, ok.outcome) == ("pytest-agent", "bank_route", True, "ok")
+    assert ok.arguments.startswith("question=what problem") and ok.arguments.endswith("…") and len(ok.arguments) < 60
+    assert not refused.ok and refused.outcome.startswith("Refused (governed-field): status is where the gates are")
+    assert ok.time.tzinfo is not None and ok.time <= refused.time
+
+    def broken(_call):
+        raise RuntimeError("the pane went away")
+
+    async with open_session(seeded_root, activity=broken) as s:
+        assert (await s.call("bank_route", question="testing"))["hits"]
