@@ -192,6 +192,19 @@ def document_scores(index: HeaderIndex, totals: dict[int, float]) -> dict[str, f
     return scores
 
 
+def canonical_coverage(index: HeaderIndex, totals: dict[int, float]) -> dict[str, float]:
+    """Per document, how much of its best ``canonical_for`` key the question names (1.0: all of it,
+    each word at full weight)."""
+    coverage: dict[str, float] = {}
+    get = coverage.get
+    slots = index.slots
+    for slot, total in totals.items():
+        path, kind, size = slots[slot]  # type: ignore[misc]
+        if kind == CANONICAL and total / size > get(path, 0.0):
+            coverage[path] = total / size
+    return coverage
+
+
 def details(index: HeaderIndex, match: HeaderMatch, totals: dict[int, float], path: str) -> Fields:
     """Which key, words and section made a document's header score (for its ``why``)."""
     acc = Fields()
