@@ -22,6 +22,14 @@ from mcp_server.server import BankServer, build_server
 
 CLIENT = "pytest-agent"
 
+ALL_TOOLS = {
+    "bank_route", "bank_read", "bank_search", "bank_validate", "bank_graph", "bank_drift", "bank_changed", "bank_init",
+    "bank_materialize_flows", "bank_create", "bank_edit", "bank_update_section", "bank_set_status", "bank_set_field",
+    "bank_promote", "bank_discard",
+}
+RESOURCES = {"memorybank://index", "memorybank://schema/frontmatter", "memorybank://health", "memorybank://inbox"}
+PROMPTS = {"session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"}
+
 
 @pytest.fixture
 def anyio_backend() -> str:

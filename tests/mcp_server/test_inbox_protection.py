@@ -17,9 +17,8 @@ import pytest
 
 from core.bank import Bank
 from core.write.inbox import apply_proposal
-from tests.mcp_server.conftest import connect
-from tests.mcp_server.test_surface import ALL_TOOLS
 from mcp_server.server import build_server
+from tests.mcp_server.conftest import ALL_TOOLS, connect
 
 pytestmark = pytest.mark.anyio
 

@@ -9,18 +9,9 @@ import pytest
 
 from mcp_server import surface
 from mcp_server.server import build_server
-from tests.mcp_server.conftest import connect
+from tests.mcp_server.conftest import ALL_TOOLS, PROMPTS, RESOURCES, connect
 
 pytestmark = pytest.mark.anyio
-
-ALL_TOOLS = {
-    "bank_route", "bank_read", "bank_search", "bank_validate", "bank_graph", "bank_drift", "bank_changed", "bank_init",
-    "bank_materialize_flows", "bank_create", "bank_edit", "bank_update_section", "bank_set_status", "bank_set_field",
-    "bank_promote", "bank_discard",
-}
-RESOURCES = {"memorybank://index", "memorybank://schema/frontmatter", "memorybank://health", "memorybank://inbox"}
-PROMPTS = {"session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"}
-
 
 async def listed(s) -> tuple[set[str], set[str], set[str]]:
     tools = set(await s.tool_names())

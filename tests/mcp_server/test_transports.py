@@ -14,7 +14,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import Implementation
 
-from tests.mcp_server.test_surface import ALL_TOOLS
+from tests.mcp_server.conftest import ALL_TOOLS
 
 pytestmark = pytest.mark.anyio
 
