@@ -1,13 +1,15 @@
 """Routing quality on the real banks: Recall@1, Recall@3 and MRR of three rankers per bank.
 
-    python -m tests.benchmarks.route_quality [--misses]
+    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2] [--misses]
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
 - **fused**: our route, headers first with body evidence as a secondary term.
 
-The questions live in ``tests/fixtures/route-questions/<bank>.md``, one file per bank in
-``tests/fixtures/../shared/banks/``; templates and inbox notes are excluded by all three.
+The questions live in ``tests/fixtures/route-questions/<bank>.md`` (the set the router was tuned
+on), ``held-out/`` (written without looking at the router, then used once to choose between two
+structural options) and ``held-out-2/`` (never used for any choice): one file per bank of
+``../shared/banks/``. Templates and inbox notes are excluded by all three rankers.
 """
 
 from __future__ import annotations
@@ -31,10 +33,13 @@ RANKERS = {
 }
 
 
-def measure() -> dict[str, dict[str, EvalReport]]:
+SETS = {"tuning": QUESTIONS, "held-out": QUESTIONS / "held-out", "held-out-2": QUESTIONS / "held-out-2"}
+
+
+def measure(folder: Path = QUESTIONS) -> dict[str, dict[str, EvalReport]]:
     """Per bank, per ranker, the evaluation report."""
     results: dict[str, dict[str, EvalReport]] = {}
-    for questions in sorted(QUESTIONS.glob("*.md")):
+    for questions in sorted(folder.glob("*.md")):
         root = BANKS / questions.stem / "memory_bank"
         if not root.is_dir():
             continue
@@ -53,9 +58,10 @@ def overall(reports: list[EvalReport]) -> tuple[float, float, float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=SETS, default="tuning", help="which question set")
     parser.add_argument("--misses", action="store_true", help="list the fused ranker's misses")
     args = parser.parse_args()
-    results = measure()
+    results = measure(SETS[args.set])
     print(f"{'bank':32} {'n':>3}  " + "  ".join(f"{name + ' R@1/R@3/MRR':>24}" for name in RANKERS))
     for bank, reports in results.items():
         n = next(iter(reports.values())).checks

@@ -1,5 +1,24 @@
-"""The ``memorybank`` command: a thin composition root over ``core``, ``mcp_server`` and the app."""
+"""The ``memorybank`` command: a thin composition root over ``core``, ``mcp_server`` and the app.
 
-from tui.cli.main import main
+``memorybank mcp`` takes a short path that imports only what serving needs: MCP clients start the
+server on every session, and its start-up time is theirs to wait for.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["mcp"]:
+        from tui.cli.serving import serve_main
+
+        return serve_main(arguments[1:])
+    from tui.cli.main import main as full
+
+    return full(arguments)
+
 
 __all__ = ["main"]

@@ -10,9 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from core.errors import BankError, PathRefused, Refusal, UsageError
 from tui.cli import client, history, reading, routing, serving, validating, workbench, writing
-from tui.cli.output import error
+from tui.cli.errors import run_handler
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,19 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 0
-    try:
-        return int(handler(args) or 0)
-    except UsageError as exc:
-        error(exc.message)
-        return 2
-    except BankError as exc:
-        prefix = f"refused ({exc.reason}): " if isinstance(exc, (Refusal, PathRefused)) else ""
-        error(prefix + exc.message)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    return run_handler(handler, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,19 +11,32 @@ from pathlib import Path
 from typing import Any
 
 from core.bank import find_root
-from tui.cli.output import emit_json
 
 EXITS_HELP = ("owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
               "agent: they move or delete the note at once")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add ``mcp`` and ``surface``."""
-    mcp = sub.add_parser("mcp", parents=[common], help="serve the bank to coding agents over MCP (stdio, or --http)")
+def serve_main(argv: list[str]) -> int:
+    """``memorybank mcp ARGS`` without building the whole command line (see ``tui/cli/__init__``)."""
+    parser = argparse.ArgumentParser(prog="memorybank mcp", description="Serve the bank to coding agents over MCP.")
+    parser.add_argument("--root", help="the bank directory (default: $MEMORYBANK_ROOT, else memory_bank/ found upward)")
+    _mcp_options(parser)
+    from tui.cli.errors import run_handler
+
+    return run_handler(run_mcp, parser.parse_args(argv))
+
+
+def _mcp_options(mcp: argparse.ArgumentParser) -> None:
     mcp.add_argument("--off", action="append", default=[], metavar="PATH",
                      help="offer nothing for banks at or under PATH (repeatable)")
     mcp.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
     mcp.add_argument("--http", metavar="127.0.0.1:PORT", help="serve streamable HTTP on a loopback address instead of stdio")
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``mcp`` and ``surface``."""
+    mcp = sub.add_parser("mcp", parents=[common], help="serve the bank to coding agents over MCP (stdio, or --http)")
+    _mcp_options(mcp)
     mcp.set_defaults(handler=run_mcp)
 
     surface = sub.add_parser("surface", parents=[common],
@@ -65,6 +78,8 @@ def run_surface(args: argparse.Namespace) -> int:
 
     results = anyio.run(costs)
     if args.json:
+        from tui.cli.output import emit_json
+
         emit_json([cost.plain() for cost in results])
         return 0
     for number, cost in enumerate(results):

@@ -1,0 +1,32 @@
+"""Running a command handler: core errors become a message on stderr and an exit code.
+
+0 success; 1 an error or a refusal (which names its reason); 2 a usage error; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from core.errors import BankError, PathRefused, Refusal, UsageError
+
+
+def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
+    try:
+        return int(handler(args) or 0)
+    except UsageError as exc:
+        _error(exc.message)
+        return 2
+    except BankError as exc:
+        prefix = f"refused ({exc.reason}): " if isinstance(exc, (Refusal, PathRefused)) else ""
+        _error(prefix + exc.message)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _error(message: str) -> None:
+    sys.stderr.write(f"memorybank: {message}\n")
