@@ -1,0 +1,187 @@
+"""The Textual app: a thin composition root over one bank, built by ``make_app`` for the CLI, the
+tests and the screenshot script.
+
+The app owns the ``Bank`` and keeps it in step with the disk: a cheap mtime/size re-check every
+couple of seconds and whenever the terminal regains focus, in a worker, so a document an agent
+writes shows up without a restart. Everything the user sees is on the screens; the app adds the
+command palette's entries, the editor, and the keys that work everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual import events, work
+from textual.app import App, SuspendNotSupported, SystemCommand
+from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+
+from core.bank import Bank, find_root
+from core.errors import BankError
+from tui.commands import DocumentsProvider, JumpProvider
+from tui.editor import editor_command
+from tui.screens.welcome import WelcomeScreen
+from tui.screens.workbench import WorkbenchScreen
+
+POLL_SECONDS = 2.0
+"""How often the disk is re-checked for writes made by others (agents, editors, the CLI)."""
+
+
+class MemoryBankApp(App[None]):
+    """The owner's workbench."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "memorybank"
+    COMMANDS = App.COMMANDS | {DocumentsProvider}
+    BINDINGS = [
+        Binding("question_mark", "keys", "Keys", key_display="?"),
+        Binding("f1", "keys", "Keys", show=False),
+        Binding("ctrl+t", "change_theme", "Theme", show=False),
+        Binding("ctrl+r", "recheck", "Re-check disk", show=False),
+    ]
+
+    class DiskChanged(Message):
+        """A re-check found documents added, changed or removed."""
+
+    def __init__(self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS) -> None:
+        super().__init__()
+        self.bank = bank
+        """The bank on screen; None until one is created or the demo is built."""
+        self.root = root
+        """Where the bank is, or where ``init`` would create it."""
+        self.poll_seconds = poll_seconds
+        self._poll: Timer | None = None
+
+    def on_mount(self) -> None:
+        if self.bank is not None:
+            self._show_workbench()
+        else:
+            self.push_screen(WelcomeScreen(self.root))
+
+    # -- the bank ----------------------------------------------------------------------------
+
+    def open_bank(self, root: Path) -> None:
+        """Open a bank (just created, or the demo) in place of the welcome screen."""
+        try:
+            self.bank = Bank.open(root)
+        except BankError as error:
+            self.notify(error.message, title="Could not open the bank", severity="error")
+            return
+        self.root = self.bank.root
+        self._show_workbench(replace=True)
+
+    def _show_workbench(self, *, replace: bool = False) -> None:
+        assert self.bank is not None
+        self.sub_title = str(self.bank.root)
+        screen = WorkbenchScreen(self.bank)
+        if replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        if self.poll_seconds > 0 and self._poll is None:
+            self._poll = self.set_interval(self.poll_seconds, self.recheck, name="disk re-check")
+
+    @property
+    def workbench(self) -> WorkbenchScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, WorkbenchScreen):
+                return screen
+        return None
+
+    def recheck(self) -> None:
+        """Re-check the disk in a worker; the screens hear about it only when something changed."""
+        if self.bank is not None:
+            self._refresh_bank()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="disk")
+    def _refresh_bank(self) -> None:
+        assert self.bank is not None
+        before = self.bank.generation
+        try:
+            self.bank.refresh()
+        except Exception:  # noqa: BLE001 - a file vanishing mid-walk is retried on the next tick
+            return
+        if self.bank.generation != before:
+            self.post_message(self.DiskChanged())
+
+    def on_memory_bank_app_disk_changed(self) -> None:
+        workbench = self.workbench
+        if workbench is not None and self.bank is not None:
+            workbench.generation = self.bank.generation
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self.recheck()
+
+    def action_recheck(self) -> None:
+        self.recheck()
+        self.notify("Checked the disk for changes.", timeout=2)
+
+    # -- actions every screen has ------------------------------------------------------------------
+
+    def action_keys(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def action_jump(self) -> None:
+        if self.bank is not None and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(providers=[JumpProvider], placeholder="Jump to a document…",
+                                            id="--command-palette"))
+
+    def open_document(self, path: str) -> None:
+        workbench = self.workbench
+        if workbench is not None:
+            workbench.open_document(path)
+
+    def open_in_editor(self, path: Path, line: int = 1) -> None:
+        """Open a file in ``$VISUAL``/``$EDITOR`` at a line, then re-check the disk."""
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        if not editor:
+            self.notify("Set $EDITOR (for example `export EDITOR=vim`) to open documents from here.",
+                        title="No editor", severity="warning", timeout=6)
+            return
+        command = editor_command(editor, path, line)
+        try:
+            with self.suspend():
+                subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand itself over to an editor.", title="Editor", severity="warning")
+        except OSError as error:
+            self.notify(f"Could not run {command[0]}: {error.strerror or error}", title="Editor", severity="error")
+        self.recheck()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        workbench = screen if isinstance(screen, WorkbenchScreen) else None
+        if workbench is not None:
+            yield from workbench.palette_commands()
+            yield SystemCommand("Jump to a document…", "Every document of the bank, by path or title (ctrl+o)",
+                                self.action_jump)
+            yield SystemCommand("Re-check the disk now", "Pick up writes made by agents, editors or the CLI",
+                                self.action_recheck)
+        yield from super().get_system_commands(screen)
+
+
+def make_app(root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS) -> MemoryBankApp:
+    """The app over the bank at ``root`` (found as every command finds it when None).
+
+    With no bank there (no directory, or a directory holding no documents) the app opens on the
+    welcome screen, which offers to create one at that place or to open the demo.
+
+    Raises:
+        BankError: the bank exists but cannot be read (a path refused, say).
+    """
+    found = find_root(root)
+    target = found if found is not None else Path.cwd() / "memory_bank"
+    bank = None
+    if target.is_dir():
+        bank = Bank.open(target)
+        if len(bank) == 0:
+            bank = None
+    return MemoryBankApp(bank, target, poll_seconds=poll_seconds)

@@ -1,0 +1,1 @@
+"""Modal dialogs: confirmations, the score breakdown, the name prompt of a new bank."""

@@ -1,0 +1,82 @@
+"""The score breakdown of one route result: which fields matched and which multipliers applied."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from core.route import RouteHit
+
+
+def breakdown_table(hit: RouteHit) -> Table:
+    """The parts of a hit's score as the core reported them, in the order they combine."""
+    b = hit.breakdown
+    table = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=True)
+    table.add_column("part")
+    table.add_column("value", justify="right")
+    table.add_column("what matched", overflow="fold")
+    table.add_row("canonical_for", f"{b.canonical:.2f}", b.canonical_key or "")
+    table.add_row("purpose", f"{b.purpose:.2f}", ", ".join(b.purpose_words))
+    table.add_row("title", f"{b.title:.2f}", ", ".join(b.title_words))
+    table.add_row("best heading", f"{b.heading:.2f}", hit.section or "")
+    table.add_row(Text("header sum", style="bold"), Text(f"{b.raw:.2f}", style="bold"), "")
+    table.add_row("× layer", f"{b.layer_weight:.2f}", hit.layer)
+    table.add_row("× status", f"{b.status_weight:.2f}", hit.status or "(none)")
+    table.add_row("× closed work", f"{b.closed_work:.2f}", "delivery done or cancelled" if b.closed_work != 1 else "")
+    table.add_row("+ body", f"{b.body:.2f}", ", ".join(b.body_words))
+    table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
+    return table
+
+
+class ExplainDialog(ModalScreen[None]):
+    """Why a document ranked where it did for a question."""
+
+    DEFAULT_CSS = """
+    ExplainDialog {
+        align: center middle;
+    }
+    ExplainDialog > Vertical {
+        width: 76;
+        max-width: 98%;
+        height: auto;
+        max-height: 95%;
+        border: thick $primary;
+        background: $panel;
+        padding: 0 1;
+    }
+    ExplainDialog .dialog-title {
+        text-style: bold;
+    }
+    ExplainDialog .explain-why {
+        color: $text-muted;
+        margin-bottom: 1;
+    }
+    ExplainDialog Button {
+        margin-top: 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape,enter,x,q", "close", "Close")]
+
+    def __init__(self, question: str, hit: RouteHit) -> None:
+        super().__init__()
+        self.question = question
+        self.hit = hit
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"{self.hit.path}  ·  “{self.question}”", classes="dialog-title", markup=False)
+            yield Static(self.hit.why or "-", classes="explain-why", markup=False)
+            yield Static(breakdown_table(self.hit))
+            yield Button("Close", id="close", variant="primary")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,153 @@
+"""What every pane of the workbench shares: the bank, reloading when the disk changed, and one
+way to run a core call off the event loop and get its answer (or its refusal) back.
+
+A pane never reaches into another pane. The workbench screen sets ``generation`` when the bank
+changed on disk and ``active`` when the pane's tab is shown; the pane reloads itself when both
+say so, so a pane nobody looks at costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar
+
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from core.bank import Bank
+from core.errors import BankError
+
+
+@dataclass(frozen=True)
+class PaletteCommand:
+    """An action of a pane, offered in the command palette."""
+
+    title: str
+    help: str
+    action: str
+    """The pane's action to run (``explain`` runs ``action_explain``)."""
+
+
+class Pane(Vertical):
+    """A pane of the workbench over one bank."""
+
+    TITLE: ClassVar[str] = ""
+    """The tab label."""
+    SUMMARY: ClassVar[str] = ""
+    """One line for the command palette: what the pane answers."""
+    COMMANDS_OFFERED: ClassVar[tuple[PaletteCommand, ...]] = ()
+    """The pane's actions, as the command palette lists them."""
+
+    generation: reactive[int] = reactive(-1, init=False)
+    """The bank generation the workbench last saw; set by the screen."""
+    active: reactive[bool] = reactive(False, init=False)
+    """Whether the pane's tab is the one shown; set by the screen."""
+
+    class Loaded(Message, bubble=False):
+        """A core call made by ``run_core`` finished, with its value or its error."""
+
+        def __init__(self, channel: str, request: Any, value: Any = None, error: BaseException | None = None) -> None:
+            super().__init__()
+            self.channel = channel
+            self.request = request
+            self.value = value
+            self.error = error
+
+    def __init__(self, bank: Bank, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bank = bank
+        self._shown_generation = -2
+        self._requests: dict[str, Any] = {}
+        self._busy: dict[str, Widget] = {}
+
+    # -- reloading -------------------------------------------------------------------------
+
+    def watch_generation(self) -> None:
+        self._maybe_reload()
+
+    def watch_active(self, active: bool) -> None:
+        if active:
+            self._maybe_reload()
+
+    def _maybe_reload(self) -> None:
+        if self.active and self.generation != self._shown_generation and self.is_mounted:
+            self._shown_generation = self.generation
+            self.reload()
+
+    def reload(self) -> None:
+        """Ask the core again for what the pane shows (the bank changed, or the pane is shown)."""
+
+    def focus_default(self) -> None:
+        """Give the focus to the pane's main control (its first focusable widget by default)."""
+        for widget in self.query("*").results(Widget):
+            if widget.focusable:
+                widget.focus()
+                return
+
+    # -- core calls off the event loop -----------------------------------------------------
+
+    def forget(self, channel: str = "read") -> None:
+        """Drop whatever is pending on a channel (the pane was cleared)."""
+        self._requests.pop(channel, None)
+        busy = self._busy.pop(channel, None)
+        if busy is not None:
+            busy.loading = False
+
+    def run_core(self, request: Any, call: Callable[[], Any], *, busy: Widget | None = None,
+                 channel: str = "read") -> None:
+        """Run ``call`` (one core call) in a thread; ``on_loaded`` gets its value.
+
+        Each channel keeps only its latest request: an answer to an older one is dropped, so typing
+        fast never shows an older answer over a newer one. Writes go on their own channel so a
+        reload never swallows their outcome. ``busy`` shows a loading indicator meanwhile.
+        """
+        self._requests[channel] = request
+        if busy is not None:
+            busy.loading = True
+            self._busy[channel] = busy
+        self.run_worker(partial(self._call_core, channel, request, call), thread=True, exclusive=True,
+                        exit_on_error=False, group=f"core-{channel}", description=f"{self.TITLE}: {channel}")
+
+    def _call_core(self, channel: str, request: Any, call: Callable[[], Any]) -> None:
+        """The worker's body: one core call, and one message back with its value or its error."""
+        try:
+            value = call()
+        except Exception as error:  # noqa: BLE001 - every failure is shown, none may kill the app
+            self.post_message(self.Loaded(channel, request, error=error))
+        else:
+            self.post_message(self.Loaded(channel, request, value=value))
+
+    def on_pane_loaded(self, message: Pane.Loaded) -> None:
+        if self._requests.get(message.channel) != message.request:
+            return
+        busy = self._busy.pop(message.channel, None)
+        if busy is not None:
+            busy.loading = False
+        if message.error is not None:
+            self.show_error(message.error)
+            self.on_failed(message.request, message.error)
+        else:
+            self.on_loaded(message.request, message.value)
+
+    def on_loaded(self, request: Any, value: Any) -> None:
+        """Show a core call's answer."""
+
+    def on_failed(self, request: Any, error: BaseException) -> None:
+        """Clear what the failed request would have shown (the error itself is already notified)."""
+
+    def show_error(self, error: BaseException) -> None:
+        """A core error's message verbatim; anything else as one line, never a traceback."""
+        if isinstance(error, BankError):
+            self.notify(error.message, title=self.TITLE, severity="error", timeout=8)
+        else:
+            self.notify(f"{type(error).__name__}: {error}", title=f"{self.TITLE}: unexpected error",
+                        severity="error", timeout=8)
+
+    # -- the command palette ---------------------------------------------------------------
+
+    def palette_commands(self) -> Iterator[PaletteCommand]:
+        yield from self.COMMANDS_OFFERED

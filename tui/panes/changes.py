@@ -1,0 +1,107 @@
+"""The Changes pane: which documents were added, modified, renamed or deleted since a ref or a date.
+
+"What did my colleagues (or the agents) change since Monday": a git ref (``HEAD~5``, ``main``, a
+tag) or an ISO date, answered by ``core.changes.changes_since`` in a worker. Uncommitted edits and
+untracked documents count. Enter opens a document that still exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Input, Label, Static
+
+from core.changes import Changes, changes_since
+from tui.messages import DocumentChosen
+from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.fitted_table import Column, FittedTable
+
+DEFAULT_SINCE = "HEAD~5"
+MARKS = {"added": ("+", "bold green"), "modified": ("~", "bold yellow"), "renamed": ("→", "bold cyan"),
+         "deleted": ("−", "bold red")}
+
+
+class ChangesPane(Pane):
+    """The bank's delta since a point in history."""
+
+    TITLE = "Changes"
+    SUMMARY = "Documents added, modified, renamed or deleted since a git ref or a date"
+    BINDINGS = [
+        Binding("escape", "leave_since", "Changes", show=False),
+        Binding("slash", "since", "Since…", key_display="/"),
+    ]
+    COMMANDS_OFFERED = (PaletteCommand("Changes: since a ref or a date", "HEAD~5, main, v1.2, 2026-05-01", "since"),)
+
+    class ChangeChosen(DocumentChosen):
+        """A changed document was chosen: open it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changes: Changes | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="query-row"):
+            yield Label("Since", classes="row-label")
+            yield Input(DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)",
+                        id="changes-since")
+        yield Static("Reading git history…", id="changes-summary", classes="pane-heading")
+        yield FittedTable([Column("", 1), Column("Document", weight=3), Column("Title", weight=2), Column("Layer", 9),
+                           Column("Status", 8)], id="changes-table")
+
+    @on(Input.Submitted, "#changes-since")
+    def _submitted(self) -> None:
+        self.reload()
+        self.query_one("#changes-table", DataTable).focus()
+
+    def reload(self) -> None:
+        since = self.query_one("#changes-since", Input).value.strip()
+        self.run_core(("changes", since, self.bank.generation), lambda: changes_since(self.bank, since),
+                      busy=self.query_one("#changes-summary", Static))
+
+    def on_failed(self, request: Any, error: BaseException) -> None:
+        self.changes = None
+        self.query_one("#changes-table", FittedTable).set_rows([])
+        self.query_one("#changes-summary", Static).update(getattr(error, "message", str(error)))
+
+    def on_loaded(self, request: Any, changes: Changes) -> None:
+        self.changes = changes
+        counts: dict[str, int] = {}
+        rows: list[tuple[list[str | Text], str]] = []
+        for index, change in enumerate(changes.changes):
+            counts[change.change_kind] = counts.get(change.change_kind, 0) + 1
+            mark, style = MARKS.get(change.change_kind, ("?", ""))
+            path = change.path if not change.renamed_from else f"{change.renamed_from} → {change.path}"
+            rows.append(([Text(mark, style=style), path, change.title, change.layer, change.status or ""], str(index)))
+        self.query_one("#changes-table", FittedTable).set_rows(rows)
+        summary = Text(f"{len(changes.changes)} documents changed", style="bold")
+        if counts:
+            summary.append(": " + ", ".join(f"{n} {kind}" for kind, n in counts.items()))
+        summary.append(f"  ·  since {changes.since}" + ("" if changes.mode == "git" else " (modification times)"),
+                       style="dim")
+        if changes.note:
+            summary.append(f"\n{changes.note}", style="italic")
+        self.query_one("#changes-summary", Static).update(summary)
+
+    @on(DataTable.RowSelected, "#changes-table")
+    def _chosen(self, event: DataTable.RowSelected) -> None:
+        if self.changes is None:
+            return
+        change = self.changes.changes[event.cursor_row]
+        if change.change_kind == "deleted" or change.path not in self.bank:
+            self.notify(f"{change.path} no longer exists.", title="Changes", severity="warning")
+            return
+        self.post_message(self.ChangeChosen(change.path))
+
+    def action_since(self) -> None:
+        self.query_one("#changes-since", Input).focus()
+
+    def action_leave_since(self) -> None:
+        self.query_one("#changes-table", DataTable).focus()
+
+    def focus_default(self) -> None:
+        self.query_one("#changes-table", DataTable).focus()

@@ -1,0 +1,284 @@
+"""The Document pane: one document's outline beside the selected section, rendered or as source.
+
+The outline lists the ``##`` sections with their line ranges, what the document derives from (up,
+external and broken edges marked), what derives from it (down) and its frontmatter. Highlighting a
+section shows it; Enter on an edge opens that document. ``s`` switches between the rendered
+section and the numbered source (where a finding's line is shown), ``e`` opens ``$EDITOR`` at the
+line, ``g`` walks the graph from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import ContentSwitcher, Markdown, Static, TextArea, Tree
+from textual.widgets.tree import TreeNode
+
+from core.bank import Bank
+from core.model import Document, Section
+from core.read import ReadResult, read_document
+from tui.messages import DocumentChosen
+from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.tree_cursor import place_cursor
+
+EMPTY = ("No document open. Choose one in Route, Search or Findings, or jump to one with ctrl+o "
+         "(or ctrl+p and its name).")
+
+
+@dataclass(frozen=True)
+class Opened:
+    """Everything the pane shows about one document, read in one go."""
+
+    doc: Document
+    body: ReadResult
+    source: str
+    incoming: tuple[str, ...]
+    known: frozenset[str]
+    """Bank paths of the derived_from targets that exist."""
+
+
+def read_opened(bank: Bank, path: str) -> Opened:
+    """The document, its body and its raw text, and who derives from it."""
+    with bank.lock:
+        doc = bank.document(path)
+        body = read_document(bank, doc.path)
+        source = read_document(bank, doc.path, lines="1-").content if doc.line_count else ""
+        incoming = tuple(dict.fromkeys(bank.incoming(doc.path)))
+        known = frozenset(e.resolved for e in doc.derived_from if e.resolved and e.resolved in bank)
+    return Opened(doc, body, source, incoming, known)
+
+
+class DocumentPane(Pane):
+    """One document: outline, section, edges, frontmatter."""
+
+    TITLE = "Document"
+    SUMMARY = "A document's sections, edges and frontmatter; a section rendered or as source"
+    BINDINGS = [
+        Binding("s", "toggle_source", "Source/rendered"),
+        Binding("e", "edit", "Open in $EDITOR"),
+        Binding("g", "graph", "Graph from here"),
+        Binding("w", "whole", "Whole document", show=False),
+    ]
+    COMMANDS_OFFERED = (
+        PaletteCommand("Document: open in $EDITOR", "At the selected section's (or finding's) line", "edit"),
+        PaletteCommand("Document: switch between rendered and source", "Numbered source lines or rendered markdown",
+                       "toggle_source"),
+        PaletteCommand("Document: show the whole document", "Every section, rendered", "whole"),
+    )
+
+    class EdgeFollowed(DocumentChosen):
+        """An edge of the outline (or a link in the text) was followed to another document."""
+
+    class GraphRequested(Message):
+        """The user asked for the graph around the open document."""
+
+        def __init__(self, path: str) -> None:
+            super().__init__()
+            self.path = path
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.path: str | None = None
+        """Bank path of the open document (None before one is chosen)."""
+        self.opened: Opened | None = None
+        self.section: Section | None = None
+        """The section shown (None: the whole document)."""
+        self.line: int | None = None
+        """The line the document was opened at (a finding's or a search hit's)."""
+        self.source_mode = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(EMPTY, id="doc-heading", classes="pane-heading")
+        with Horizontal(id="doc-body"):
+            tree: Tree[tuple[str, Any]] = Tree("outline", id="doc-outline")
+            tree.show_root = False
+            tree.guide_depth = 2
+            yield tree
+            with ContentSwitcher(initial="doc-rendered", id="doc-view"):
+                with VerticalScroll(id="doc-rendered"):
+                    yield Markdown(id="doc-markdown", open_links=False)
+                yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=False)
+
+    # -- opening ----------------------------------------------------------------------------
+
+    def open(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
+        """Show a document, scoped to a section or placed at a line (the screen calls this)."""
+        self.path, self.line = path, line
+        self._wanted_section = section
+        self.source_mode = line is not None
+        self._shown_generation = self.generation
+        self.run_core(("open", path), lambda: read_opened(self.bank, path))
+
+    def reload(self) -> None:
+        if self.path is not None:
+            self._wanted_section = self.section.title if self.section else None
+            self.run_core(("open", self.path), lambda: read_opened(self.bank, self.path))
+
+    def on_failed(self, request: Any, error: BaseException) -> None:
+        self.opened = None
+        self.query_one("#doc-heading", Static).update(Text(f"{self.path}: {getattr(error, 'message', error)}"))
+        self.query_one("#doc-outline", Tree).clear()
+
+    def on_loaded(self, request: Any, opened: Opened) -> None:
+        self.opened = opened
+        doc = opened.doc
+        self.path = doc.path
+        wanted = getattr(self, "_wanted_section", None)
+        section = next((s for s in doc.sections if s.title == wanted), None) if wanted else None
+        if section is None and self.line is not None:
+            section = next((s for s in doc.sections if s.line <= self.line <= s.end_line), None)
+        self.section = section
+        self._heading()
+        self._outline()
+        self._show()
+
+    def _heading(self) -> None:
+        assert self.opened is not None
+        doc = self.opened.doc
+        text = Text()
+        text.append(doc.title, style="bold")
+        text.append(f"  {doc.path}", style="dim")
+        facts = [doc.doc_kind, doc.status, f"{doc.layer} layer", f"{doc.line_count} lines"]
+        text.append("  ·  " + "  ·  ".join(f for f in facts if f))
+        if self.line is not None:
+            text.append(f"  ·  at line {self.line}", style="bold")
+        self.query_one("#doc-heading", Static).update(text)
+
+    def _outline(self) -> None:
+        assert self.opened is not None
+        opened, doc = self.opened, self.opened.doc
+        tree = self.query_one("#doc-outline", Tree)
+        tree.clear()
+        whole = tree.root.add_leaf(Text("Whole document", style="bold"), data=("whole", None))
+        chosen: TreeNode[Any] = whole
+        sections = tree.root.add(f"Sections ({len(doc.sections)})", data=("group", None), expand=True)
+        for section in doc.sections:
+            label = Text(section.title)
+            label.append(f"  {section.line}–{section.end_line}", style="dim")
+            node = sections.add_leaf(label, data=("section", section))
+            if section == self.section:
+                chosen = node
+        up = tree.root.add(f"Derived from ↑ ({len(doc.derived_from)})", data=("group", None), expand=True)
+        for edge in doc.derived_from:
+            label = Text()
+            if edge.external:
+                label.append("↗ ", style="bold")
+                label.append(edge.raw)
+                label.append("  external", style="italic dim")
+                up.add_leaf(label, data=("loose", edge.raw))
+            elif edge.resolved in opened.known:
+                label.append(edge.resolved or edge.raw)
+                if edge.fit:
+                    label.append(f"  fit: {edge.fit}", style="italic dim")
+                up.add_leaf(label, data=("edge", edge.resolved))
+            else:
+                label.append("✗ ", style="bold red")
+                label.append(edge.raw)
+                label.append("  broken: no such document", style="italic")
+                up.add_leaf(label, data=("loose", edge.raw))
+        down = tree.root.add(f"Used by ↓ ({len(opened.incoming)})", data=("group", None), expand=True)
+        for path in opened.incoming:
+            down.add_leaf(path, data=("edge", path))
+        front = tree.root.add(f"Frontmatter ({len(doc.frontmatter)})", data=("group", None), expand=True)
+        if doc.parse_error:
+            front.add_leaf(Text(f"✗ {doc.parse_error}", style="bold red"), data=("field", None))
+        for key, value in doc.frontmatter.items():
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            label = Text()
+            label.append(f"{key}: ", style="bold")
+            label.append(shown)
+            front.add_leaf(label, data=("field", key))
+        place_cursor(tree, chosen)
+
+    # -- showing --------------------------------------------------------------------------------
+
+    def _show(self) -> None:
+        """Fill the view with the chosen section (or the whole document), rendered or as source."""
+        if self.opened is None:
+            return
+        switcher = self.query_one("#doc-view", ContentSwitcher)
+        if self.source_mode:
+            switcher.current = "doc-source"
+            area = self.query_one("#doc-source", TextArea)
+            if area.text != self.opened.source:
+                area.load_text(self.opened.source)
+            line = self.line if self.line is not None else (self.section.line if self.section else 1)
+            area.move_cursor((max(line - 1, 0), 0))
+            area.scroll_to(y=max(line - 4, 0), animate=False)
+        else:
+            switcher.current = "doc-rendered"
+            if self.section is None:
+                content = self.opened.body.content
+            else:
+                content = read_document(self.bank, self.opened.doc.path, section=self.section.title).content
+            self.query_one("#doc-markdown", Markdown).update(content)
+            self.query_one("#doc-rendered", VerticalScroll).scroll_home(animate=False)
+
+    @on(Tree.NodeHighlighted, "#doc-outline")
+    def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
+        if event.node is not event.control.cursor_node or not event.control.has_focus:
+            return  # a stale highlight from rebuilding the outline, not the user moving
+        kind, value = event.node.data or ("group", None)
+        if kind == "whole" and self.section is not None:
+            self.section, self.line = None, None
+            self._show()
+        elif kind == "section" and value != self.section:
+            self.section, self.line = value, None
+            self._show()
+
+    @on(Tree.NodeSelected, "#doc-outline")
+    def _selected(self, event: Tree.NodeSelected[Any]) -> None:
+        kind, value = event.node.data or ("group", None)
+        if kind == "edge":
+            self.post_message(self.EdgeFollowed(value))
+        elif kind in ("section", "whole"):
+            self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
+
+    @on(Markdown.LinkClicked)
+    def _link(self, event: Markdown.LinkClicked) -> None:
+        if self.opened is None:
+            return
+        link = next((l for l in self.opened.doc.links if l.raw == event.href), None)
+        if link is not None and link.resolved and link.resolved in self.bank:
+            self.post_message(self.EdgeFollowed(link.resolved))
+        elif link is not None and link.resolved:
+            self.notify(f"{link.raw} points at nothing in this bank.", title="Broken link", severity="warning")
+        else:
+            self.app.open_url(event.href)
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle_source", "edit", "graph", "whole") and self.opened is None:
+            return None
+        return True
+
+    def action_toggle_source(self) -> None:
+        self.source_mode = not self.source_mode
+        self._show()
+
+    def action_whole(self) -> None:
+        self.section, self.line = None, None
+        self._show()
+
+    def action_edit(self) -> None:
+        if self.opened is None:
+            return
+        line = self.line or (self.section.line if self.section else 1)
+        if self.source_mode:
+            line = self.query_one("#doc-source", TextArea).cursor_location[0] + 1
+        self.app.open_in_editor(self.bank.root / self.opened.doc.path, line)  # type: ignore[attr-defined]
+
+    def action_graph(self) -> None:
+        if self.opened is not None:
+            self.post_message(self.GraphRequested(self.opened.doc.path))
+
+    def focus_default(self) -> None:
+        self.query_one("#doc-outline", Tree).focus()

@@ -1,0 +1,201 @@
+"""The Findings pane: what ``validate`` reports, grouped by rule with errors first.
+
+Severity and rule filters go to the core's ``validate``; the path box narrows what is shown. The
+highlighted finding's rule is explained underneath (what it catches, why it matters, the fix).
+Enter opens the document at the finding's line; ``e`` opens ``$EDITOR`` there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Input, Select, Static, Tree
+
+from core.validate import RULES, Finding, ValidationReport, validate
+from core.validate.registry import ordered_rules
+from tui.messages import DocumentChosen
+from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.tree_cursor import place_cursor
+
+ALL = "all"
+
+
+class FindingsPane(Pane):
+    """Validation findings, filterable, each one a jump to its line."""
+
+    TITLE = "Findings"
+    SUMMARY = "Validation findings grouped by rule, errors first; jump to the line"
+    BINDINGS = [
+        Binding("e", "edit", "Open in $EDITOR"),
+        Binding("v", "revalidate", "Re-validate"),
+        Binding("slash", "filter", "Filter by path", key_display="/", show=False),
+        Binding("escape", "leave_filter", "Findings", show=False),
+    ]
+    COMMANDS_OFFERED = (
+        PaletteCommand("Findings: re-run validation", "Check the disk and validate every document again", "revalidate"),
+        PaletteCommand("Findings: filter by path", "Type part of a path", "filter"),
+        PaletteCommand("Findings: show errors only", "Severity filter", "severity('error')"),
+        PaletteCommand("Findings: show every severity", "Clear the severity filter", "severity('all')"),
+        PaletteCommand("Findings: open the selected finding in $EDITOR", "At the finding's line", "edit"),
+    )
+
+    class FindingChosen(DocumentChosen):
+        """A finding was chosen: open its document at its line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.report: ValidationReport | None = None
+        self.shown: list[Finding] = []
+        """The findings in the tree, after the path filter."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="query-row"):
+            yield Input(placeholder="filter by path", id="findings-path")
+            yield Select([("all severities", ALL), ("errors", "error"), ("warnings", "warning")], value=ALL,
+                         allow_blank=False, id="findings-severity")
+            yield Select([("all rules", ALL)] + [(r.name, r.name) for r in ordered_rules()], value=ALL,
+                         allow_blank=False, id="findings-rule")
+        yield Static("Validating…", id="findings-summary", classes="pane-heading")
+        tree: Tree[Finding | None] = Tree("findings", id="findings-tree")
+        tree.show_root = False
+        tree.guide_depth = 2
+        yield tree
+        with VerticalScroll(id="findings-detail", classes="detail"):
+            yield Static("", id="findings-rule-doc")
+
+    # -- asking -----------------------------------------------------------------------------
+
+    def _choice(self, selector: str) -> str | None:
+        value = self.query_one(selector, Select).value
+        return None if value in (ALL, Select.NULL) else str(value)
+
+    @on(Select.Changed)
+    def _filter_changed(self) -> None:
+        self.reload()
+
+    @on(Input.Changed, "#findings-path")
+    def _path_changed(self) -> None:
+        if self.report is not None:
+            self._fill(self.report)
+
+    @on(Input.Submitted, "#findings-path")
+    def _path_submitted(self) -> None:
+        self.query_one("#findings-tree", Tree).focus()
+
+    def reload(self, *, recheck: bool = False) -> None:
+        severity, rule = self._choice("#findings-severity"), self._choice("#findings-rule")
+        bank = self.bank
+
+        def call() -> ValidationReport:
+            if recheck:
+                bank.refresh()
+            return validate(bank, severity=severity, rule=rule)
+
+        self.run_core(("validate", severity, rule, bank.generation, recheck), call,
+                      busy=self.query_one("#findings-summary", Static))
+
+    def on_loaded(self, request: Any, report: ValidationReport) -> None:
+        self.report = report
+        self._fill(report)
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def _fill(self, report: ValidationReport) -> None:
+        needle = self.query_one("#findings-path", Input).value.strip().lower()
+        self.shown = [f for f in report.findings if needle in f.path.lower()]
+        errors = sum(1 for f in self.shown if f.severity == "error")
+        summary = Text()
+        if not self.shown:
+            summary.append("No findings" + (" match these filters." if report.total or needle else ": the bank is clean."),
+                           style="bold")
+        else:
+            summary.append(f"{len(self.shown)} findings", style="bold")
+            summary.append(f": {errors} errors, {len(self.shown) - errors} warnings")
+            if needle or len(self.shown) != report.total:
+                summary.append("  (filtered)", style="dim")
+        self.query_one("#findings-summary", Static).update(summary)
+
+        tree = self.query_one("#findings-tree", Tree)
+        keep = tree.cursor_node.data if tree.cursor_node is not None else None
+        tree.clear()
+        groups: dict[str, list[Finding]] = {}
+        for finding in self.shown:
+            groups.setdefault(finding.rule, []).append(finding)
+        order = sorted(groups, key=lambda r: (RULES[r].severity != "error", RULES[r].rank) if r in RULES else (True, 99))
+        target = None
+        for name in order:
+            found = groups[name]
+            error = found[0].severity == "error"
+            label = Text("✗ " if error else "⚠ ", style="bold red" if error else "bold yellow")
+            label.append(name, style="bold")
+            label.append(f"  {len(found)} {found[0].severity}{'s' if len(found) > 1 else ''}", style="dim")
+            group = tree.root.add(label, data=None, expand=True)
+            for finding in found:
+                where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+                leaf = Text(where, style="bold")
+                leaf.append(f"  {finding.message}")
+                node = group.add_leaf(leaf, data=finding)
+                if target is None or finding == keep:
+                    target = node
+        if target is not None:
+            place_cursor(tree, target)
+        self._describe(target.data if target is not None else None)
+
+    def _describe(self, finding: Finding | None) -> None:
+        doc = self.query_one("#findings-rule-doc", Static)
+        if finding is None:
+            doc.update("")
+            return
+        rule = RULES.get(finding.rule)
+        text = Text()
+        text.append(f"{finding.rule}", style="bold")
+        text.append(f" ({finding.severity})  ", style="dim")
+        text.append(finding.message + "\n")
+        if rule is not None:
+            text.append(rule.doc, style="dim")
+        doc.update(text)
+
+    @on(Tree.NodeHighlighted, "#findings-tree")
+    def _highlighted(self, event: Tree.NodeHighlighted[Finding | None]) -> None:
+        if event.node.data is not None:
+            self._describe(event.node.data)
+
+    @on(Tree.NodeSelected, "#findings-tree")
+    def _chosen(self, event: Tree.NodeSelected[Finding | None]) -> None:
+        finding = event.node.data
+        if finding is not None and finding.path in self.bank:
+            self.post_message(self.FindingChosen(finding.path, line=finding.line or 1))
+
+    # -- actions --------------------------------------------------------------------------------
+
+    @property
+    def selected(self) -> Finding | None:
+        node = self.query_one("#findings-tree", Tree).cursor_node
+        return node.data if node is not None else None
+
+    def action_edit(self) -> None:
+        finding = self.selected
+        if finding is None:
+            self.notify("Select a finding first.", title="Findings", severity="warning")
+            return
+        self.app.open_in_editor(self.bank.root / finding.path, finding.line or 1)  # type: ignore[attr-defined]
+
+    def action_revalidate(self) -> None:
+        self.reload(recheck=True)
+
+    def action_filter(self) -> None:
+        self.query_one("#findings-path", Input).focus()
+
+    def action_leave_filter(self) -> None:
+        self.query_one("#findings-tree", Tree).focus()
+
+    def action_severity(self, severity: str) -> None:
+        self.query_one("#findings-severity", Select).value = severity
+
+    def focus_default(self) -> None:
+        self.query_one("#findings-tree", Tree).focus()

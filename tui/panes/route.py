@@ -1,0 +1,230 @@
+"""The Route pane: ask a question, see which documents answer it as you type.
+
+Each keystroke restarts a short debounce; the question then goes to ``core.route.route`` in a
+worker. The highlighted result's purpose and ``why`` are shown under the table; ``x`` opens the
+score breakdown, ``p`` pins the result as the question's expected answer in
+``dna/route-checks.md`` (a gated write, previewed and confirmed first), Enter opens the document at
+its best section.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import DataTable, Input, Select, Static
+
+from core.model import LAYERS
+from core.route import RouteHit, RouteResult, route
+from core.write.checks import PinResult, pin_route_check
+from tui.dialogs.confirm import ConfirmDialog
+from tui.dialogs.explain import ExplainDialog
+from tui.messages import DocumentChosen
+from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.fitted_table import Column, FittedTable
+
+DEBOUNCE_SECONDS = 0.025
+"""Quiet time after a keystroke before the question is routed (routing itself takes milliseconds)."""
+LIMIT = 10
+ALL_LAYERS = "all"
+EMPTY = "Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one."
+
+
+class RoutePane(Pane):
+    """Questions in, ranked documents out."""
+
+    TITLE = "Route"
+    SUMMARY = "Ask a question and see which documents answer it"
+    BINDINGS = [
+        Binding("x", "explain", "Explain score"),
+        Binding("p", "pin", "Pin as answer"),
+        Binding("down", "results", "Results", show=False),
+        Binding("escape", "switch_focus", "Question/results", show=False),
+    ]
+    COMMANDS_OFFERED = (
+        PaletteCommand("Route: ask a question", "Put the cursor in the question box", "ask"),
+        PaletteCommand("Route: explain the selected result's score",
+                       "Which fields matched and which multipliers applied", "explain"),
+        PaletteCommand("Route: pin the selected result as the expected answer",
+                       "Record it in dna/route-checks.md (previewed, then confirmed)", "pin"),
+    )
+
+    class HitChosen(DocumentChosen):
+        """A route result was chosen: open its document at its best section."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.result: RouteResult | None = None
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="query-row"):
+            yield Input(placeholder="Ask where something lives, e.g. how are invoices numbered",
+                        id="route-question")
+            layers = [("all layers", ALL_LAYERS)] + [(layer, layer) for layer in LAYERS if layer != "inbox"]
+            yield Select(layers, value=ALL_LAYERS, allow_blank=False, id="route-layer")
+        yield FittedTable([Column("Score", 6, justify="right"), Column("Document", weight=3), Column("Layer", 9),
+                           Column("Status", 8), Column("Best section", weight=2)], id="route-results")
+        yield Static(EMPTY, id="route-detail", classes="detail")
+
+    def on_mount(self) -> None:
+        # The router builds its indexes on the first question; build them now, off the event loop,
+        # so the first keystroke is answered as fast as the others.
+        self.run_worker(partial(route, self.bank, "warm up"), thread=True, exit_on_error=False, group="warm",
+                        description="Route: warming the indexes")
+
+    # -- asking --------------------------------------------------------------------------------
+
+    @property
+    def question(self) -> str:
+        return self.query_one("#route-question", Input).value.strip()
+
+    @property
+    def layer(self) -> str | None:
+        value = self.query_one("#route-layer", Select).value
+        return None if value in (ALL_LAYERS, Select.NULL) else str(value)
+
+    def ask(self, question: str) -> None:
+        """Put a question in the box (the palette and tests use this) and route it now."""
+        self.query_one("#route-question", Input).value = question
+        self.route_now()
+
+    @on(Input.Changed, "#route-question")
+    def _typed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE_SECONDS, self.route_now)
+
+    @on(Select.Changed, "#route-layer")
+    def _layer_changed(self) -> None:
+        self.route_now()
+
+    @on(Input.Submitted, "#route-question")
+    def _submitted(self) -> None:
+        self.route_now()
+        self.action_results()
+
+    def reload(self) -> None:
+        self.route_now()
+
+    def route_now(self) -> None:
+        question, layer = self.question, self.layer
+        if not question:
+            self.forget()
+            self.result = None
+            self._fill(None)
+            return
+        self.run_core(("route", question, layer, self.bank.generation),
+                      lambda: route(self.bank, question, limit=LIMIT, layer=layer))
+
+    def on_loaded(self, request: Any, value: Any) -> None:
+        if request[0] == "pin-preview":
+            self._confirm_pin(value)
+        elif request[0] == "pin":
+            self.notify(f"{value.expected} pinned for “{value.question}” in {value.path}.", title="Pinned")
+        else:
+            self.result = value
+            self._fill(value)
+
+    def on_failed(self, request: Any, error: BaseException) -> None:
+        if request[0] == "route":
+            self.result = None
+            self._fill(None)
+
+    def _fill(self, result: RouteResult | None) -> None:
+        keep = self.selected.path if self.selected else None
+        rows = [([f"{hit.score:.2f}", hit.path, hit.layer, hit.status or "-", hit.section or ""], hit.path)
+                for hit in (result.hits if result else ())]
+        self.query_one("#route-results", FittedTable).set_rows(rows, keep=keep)
+        self._describe()
+
+    # -- the highlighted result ------------------------------------------------------------------
+
+    @property
+    def selected(self) -> RouteHit | None:
+        if not self.result or not self.result.hits:
+            return None
+        table = self.query_one("#route-results", DataTable)
+        row = table.cursor_row
+        return self.result.hits[row] if 0 <= row < len(self.result.hits) else None
+
+    @on(DataTable.RowHighlighted, "#route-results")
+    def _highlighted(self) -> None:
+        self._describe()
+
+    def _describe(self) -> None:
+        detail = self.query_one("#route-detail", Static)
+        hit = self.selected
+        if self.result is None:
+            detail.update(EMPTY)
+        elif hit is None:
+            detail.update(Text(self.result.hint or "No document answers this question.", style="italic"))
+        else:
+            text = Text()
+            text.append(hit.title, style="bold")
+            text.append(f"  {hit.path}\n", style="dim")
+            text.append(f"{hit.purpose}\n" if hit.purpose else "")
+            text.append("why  ", style="bold")
+            text.append(hit.why or "-")
+            if self.result.why_intent:
+                text.append("\nA “why” question: decision records were favoured.", style="italic dim")
+            detail.update(text)
+
+    @on(DataTable.RowSelected, "#route-results")
+    def _chosen(self) -> None:
+        hit = self.selected
+        if hit is not None:
+            self.post_message(self.HitChosen(hit.path, section=hit.section))
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def action_switch_focus(self) -> None:
+        if self.query_one("#route-question", Input).has_focus:
+            self.action_results()
+        else:
+            self.action_ask()
+
+    def action_ask(self) -> None:
+        self.query_one("#route-question", Input).focus()
+
+    def action_results(self) -> None:
+        self.query_one("#route-results", DataTable).focus()
+
+    def action_explain(self) -> None:
+        hit = self.selected
+        if hit is None:
+            self.notify("Select a result first.", title="Explain", severity="warning")
+            return
+        self.app.push_screen(ExplainDialog(self.question, hit))
+
+    def action_pin(self) -> None:
+        hit, question = self.selected, self.question
+        if hit is None:
+            self.notify("Ask a question and select the document that answers it.", title="Pin", severity="warning")
+            return
+        self.run_core(("pin-preview", question, hit.path),
+                      lambda: pin_route_check(self.bank, question=question, expected=hit.path, dry_run=True),
+                      channel="write")
+
+    def _confirm_pin(self, preview: PinResult) -> None:
+        lines = [f"Question:  {preview.question}", f"Answer:    {preview.expected}", ""]
+        if preview.created_file:
+            lines.append(f"Creates {preview.path} and registers it in dna/README.md.")
+        elif preview.replaced:
+            lines.append(f"Replaces the answer pinned before for this question in {preview.path}.")
+        else:
+            lines.append(f"Adds a row to {preview.path}.")
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                self.run_core(("pin", preview.question, preview.expected),
+                              lambda: pin_route_check(self.bank, question=preview.question, expected=preview.expected),
+                              channel="write")
+
+        self.app.push_screen(ConfirmDialog("Pin the expected answer?", "\n".join(lines), confirm="Pin"), answered)

@@ -1,0 +1,145 @@
+"""The Search pane: where a word or a phrase occurs in the bank's bodies, with the line.
+
+Routing answers "which document should I read"; search answers "where is this written". Results
+come as you type (debounced); Enter opens the document at the hit's line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.timer import Timer
+from textual.widgets import DataTable, Input, Static
+
+from core.search import SearchResult, search
+from tui.messages import DocumentChosen
+from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.fitted_table import Column, FittedTable
+
+DEBOUNCE_SECONDS = 0.08
+LIMIT = 25
+EMPTY = "Type a word, a phrase or an identifier: the lines that hold it appear as you type."
+
+
+class SearchPane(Pane):
+    """Bodies, searched."""
+
+    TITLE = "Search"
+    SUMMARY = "Where a word or phrase occurs in the bodies, with the line"
+    BINDINGS = [
+        Binding("down", "results", "Results", show=False),
+        Binding("escape", "switch_focus", "Box/results", show=False),
+    ]
+    COMMANDS_OFFERED = (PaletteCommand("Search: search the bodies", "Put the cursor in the search box", "ask"),)
+
+    class HitChosen(DocumentChosen):
+        """A search hit was chosen: open its document at the line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.result: SearchResult | None = None
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
+        yield Static(EMPTY, id="search-summary", classes="pane-heading")
+        yield FittedTable([Column("Document", weight=2), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
+                          id="search-results")
+        yield Static("", id="search-detail", classes="detail")
+
+    @property
+    def query_text(self) -> str:
+        return self.query_one("#search-query", Input).value.strip()
+
+    def ask(self, text: str) -> None:
+        self.query_one("#search-query", Input).value = text
+        self.reload()
+
+    @on(Input.Changed, "#search-query")
+    def _typed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE_SECONDS, self.reload)
+
+    @on(Input.Submitted, "#search-query")
+    def _submitted(self) -> None:
+        self.reload()
+        self.action_results()
+
+    def reload(self) -> None:
+        text = self.query_text
+        if not text:
+            self.forget()
+            self.result = None
+            self._fill(None)
+            return
+        self.run_core(("search", text, self.bank.generation), lambda: search(self.bank, text, limit=LIMIT))
+
+    def on_loaded(self, request: Any, result: SearchResult) -> None:
+        self.result = result
+        self._fill(result)
+
+    def on_failed(self, request: Any, error: BaseException) -> None:
+        self.result = None
+        self._fill(None)
+
+    def _fill(self, result: SearchResult | None) -> None:
+        table = self.query_one("#search-results", FittedTable)
+        summary = self.query_one("#search-summary", Static)
+        if result is None:
+            table.set_rows([])
+            summary.update(EMPTY)
+            self._describe()
+            return
+        table.set_rows([([hit.path, str(hit.line or ""), hit.excerpt.strip()], str(index))
+                        for index, hit in enumerate(result.hits)])
+        text = Text(f"{len(result.hits)} documents", style="bold")
+        if result.broadened:
+            text.append("  ·  no document holds every word; these hold some", style="italic")
+        if result.hint and not result.hits:
+            text.append(f"  ·  {result.hint}", style="italic")
+        summary.update(text)
+        self._describe()
+
+    @on(DataTable.RowHighlighted, "#search-results")
+    def _describe(self) -> None:
+        """The highlighted hit's title and whole excerpt, which the table cuts."""
+        detail = self.query_one("#search-detail", Static)
+        table = self.query_one("#search-results", FittedTable)
+        hits = self.result.hits if self.result else ()
+        if not 0 <= table.cursor_row < len(hits):
+            detail.display = False
+            return
+        hit = hits[table.cursor_row]
+        text = Text()
+        text.append(hit.title, style="bold")
+        text.append(f"  {hit.path}:{hit.line}\n" if hit.line else f"  {hit.path}\n", style="dim")
+        text.append(hit.excerpt.strip() or "(a match in the headers only)")
+        detail.update(text)
+        detail.display = True
+
+    @on(DataTable.RowSelected, "#search-results")
+    def _chosen(self, event: DataTable.RowSelected) -> None:
+        if self.result is None:
+            return
+        hit = self.result.hits[event.cursor_row]
+        self.post_message(self.HitChosen(hit.path, line=hit.line or None))
+
+    def action_switch_focus(self) -> None:
+        if self.query_one("#search-query", Input).has_focus:
+            self.action_results()
+        else:
+            self.action_ask()
+
+    def action_ask(self) -> None:
+        self.query_one("#search-query", Input).focus()
+
+    def action_results(self) -> None:
+        self.query_one("#search-results", DataTable).focus()
+
+    def focus_default(self) -> None:
+        self.query_one("#search-query", Input).focus()

@@ -1,0 +1,1 @@
+"""The app's screens: the workbench over a bank, and the welcome screen when there is none."""

@@ -1,0 +1,186 @@
+"""The workbench screen: the bank header, one tab per pane, the footer; it coordinates the panes.
+
+Panes post what the user chose (a document to open, a graph to walk); this screen decides what
+happens and sets attributes on the panes concerned. It also hands every pane the bank generation
+when the disk changed, and refreshes the header's counts in a worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from core.bank import Bank
+from tui.messages import DocumentChosen
+from tui.panes.base import Pane
+from tui.panes.changes import ChangesPane
+from tui.panes.document import DocumentPane
+from tui.panes.drift import DriftPane
+from tui.panes.findings import FindingsPane
+from tui.panes.graph import GraphPane
+from tui.panes.route import RoutePane
+from tui.panes.search import SearchPane
+from tui.widgets.bank_header import BankHeader, BankSummary, summarise
+
+
+@dataclass(frozen=True)
+class PaneSpec:
+    """A pane of the workbench: its tab id, the key that shows it, its class."""
+
+    id: str
+    key: str
+    pane: type[Pane]
+
+
+PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("route", "1", RoutePane),
+    PaneSpec("document", "2", DocumentPane),
+    PaneSpec("graph", "3", GraphPane),
+    PaneSpec("findings", "4", FindingsPane),
+    PaneSpec("drift", "5", DriftPane),
+    PaneSpec("search", "6", SearchPane),
+    PaneSpec("changes", "7", ChangesPane),
+)
+"""Every pane, in tab order. A new pane (the inbox) is one more entry here and one module."""
+
+
+class WorkbenchScreen(Screen[None]):
+    """The owner's workbench over one bank."""
+
+    BINDINGS = [
+        *(Binding(spec.key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False) for spec in PANES),
+        *(Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
+          for spec in PANES),
+        Binding("ctrl+o", "jump", "Jump to doc"),
+    ]
+
+    generation: reactive[int] = reactive(-1, init=False)
+    """The bank generation last seen; the app sets it when the disk changed."""
+
+    class SummaryReady(Message):
+        """The header's counts were gathered."""
+
+        def __init__(self, summary: BankSummary | None, error: BaseException | None = None) -> None:
+            super().__init__()
+            self.summary = summary
+            self.error = error
+
+    def __init__(self, bank: Bank) -> None:
+        super().__init__()
+        self.bank = bank
+
+    def compose(self) -> ComposeResult:
+        yield BankHeader(id="bank-header")
+        with TabbedContent(id="panes", initial=PANES[0].id):
+            for spec in PANES:
+                with TabPane(f"{spec.key} {spec.pane.TITLE}", id=spec.id):
+                    yield spec.pane(self.bank, id=f"{spec.id}-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.generation = self.bank.generation
+        self._activate(PANES[0].id)
+        self.pane(PANES[0].id).focus_default()
+
+    # -- panes ------------------------------------------------------------------------------
+
+    def pane(self, pane_id: str) -> Pane:
+        return self.query_one(f"#{pane_id}-pane", Pane)
+
+    @property
+    def active_pane(self) -> Pane:
+        return self.pane(self.query_one("#panes", TabbedContent).active)
+
+    def show_pane(self, pane_id: str, *, focus: bool = True) -> None:
+        """Bring a pane to the front (keys, the palette and opened documents come through here)."""
+        tabs = self.query_one("#panes", TabbedContent)
+        if tabs.active != pane_id:
+            tabs.active = pane_id
+            self._activate(pane_id)
+        if focus:
+            pane = self.pane(pane_id)
+            pane.focus_default()
+            self.call_after_refresh(self._keep_focus_in, pane)
+
+    def _keep_focus_in(self, pane: Pane) -> None:
+        """Focus the pane again once it is laid out, unless the user already moved into it."""
+        if self.focused is None or pane not in self.focused.ancestors_with_self:
+            pane.focus_default()
+
+    def action_show_pane(self, pane_id: str) -> None:
+        self.show_pane(pane_id)
+
+    @on(TabbedContent.TabActivated, "#panes")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._activate(event.pane.id or "")
+
+    def _activate(self, pane_id: str) -> None:
+        for spec in PANES:
+            self.pane(spec.id).active = spec.id == pane_id
+
+    def watch_generation(self, generation: int) -> None:
+        for spec in PANES:
+            self.pane(spec.id).generation = generation
+        self.query_one(BankHeader).busy = "validating"
+        self._summarise()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="summary")
+    def _summarise(self) -> None:
+        try:
+            self.post_message(self.SummaryReady(summarise(self.bank)))
+        except Exception as error:  # noqa: BLE001 - shown, never fatal
+            self.post_message(self.SummaryReady(None, error))
+
+    def on_workbench_screen_summary_ready(self, message: SummaryReady) -> None:
+        header = self.query_one(BankHeader)
+        header.busy = ""
+        if message.summary is not None:
+            header.summary = message.summary
+        else:
+            self.notify(str(getattr(message.error, "message", message.error)), title="Header", severity="error")
+
+    # -- what the panes ask for ---------------------------------------------------------------
+
+    @on(DocumentChosen)
+    def _document_chosen(self, message: DocumentChosen) -> None:
+        message.stop()
+        self.open_document(message.path, section=message.section, line=message.line)
+
+    @on(DocumentPane.GraphRequested)
+    def _graph_requested(self, message: DocumentPane.GraphRequested) -> None:
+        self.query_one(GraphPane).set_root(message.path)
+        self.show_pane("graph")
+
+    def open_document(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
+        """Show a document in the Document pane; the graph follows it."""
+        self.query_one(DocumentPane).open(path, section=section, line=line)
+        self.query_one(GraphPane).set_root(path)
+        self.show_pane("document")
+
+    def action_jump(self) -> None:
+        self.app.action_jump()  # type: ignore[attr-defined]
+
+    # -- the command palette ------------------------------------------------------------------
+
+    def palette_commands(self) -> Iterator[SystemCommand]:
+        """Every pane and every pane's action, for the app's command palette."""
+        for spec in PANES:
+            pane = spec.pane
+            yield SystemCommand(f"{pane.TITLE}: go to the pane ({spec.key})", pane.SUMMARY,
+                                partial(self.show_pane, spec.id))
+        for spec in PANES:
+            for command in self.pane(spec.id).palette_commands():
+                yield SystemCommand(command.title, command.help, partial(self.run_pane_action, spec.id, command.action))
+
+    def run_pane_action(self, pane_id: str, action: str) -> None:
+        self.show_pane(pane_id)
+        self.call_after_refresh(self.app.run_action, action, self.pane(pane_id))

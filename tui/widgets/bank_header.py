@@ -1,0 +1,102 @@
+"""The one-line header: which bank, how many documents, errors and warnings, the inbox, the contract."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from core.bank import Bank
+from core.paths import BANK_DIR_NAMES
+from core.validate import validate
+from core.write.inbox import list_inbox
+
+
+@dataclass(frozen=True)
+class BankSummary:
+    """What the header shows, gathered from the core in one go."""
+
+    name: str
+    documents: int
+    """Documents outside the inbox."""
+    errors: int
+    warnings: int
+    inbox: int
+    proposals: int
+    stale: int
+    """Inbox notes older than the core's stale age."""
+    contract: bool
+    """Whether the bank's dna/ declares a contract (False: degraded mode)."""
+
+
+def bank_name(bank: Bank) -> str:
+    """The project's name: the directory holding ``memory_bank/``, or the bank's own directory."""
+    root = bank.root
+    return root.parent.name if root.name in BANK_DIR_NAMES and root.parent.name else root.name
+
+
+def summarise(bank: Bank) -> BankSummary:
+    """Count what the header shows (validation is cached per bank generation, so this is cheap)."""
+    report = validate(bank)
+    notes = list_inbox(bank)
+    with bank.lock:
+        documents = sum(1 for doc in bank if not doc.is_inbox)
+        contract = bank.contract.present
+    return BankSummary(
+        name=bank_name(bank), documents=documents, errors=report.errors, warnings=report.warnings,
+        inbox=len(notes), proposals=sum(1 for n in notes if n.proposal), stale=sum(1 for n in notes if n.stale),
+        contract=contract,
+    )
+
+
+class BankHeader(Static):
+    """The bank at a glance, always on top."""
+
+    summary: reactive[BankSummary | None] = reactive(None)
+    """Set by the screen whenever the bank changed."""
+    busy: reactive[str] = reactive("")
+    """What is running in the background, shown at the end of the line ("validating", ...)."""
+
+    def render(self) -> Text:
+        if self.summary is None:
+            text = Text(no_wrap=True, overflow="ellipsis")
+            text.append(" memorybank ", style="bold reverse")
+            text.append("  reading the bank…")
+            return text
+        for level in range(3):  # the widest line that fits
+            text = self._line(self.summary, level)
+            if text.cell_len <= self.size.width:
+                break
+        return text
+
+    def _line(self, s: BankSummary, level: int) -> Text:
+        """Level 0 says everything in words; 1 and 2 shorten it for narrow terminals."""
+        def plural(n: int, word: str) -> str:
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        sep = "  │  " if level == 0 else " │ "
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" {s.name} ", style="bold reverse")
+        text.append(f"  {s.documents} documents" if level == 0 else f" {s.documents} docs", style="bold")
+        text.append(sep)
+        if s.errors:
+            text.append(f"✗ {plural(s.errors, 'error')}", style="bold red")
+        else:
+            text.append("✓ 0 errors", style="bold green")
+        text.append(f" ⚠ {plural(s.warnings, 'warning')}", style="bold yellow" if s.warnings else "dim")
+        text.append(sep)
+        text.append(f"inbox {s.inbox}", style="bold" if s.inbox else "dim")
+        if s.proposals and level < 2:
+            text.append(f" ({plural(s.proposals, 'proposal')})")
+        if s.stale and level < 2:
+            text.append(f" {s.stale} stale", style="yellow")
+        text.append(sep)
+        if s.contract:
+            text.append("contract ✓", style="green")
+        else:
+            text.append("no contract: degraded" if level == 0 else "degraded", style="bold yellow")
+        if self.busy:
+            text.append(f" · {self.busy}…", style="italic dim")
+        return text
