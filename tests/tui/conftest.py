@@ -1,0 +1,101 @@
+"""Fixtures for the workbench tests: the demo bank, deterministic rendering, and waiting for workers.
+
+Every test drives a real app with Pilot. Nothing sleeps to wait for a result: ``settle`` awaits
+the app's workers and lets the messages they posted be handled, until nothing is left running.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import textual.constants
+from textual.widgets import Input, TextArea
+from textual.worker import WorkerCancelled, WorkerFailed
+
+from tests.conftest import FIXTURES
+from tui.demo import build_demo
+
+SIZE = (80, 24)
+"""The smallest terminal the workbench must fit; snapshots are taken at it."""
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blinking cursor makes two screenshots of the same screen differ."""
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
+
+
+@pytest.fixture(autouse=True)
+def no_animation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sliding tab underline caught half-way differs between runs, and waiting for it is slow."""
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+
+
+@pytest.fixture(autouse=True)
+def no_editor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+
+
+@pytest.fixture(scope="session")
+def demo_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo bank, built once per session (its git history is the same on every machine)."""
+    return build_demo(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def demo_bank(demo_source: Path, tmp_path: Path) -> Path:
+    """A private copy of the demo repository, for tests that write."""
+    repo = demo_source.parent
+    shutil.copytree(repo, tmp_path / repo.name, symlinks=True)
+    return tmp_path / repo.name / demo_source.name
+
+
+@pytest.fixture
+def reference_bank(tmp_path: Path) -> Path:
+    """A copy of the reference fixture bank: broken and external edges, a conflict, no git."""
+    target = tmp_path / "reference"
+    shutil.copytree(FIXTURES / "reference", target)
+    return target
+
+
+async def workers_done(app) -> None:
+    """Await every worker of the app, cancelled ones (a newer request replaced them) included."""
+    for worker in list(app.workers):
+        try:
+            await worker.wait()
+        except (WorkerCancelled, WorkerFailed):
+            pass
+
+
+async def settle(pilot, rounds: int = 2) -> None:
+    """Let workers finish and the messages they posted be handled (never a sleep)."""
+    for _ in range(rounds):
+        await workers_done(pilot.app)
+        await pilot.pause()
+
+
+class Notes:
+    """The notifications an app raised, captured (``run_test`` does not display them)."""
+
+    def __init__(self, app, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.messages: list[tuple[str, str]] = []
+        original = app.notify
+
+        def notify(message, *args, **kwargs):
+            self.messages.append((str(message), kwargs.get("severity", "information")))
+            return original(message, *args, **kwargs)
+
+        monkeypatch.setattr(app, "notify", notify)
+
+    def errors(self) -> list[str]:
+        return [m for m, severity in self.messages if severity == "error"]
+

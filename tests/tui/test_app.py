@@ -1,0 +1,159 @@
+"""The workbench as a whole: the header, every pane by key and by palette, jump to a document,
+keys help and themes, the welcome screen, and a write made by another process showing up."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from textual.command import CommandInput, CommandPalette
+from textual.widgets import Input
+
+from tests.tui.conftest import SIZE, settle
+from tui.app import make_app
+from tui.panes.document import DocumentPane
+from tui.screens.welcome import WelcomeScreen
+from tui.screens.workbench import PANES, WorkbenchScreen
+from tui.widgets.bank_header import BankHeader
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_header_counts_documents_findings_the_inbox_and_the_contract(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        summary = app.screen.query_one(BankHeader).summary
+        assert (summary.name, summary.documents, summary.errors, summary.warnings) == ("harbor", 36, 1, 2)
+        assert (summary.inbox, summary.proposals, summary.contract) == (4, 1, True)
+        line = str(app.screen.query_one(BankHeader).render())
+        assert line.startswith(" harbor ") and "contract ✓" in line and "inbox 4 (1 proposal)" in line
+
+
+async def test_a_bank_without_dna_is_shown_degraded(tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("---\ntitle: A\npurpose: p\n---\n# A\n")
+    app = make_app(tmp_path, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(BankHeader).summary.contract is False
+        assert "degraded" in str(app.screen.query_one(BankHeader).render())
+
+
+async def test_every_pane_is_reachable_by_its_key_and_by_the_palette(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tabs = app.screen.query_one("#panes")
+        await pilot.press("escape")
+        for spec in reversed(PANES):
+            await pilot.press(spec.key)
+            assert tabs.active == spec.id
+            await pilot.press("escape")
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for spec in PANES:
+            assert f"{spec.pane.TITLE}: go to the pane ({spec.key})" in titles
+            for command in spec.pane.COMMANDS_OFFERED:
+                assert command.title in titles
+        assert {"Jump to a document…", "Re-check the disk now", "Theme", "Keys", "Quit"} <= titles
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        app.screen.query_one(CommandInput).value = "Drift: go to the pane"
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, WorkbenchScreen) and tabs.active == "drift"
+
+
+async def test_jump_to_a_document_from_its_own_palette(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        app.screen.query_one(CommandInput).value = "tax-model"
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(DocumentPane).opened.doc.path == "domain/tax-model.md"
+
+
+async def test_question_mark_toggles_the_keys_panel_and_ctrl_t_offers_themes(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "question_mark")
+        assert app.screen.query("HelpPanel")
+        await pilot.press("question_mark")
+        assert not app.screen.query("HelpPanel")
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("escape")
+        app.theme = "nord"
+        await settle(pilot)
+        assert app.theme == "nord"
+
+
+async def test_with_no_bank_the_welcome_screen_creates_one_with_the_name_given(tmp_path):
+    root = tmp_path / "memory_bank"
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, WelcomeScreen)
+        await pilot.press("i")
+        await settle(pilot)
+        app.screen.query_one("#name", Input).value = "Lighthouse"
+        await pilot.press("enter")
+        await settle(pilot, rounds=5)
+        assert isinstance(app.screen, WorkbenchScreen)
+        assert app.bank is not None and len(app.bank) == 24
+        assert "Lighthouse" in (root / "README.md").read_text()
+
+
+async def test_the_welcome_screen_opens_the_demo(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    app = make_app(tmp_path / "nothing-here", poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot, rounds=6)
+        assert isinstance(app.screen, WorkbenchScreen)
+        assert app.bank.root.name == "memory_bank" and app.bank.root.parent.name == "harbor"
+
+
+async def wait_for(pilot, condition, seconds: float) -> bool:
+    """Poll the open app for up to ``seconds`` (real time: the disk re-check runs on a clock)."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        await pilot.pause(0.1)
+        if condition():
+            return True
+    return condition()
+
+
+async def test_an_agent_note_captured_through_memorybank_mcp_shows_up_within_three_seconds(demo_bank):
+    """A real MCP client talks to `memorybank mcp` over stdio in another process; the open app sees
+    the captured note in its header without a restart."""
+    from mcp import Client, StdioServerParameters
+    from mcp_types import Implementation
+
+    server = StdioServerParameters(command=str(Path(sys.executable).parent / "memorybank"),
+                                   args=["mcp", "--root", str(demo_bank)], cwd=str(demo_bank.parent))
+    app = make_app(demo_bank)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = app.screen.query_one(BankHeader)
+        before = header.summary.inbox
+        async with Client(server, client_info=Implementation(name="claude-code", version="1")) as client:
+            result = await client.call_tool("bank_create", {
+                "docKind": "engineering", "path": "stripe-webhooks.md", "title": "Stripe webhooks arrive twice",
+                "purpose": "Stripe retries webhooks, so payment events must be idempotent.", "inbox": True})
+            assert not result.is_error, result.content
+        assert await wait_for(pilot, lambda: header.summary.inbox == before + 1, 3.0), \
+            "the captured note did not appear within 3 s"
+        assert app.bank.document("_inbox/stripe-webhooks.md").frontmatter["captured_by"] == "claude-code"

@@ -1,0 +1,107 @@
+"""The Document pane: outline with line ranges, the section shown as you move, edges followed,
+the source view at a line, and the editor command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Markdown, TextArea, Tree
+
+from tests.tui.conftest import SIZE, Notes, settle
+from tui.app import make_app
+from tui.editor import editor_command
+from tui.panes.document import DocumentPane
+from tui.panes.graph import GraphPane
+
+pytestmark = pytest.mark.anyio
+
+
+async def open_doc(app, pilot, path, **where):
+    app.screen.open_document(path, **where)
+    await settle(pilot)
+    return app.screen.query_one(DocumentPane)
+
+
+async def test_the_outline_lists_sections_with_line_ranges_edges_and_frontmatter(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md")
+        labels = [str(node.label) for node in pane.query_one("#doc-outline", Tree).root.children]
+        assert labels == ["Whole document", "Sections (4)", "Derived from ↑ (1)", "Used by ↓ (4)", "Frontmatter (8)"]
+        sections = pane.query_one("#doc-outline", Tree).root.children[1]
+        assert [str(n.label) for n in sections.children][0] == "Numbering  17–21"
+
+
+async def test_moving_through_the_outline_shows_each_section(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
+        assert pane.section.title == "Numbering"
+        await pilot.press("down")
+        await settle(pilot)
+        assert pane.section.title == "Rounding"
+        markdown = pane.query_one("#doc-markdown", Markdown)
+        assert "half-up" in markdown.source and "gapless" not in markdown.source
+
+
+async def test_following_an_edge_opens_that_document_and_the_graph_follows(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md")
+        tree = pane.query_one("#doc-outline", Tree)
+        upstream = tree.root.children[2].children[0]
+        tree.select_node(upstream)
+        await settle(pilot)
+        assert pane.opened.doc.path == "product/plans-and-limits.md"
+        assert app.screen.query_one(GraphPane).root_path == "product/plans-and-limits.md"
+
+
+async def test_opening_at_a_line_shows_the_numbered_source_there(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/monitoring.md", line=19)
+        source = pane.query_one("#doc-source", TextArea)
+        assert pane.source_mode and source.cursor_location == (18, 0)
+        assert "alert-catalogue" in source.document.get_line(18)
+        await pilot.press("s")
+        assert not pane.source_mode
+
+
+async def test_edit_asks_for_an_editor_when_none_is_set(demo_source, monkeypatch):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        await settle(pilot)
+        await open_doc(app, pilot, "domain/tax-model.md", section="Rates")
+        app.open_in_editor(demo_source / "domain/tax-model.md", 3)
+        assert any("Set $EDITOR" in m for m, _ in notes.messages)
+        calls = []
+        with monkeypatch.context() as patched:
+            patched.setattr(app, "open_in_editor", lambda path, line: calls.append((Path(path).name, line)))
+            await pilot.press("e")
+        assert calls == [("tax-model.md", 16)]
+
+
+def test_editor_commands_put_the_line_where_each_editor_expects_it():
+    assert editor_command("vim", "/b/a.md", 12) == ["vim", "+12", "/b/a.md"]
+    assert editor_command("emacs -nw", "/b/a.md", 3) == ["emacs", "-nw", "+3", "/b/a.md"]
+    assert editor_command("code --wait", "/b/a.md", 7) == ["code", "--wait", "--goto", "/b/a.md:7"]
+    assert editor_command("/usr/bin/hx", "/b/a.md", 0) == ["/usr/bin/hx", "/b/a.md:1"]
+
+
+async def test_a_document_removed_on_disk_says_so_instead_of_crashing(demo_bank, monkeypatch):
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/monitoring.md")
+        (demo_bank / "ops" / "monitoring.md").unlink()
+        app.recheck()
+        await settle(pilot)
+        assert pane.opened is None
+        assert any("Not a document of this bank: ops/monitoring.md" in m for m in notes.errors())

@@ -1,0 +1,78 @@
+"""The Findings pane: grouped by rule with errors first, filtered by severity, rule and path, each
+finding a jump to its document and line."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import TextArea, Tree
+
+from tests.tui.conftest import SIZE, settle
+from tui.app import make_app
+from tui.panes.document import DocumentPane
+from tui.panes.findings import FindingsPane
+
+pytestmark = pytest.mark.anyio
+
+
+def groups(pane: FindingsPane) -> list[str]:
+    return [str(node.label).split()[1] for node in pane.query_one("#findings-tree", Tree).root.children]
+
+
+async def findings(app, pilot) -> FindingsPane:
+    await settle(pilot)
+    await pilot.press("escape", "4")
+    await settle(pilot)
+    return app.screen.query_one(FindingsPane)
+
+
+async def test_findings_are_grouped_by_rule_errors_first(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await findings(app, pilot)
+        assert groups(pane) == ["missing-derived-from", "unregistered-doc", "broken-link"]
+        assert pane.report.errors == 1 and pane.report.warnings == 2
+        assert "Fix:" in str(pane.query_one("#findings-rule-doc").render())
+
+
+async def test_filters_by_severity_rule_and_path(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await findings(app, pilot)
+        pane.query_one("#findings-severity").value = "warning"
+        await settle(pilot)
+        assert groups(pane) == ["unregistered-doc", "broken-link"]
+        pane.query_one("#findings-rule").value = "broken-link"
+        await settle(pilot)
+        assert groups(pane) == ["broken-link"]
+        pane.query_one("#findings-rule").value = "all"
+        pane.query_one("#findings-severity").value = "all"
+        await settle(pilot)
+        await pilot.press("slash")
+        pane.query_one("#findings-path").value = "ops/"
+        await settle(pilot)
+        assert [f.path for f in pane.shown] == ["ops/monitoring.md"]
+
+
+async def test_choosing_a_finding_opens_the_document_at_its_line(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await findings(app, pilot)
+        pane.query_one("#findings-rule").value = "broken-link"
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        document = app.screen.query_one(DocumentPane)
+        assert app.screen.query_one("#panes").active == "document"
+        assert document.opened.doc.path == "ops/monitoring.md" and document.line == 19 and document.source_mode
+        assert document.query_one("#doc-source", TextArea).cursor_location == (18, 0)
+
+
+async def test_a_clean_bank_says_so(tmp_path):
+    from core.init import init
+
+    init(tmp_path / "memory_bank", name="Clean")
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await findings(app, pilot)
+        assert pane.report.total == 0
+        assert "the bank is clean" in str(pane.query_one("#findings-summary").render())

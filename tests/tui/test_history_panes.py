@@ -1,0 +1,94 @@
+"""Drift, Search and Changes: the panes that read git history or the bodies."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Tree
+
+from tests.tui.conftest import SIZE, Notes, settle
+from tui.app import make_app
+from tui.panes.changes import ChangesPane
+from tui.panes.document import DocumentPane
+from tui.panes.drift import DriftPane
+from tui.panes.search import SearchPane
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_drift_lists_pairs_with_their_commits_and_the_missing_anchor(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "5")
+        await settle(pilot)
+        pane = app.screen.query_one(DriftPane)
+        drift = pane.drift
+        assert [(p.path, p.anchor, p.ahead_days) for p in drift.drifted] == [
+            ("domain/tax-model.md", "src/billing/tax.py", 119),
+            ("engineering/payment-retries.md", "src/payments/retry.py", 98),
+        ]
+        assert drift.drifted[0].commits[0].subject == "Apply the EU reverse charge to cross-border B2B invoices"
+        assert [(m.path, m.anchor) for m in drift.missing] == [("ops/deploy-runbook.md", "scripts/rollback.sh")]
+        await pilot.press("plus")
+        await settle(pilot)
+        assert pane.drift.threshold_days == 120 and not pane.drift.drifted and pane.drift.missing
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(DocumentPane).path is None  # the "nothing drifted" line opens nothing
+        tree = pane.query_one("#drift-tree", Tree)
+        tree.select_node(tree.root.children[1].children[0])
+        await settle(pilot)
+        assert app.screen.query_one(DocumentPane).opened.doc.path == "ops/deploy-runbook.md"
+
+
+async def test_drift_without_git_says_why_there_is_nothing_to_compare(reference_bank):
+    app = make_app(reference_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "5")
+        await settle(pilot)
+        summary = str(app.screen.query_one("#drift-summary").render())
+        assert "declares `anchors:`" in summary or "not inside a git repository" in summary
+
+
+async def test_search_finds_the_line_and_opens_the_document_there(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "6")
+        pane = app.screen.query_one(SearchPane)
+        pane.ask("SKIP LOCKED")
+        await settle(pilot)
+        hits = {h.path: h.line for h in pane.result.hits}
+        assert "engineering/architecture.md" in hits and hits["engineering/architecture.md"] > 0
+        index = [h.path for h in pane.result.hits].index("engineering/architecture.md")
+        await pilot.press("enter", *["down"] * index, "enter")
+        await settle(pilot)
+        document = app.screen.query_one(DocumentPane)
+        assert document.opened.doc.path == "engineering/architecture.md"
+        assert document.line == hits["engineering/architecture.md"] and document.source_mode
+
+
+async def test_changes_since_a_ref_and_a_bad_ref_reported_without_a_crash(demo_source, monkeypatch):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        await settle(pilot)
+        await pilot.press("escape", "7")
+        await settle(pilot)
+        pane = app.screen.query_one(ChangesPane)
+        kinds = {c.path: c.change_kind for c in pane.changes.changes}
+        assert kinds["domain/invoicing-rules.md"] == "modified"
+        assert kinds["engineering/caching-notes.md"] == "added"
+        assert kinds["_inbox/eu-reverse-charge.md"] == "added"
+        await pilot.press("slash")
+        since = pane.query_one("#changes-since")
+        since.value = "no-such-ref"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any('"no-such-ref" is not a commit' in m for m in notes.errors())
+        assert pane.changes is None and app.is_running
+        since.value = "2026-05-01"
+        await pilot.press("slash", "enter")
+        await settle(pilot)
+        assert {c.path for c in pane.changes.changes} >= {"domain/invoicing-rules.md", "engineering/caching-notes.md"}

@@ -1,0 +1,98 @@
+"""The Route pane: results as you type, the highlighted result explained, a result opened at its
+section, the expected answer pinned through the gates."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tui.conftest import SIZE, Notes, settle
+from tui.app import make_app
+from tui.dialogs.confirm import ConfirmDialog
+from tui.dialogs.explain import ExplainDialog
+from tui.panes.document import DocumentPane
+from tui.panes.route import RoutePane
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_typing_a_question_shows_ranked_results_with_the_why(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"numbering")
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        assert route.result is not None and route.result.question == "numbering"
+        top = route.result.hits[0]
+        assert top.path == "domain/invoicing-rules.md" and top.section == "Numbering"
+        assert route.query_one("#route-results").row_count == len(route.result.hits)
+        assert "owns canonical_for: invoice_numbering" in str(route.query_one("#route-detail").render())
+
+
+async def test_choosing_a_result_opens_its_document_at_the_best_section(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#route-question").value = "payment retries jitter"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        document = app.screen.query_one(DocumentPane)
+        assert app.screen.query_one("#panes").active == "document"
+        assert document.opened is not None and document.opened.doc.path == "engineering/payment-retries.md"
+        assert document.section is not None and document.section.title == "Backoff and Jitter"
+
+
+async def test_the_layer_filter_goes_to_the_router(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        route.query_one("#route-layer").value = "decision"
+        route.ask("invoices")
+        await settle(pilot)
+        assert route.result.hits and {h.layer for h in route.result.hits} == {"decision"}
+
+
+async def test_explain_shows_the_score_breakdown(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#route-question").value = "why postgres for jobs"
+        await pilot.press("enter", "x")
+        await settle(pilot)
+        assert isinstance(app.screen, ExplainDialog)
+        assert app.screen.hit.path == "adr/ADR-20260105T100000Z-postgres-job-queue.md"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ExplainDialog)
+
+
+async def test_pinning_previews_confirms_and_writes_through_the_gates(demo_bank, monkeypatch):
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        await settle(pilot)
+        app.screen.query_one("#route-question").value = "how are credit notes numbered"
+        await pilot.press("enter", "p")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "Creates dna/route-checks.md" in app.screen.body
+        await pilot.press("y")
+        await settle(pilot)
+        assert not notes.errors()
+    text = (demo_bank / "dna" / "route-checks.md").read_text()
+    assert "| how are credit notes numbered | `domain/invoicing-rules.md` |" in text
+    assert "route-checks.md" in (demo_bank / "dna" / "README.md").read_text()
+
+
+async def test_cancelling_a_pin_writes_nothing(demo_bank):
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#route-question").value = "deploy rollback"
+        await pilot.press("enter", "p")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+    assert not (demo_bank / "dna" / "route-checks.md").exists()
