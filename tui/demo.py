@@ -73,7 +73,8 @@ def _create(bank: Bank, doc: DemoDoc) -> None:
 
 
 CODE_V1 = {
-    "src/billing/invoice.py": '"""Invoices: numbering and totals."""\n\n\ndef next_number(series, last):\n    return f"{series}-{last + 1:06d}"\n',
+    "src/billing/invoice.py": ('"""Invoices: numbering and totals."""\n\n\ndef next_number(series, last):\n'
+                               '    return f"{series}-{last + 1:06d}"\n'),
     "src/billing/tax.py": '"""VAT by country."""\n\nRATES = {"DE": 0.19, "FR": 0.20, "NL": 0.21}\n',
     "src/payments/retry.py": '"""Card payment retries."""\n\nDELAYS = [60, 300, 3600]\n',
     "src/worker/queue.py": '"""The job queue on Postgres (SELECT ... FOR UPDATE SKIP LOCKED)."""\n',

@@ -151,3 +151,8 @@ class Pane(Vertical):
 
     def palette_commands(self) -> Iterator[PaletteCommand]:
         yield from self.COMMANDS_OFFERED
+
+
+def count(n: int, noun: str) -> str:
+    """``1 document``, ``2 documents``: counts as a person writes them."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

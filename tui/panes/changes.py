@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from core.changes import Changes, changes_since
 from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
+from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
 
 DEFAULT_SINCE = "HEAD~5"
@@ -78,7 +78,7 @@ class ChangesPane(Pane):
             path = change.path if not change.renamed_from else f"{change.renamed_from} → {change.path}"
             rows.append(([Text(mark, style=style), path, change.title, change.layer, change.status or ""], str(index)))
         self.query_one("#changes-table", FittedTable).set_rows(rows)
-        summary = Text(f"{len(changes.changes)} documents changed", style="bold")
+        summary = Text(f"{count(len(changes.changes), 'document')} changed", style="bold")
         if counts:
             summary.append(": " + ", ".join(f"{n} {kind}" for kind, n in counts.items()))
         summary.append(f"  ·  since {changes.since}" + ("" if changes.mode == "git" else " (modification times)"),

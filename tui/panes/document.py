@@ -22,6 +22,7 @@ from textual.widgets import ContentSwitcher, Markdown, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
 
 from core.bank import Bank
+from core.errors import BankError
 from core.model import Document, Section
 from core.read import ReadResult, read_document
 from tui.messages import DocumentChosen
@@ -61,9 +62,9 @@ class DocumentPane(Pane):
     TITLE = "Document"
     SUMMARY = "A document's sections, edges and frontmatter; a section rendered or as source"
     BINDINGS = [
-        Binding("s", "toggle_source", "Source/rendered"),
-        Binding("e", "edit", "Open in $EDITOR"),
-        Binding("g", "graph", "Graph from here"),
+        Binding("s", "toggle_source", "Source"),
+        Binding("e", "edit", "Editor"),
+        Binding("g", "graph", "Graph"),
         Binding("w", "whole", "Whole document", show=False),
     ]
     COMMANDS_OFFERED = (
@@ -217,7 +218,10 @@ class DocumentPane(Pane):
             if self.section is None:
                 content = self.opened.body.content
             else:
-                content = read_document(self.bank, self.opened.doc.path, section=self.section.title).content
+                try:
+                    content = read_document(self.bank, self.opened.doc.path, section=self.section.title).content
+                except BankError as error:  # the file changed under us; the next re-check reloads it
+                    content = f"*{error.message}*"
             self.query_one("#doc-markdown", Markdown).update(content)
             self.query_one("#doc-rendered", VerticalScroll).scroll_home(animate=False)
 

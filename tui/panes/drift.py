@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, Static, Tree
 
 from core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
 from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
+from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.tree_cursor import place_cursor
 
 STEP_DAYS = 30
@@ -30,8 +30,8 @@ class DriftPane(Pane):
     TITLE = "Drift"
     SUMMARY = "Documents whose anchored code was committed after them, and anchors to nothing"
     BINDINGS = [
-        Binding("plus,equals_sign", "threshold(1)", "Threshold +30d", key_display="+"),
-        Binding("minus", "threshold(-1)", "Threshold -30d", key_display="-"),
+        Binding("plus,equals_sign", "threshold(1)", "+30 days", key_display="+"),
+        Binding("minus", "threshold(-1)", "-30 days", key_display="-"),
         Binding("escape", "leave_threshold", "Drift", show=False),
     ]
     COMMANDS_OFFERED = (
@@ -82,8 +82,9 @@ class DriftPane(Pane):
         summary = Text()
         if drift.mode == "git":
             summary.append(f"{len(drift.drifted)} drifted", style="bold")
-            summary.append(f", {len(drift.missing)} missing anchors  ·  {drift.anchored} anchored documents, "
-                           f"{drift.unanchored} without anchors  ·  threshold {drift.threshold_days} days")
+            summary.append(f", {count(len(drift.missing), 'missing anchor')}  ·  "
+                           f"{count(drift.anchored, 'anchored document')}, {drift.unanchored} without anchors  ·  "
+                           f"threshold {drift.threshold_days} days")
         if drift.note:
             summary.append(("\n" if drift.mode == "git" else "") + drift.note, style="italic")
         self.query_one("#drift-summary", Static).update(summary)
@@ -108,7 +109,8 @@ class DriftPane(Pane):
                 node.add_leaf(Text(f"… {pair.commit_count - len(pair.commits)} older commits", style="dim"),
                               data=pair.path)
         if not drift.drifted:
-            ahead.add_leaf(Text(f"nothing is more than {drift.threshold_days} days behind its code", style="italic dim"))
+            ahead.add_leaf(Text(f"nothing is more than {drift.threshold_days} days behind its code",
+                                style="italic dim"))
         missing = tree.root.add(Text(f"Anchors that point at nothing ({len(drift.missing)})", style="bold"),
                                 expand=True)
         for anchor in drift.missing:

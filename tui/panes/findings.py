@@ -19,7 +19,7 @@ from textual.widgets import Input, Select, Static, Tree
 from core.validate import RULES, Finding, ValidationReport, validate
 from core.validate.registry import ordered_rules
 from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
+from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.tree_cursor import place_cursor
 
 ALL = "all"
@@ -31,7 +31,7 @@ class FindingsPane(Pane):
     TITLE = "Findings"
     SUMMARY = "Validation findings grouped by rule, errors first; jump to the line"
     BINDINGS = [
-        Binding("e", "edit", "Open in $EDITOR"),
+        Binding("e", "edit", "Editor"),
         Binding("v", "revalidate", "Re-validate"),
         Binding("slash", "filter", "Filter by path", key_display="/", show=False),
         Binding("escape", "leave_filter", "Findings", show=False),
@@ -111,11 +111,11 @@ class FindingsPane(Pane):
         errors = sum(1 for f in self.shown if f.severity == "error")
         summary = Text()
         if not self.shown:
-            summary.append("No findings" + (" match these filters." if report.total or needle else ": the bank is clean."),
-                           style="bold")
+            why = " match these filters." if report.total or needle else ": the bank is clean."
+            summary.append("No findings" + why, style="bold")
         else:
-            summary.append(f"{len(self.shown)} findings", style="bold")
-            summary.append(f": {errors} errors, {len(self.shown) - errors} warnings")
+            summary.append(count(len(self.shown), "finding"), style="bold")
+            summary.append(f": {count(errors, 'error')}, {count(len(self.shown) - errors, 'warning')}")
             if needle or len(self.shown) != report.total:
                 summary.append("  (filtered)", style="dim")
         self.query_one("#findings-summary", Static).update(summary)
@@ -126,7 +126,7 @@ class FindingsPane(Pane):
         groups: dict[str, list[Finding]] = {}
         for finding in self.shown:
             groups.setdefault(finding.rule, []).append(finding)
-        order = sorted(groups, key=lambda r: (RULES[r].severity != "error", RULES[r].rank) if r in RULES else (True, 99))
+        order = sorted(groups, key=lambda r: (groups[r][0].severity != "error", RULES[r].rank if r in RULES else 99))
         target = None
         for name in order:
             found = groups[name]
@@ -157,7 +157,7 @@ class FindingsPane(Pane):
         text.append(f" ({finding.severity})  ", style="dim")
         text.append(finding.message + "\n")
         if rule is not None:
-            text.append(rule.doc, style="dim")
+            text.append(rule.doc.replace("``", "`"), style="dim")
         doc.update(text)
 
     @on(Tree.NodeHighlighted, "#findings-tree")

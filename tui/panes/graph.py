@@ -20,7 +20,7 @@ from textual.widgets.tree import TreeNode
 
 from core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, Graph, GraphNode, walk_graph
 from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
+from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.tree_cursor import place_cursor
 
 CAPS = (10, 25, 60, 120, 300)
@@ -51,7 +51,7 @@ class GraphPane(Pane):
         Binding("minus", "depth(-1)", "Shallower", key_display="-"),
         Binding("right_square_bracket", "cap(1)", "More nodes", key_display="]", show=False),
         Binding("left_square_bracket", "cap(-1)", "Fewer nodes", key_display="[", show=False),
-        Binding("r", "reroot", "Re-root here"),
+        Binding("r", "reroot", "Re-root"),
     ]
     COMMANDS_OFFERED = (
         PaletteCommand("Graph: walk up (what it derives from)", "Follow derived_from upstream", "direction('up')"),
@@ -135,7 +135,7 @@ class GraphPane(Pane):
     def _summary(self, graph: Graph) -> None:
         text = Text()
         where = {"up": "upstream of", "down": "downstream of", "both": "around"}[graph.direction]
-        text.append(f"{len(graph.nodes) - 1} documents", style="bold")
+        text.append(count(len(graph.nodes) - 1, "document"), style="bold")
         text.append(f" {where} {graph.root}  ·  depth {graph.depth}, cap {graph.limit}")
         if graph.by_layer:
             text.append("  ·  " + ", ".join(f"{n} {layer}" for layer, n in graph.by_layer.items()), style="dim")

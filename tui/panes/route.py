@@ -33,7 +33,8 @@ DEBOUNCE_SECONDS = 0.025
 """Quiet time after a keystroke before the question is routed (routing itself takes milliseconds)."""
 LIMIT = 10
 ALL_LAYERS = "all"
-EMPTY = "Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one."
+EMPTY = ("Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one.\n"
+         "Esc leaves the box; then 1-7 switch panes and ? lists the keys. ctrl+p finds any command or document.")
 
 
 class RoutePane(Pane):
@@ -42,8 +43,8 @@ class RoutePane(Pane):
     TITLE = "Route"
     SUMMARY = "Ask a question and see which documents answer it"
     BINDINGS = [
-        Binding("x", "explain", "Explain score"),
-        Binding("p", "pin", "Pin as answer"),
+        Binding("x", "explain", "Explain"),
+        Binding("p", "pin", "Pin answer"),
         Binding("down", "results", "Results", show=False),
         Binding("escape", "switch_focus", "Question/results", show=False),
     ]
@@ -65,7 +66,7 @@ class RoutePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield Input(placeholder="Ask where something lives, e.g. how are invoices numbered",
+            yield Input(placeholder="Ask where something lives, e.g. invoice numbering",
                         id="route-question")
             layers = [("all layers", ALL_LAYERS)] + [(layer, layer) for layer in LAYERS if layer != "inbox"]
             yield Select(layers, value=ALL_LAYERS, allow_blank=False, id="route-layer")

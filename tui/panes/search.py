@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Input, Static
 
 from core.search import SearchResult, search
 from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
+from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
 
 DEBOUNCE_SECONDS = 0.08
@@ -47,8 +47,8 @@ class SearchPane(Pane):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
-        yield FittedTable([Column("Document", weight=2), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
-                          id="search-results")
+        yield FittedTable([Column("Document", weight=2), Column("Line", 5, justify="right"),
+                           Column("Excerpt", weight=3)], id="search-results")
         yield Static("", id="search-detail", classes="detail")
 
     @property
@@ -97,7 +97,7 @@ class SearchPane(Pane):
             return
         table.set_rows([([hit.path, str(hit.line or ""), hit.excerpt.strip()], str(index))
                         for index, hit in enumerate(result.hits)])
-        text = Text(f"{len(result.hits)} documents", style="bold")
+        text = Text(count(len(result.hits), "document"), style="bold")
         if result.broadened:
             text.append("  ·  no document holds every word; these hold some", style="italic")
         if result.hint and not result.hits:

@@ -60,7 +60,7 @@ class WorkbenchScreen(Screen[None]):
         *(Binding(spec.key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False) for spec in PANES),
         *(Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
           for spec in PANES),
-        Binding("ctrl+o", "jump", "Jump to doc"),
+        Binding("ctrl+o", "jump", "Jump"),
     ]
 
     generation: reactive[int] = reactive(-1, init=False)
