@@ -70,6 +70,8 @@ async def _measure(root: str, started: float) -> dict[str, float]:
         figures["keystroke_p95_ms"] = sorted(latencies)[int(len(latencies) * 0.95) - 1]
         figures["keystroke_max_ms"] = max(latencies)
         figures["keystrokes"] = len(latencies)
+        if os.environ.get("TUI_PAINT_DEBUG"):
+            print([round(v) for v in latencies], file=sys.stderr)
     return figures
 
 
