@@ -1,0 +1,47 @@
+"""Docs that are tested: README names every CLI command and every MCP tool, resource and prompt."""
+
+from __future__ import annotations
+
+import argparse
+
+import anyio
+from mcp import Client
+
+from core.init import init
+from mcp_server.server import build_server
+from tests.conftest import PROJECT
+from tui.cli.main import build_parser
+
+README = (PROJECT / "README.md").read_text(encoding="utf-8")
+
+
+def subcommands(parser: argparse.ArgumentParser, prefix: str = "memorybank") -> list[str]:
+    names = []
+    for action in parser._subparsers._group_actions if parser._subparsers else []:  # type: ignore[union-attr]
+        for name, sub in action.choices.items():
+            names.append(f"{prefix} {name}")
+            names += subcommands(sub, f"{prefix} {name}")
+    return names
+
+
+def test_every_cli_subcommand_is_in_the_readme():
+    commands = subcommands(build_parser())
+    assert len(commands) > 25
+    missing = [c for c in commands if c.split()[-1] not in README or f"`{c.split()[0]} {c.split()[1]}" not in README]
+    assert not missing, f"README does not mention: {missing}"
+
+
+def test_every_mcp_tool_resource_and_prompt_is_in_the_readme(tmp_path):
+    init(tmp_path / "memory_bank", name="Docs")
+
+    async def surface() -> tuple[list[str], list[str], list[str]]:
+        async with Client(build_server(tmp_path / "memory_bank")) as client:
+            tools = [t.name for t in (await client.list_tools()).tools]
+            resources = [str(r.uri) for r in (await client.list_resources()).resources]
+            prompts = [p.name for p in (await client.list_prompts()).prompts]
+        return tools, resources, prompts
+
+    tools, resources, prompts = anyio.run(surface)
+    assert len(tools) == 16 and len(resources) == 4 and len(prompts) == 5
+    missing = [name for name in [*tools, *resources, *prompts] if f"`{name}`" not in README]
+    assert not missing, f"README does not mention: {missing}"
