@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import replace
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

@@ -19,7 +19,7 @@ from core.errors import Refusal
 from core.index import walk
 from core.parse import parse_document
 from core.sections import SECTIONS
-from core.write.create import serialise, section_index_text
+from core.write.create import section_index_text, serialise
 from core.write.gates import require
 from core.write.lock import BankLock
 from core.write.rawdoc import RawDoc

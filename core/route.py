@@ -19,12 +19,12 @@ from core.bank import Bank
 from core.body_index import admitted, body_index
 from core.errors import UsageError
 from core.headers import (
-    canonical_coverage,
     CLOSED_WORK,
     OTHER_STATUS,
     STATUS_WEIGHTS,
     Fields,
     HeaderMatch,
+    canonical_coverage,
     details,
     document_scores,
     header_index,

@@ -190,7 +190,7 @@ def retitle(body: str, title: str) -> str:
 
 
 def today() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+    return _dt.datetime.now(_dt.UTC).date().isoformat()
 
 
 def template_fields(instance: Instance, *, placeholders: str) -> tuple[dict[str, Any], list[str]]:

@@ -167,7 +167,7 @@ class BankServer(MCPServer):
             return
         prefix = f"Error executing tool {tool}: "
         message = outcome[len(prefix):] if outcome.startswith(prefix) else outcome
-        call = ToolCall(_dt.datetime.now(_dt.timezone.utc), client_name(context) or "unknown", tool,
+        call = ToolCall(_dt.datetime.now(_dt.UTC), client_name(context) or "unknown", tool,
                         short_arguments(arguments), ok, message)
         try:
             self.activity(call)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from core.contract import GOVERNED_FIELDS
 from core.model import LAYERS
 from core.validate.locate import key_line
-from core.validate.registry import Context, Finding, RULES, rule
+from core.validate.registry import RULES, Context, Finding, rule
 
 MISSING_DERIVED_FROM = "Governance requires every active non-root document to declare derived_from."
 

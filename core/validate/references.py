@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from core.parse import FenceTracker
 from core.paths import normalize_segments, relative_link
-from core.validate.registry import Context, Finding, RULES, rule
+from core.validate.registry import RULES, Context, Finding, rule
 
 _CLAIM = re.compile(
     r"(?P<phrase>[^\W\d_][\w`, -]{4,60}?)\s+(?:(?:is|are)\s+)?"

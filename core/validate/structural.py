@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator
 
 from core.validate.locate import parse_error_line, value_line
-from core.validate.registry import Context, Finding, RULES, rule
+from core.validate.registry import RULES, Context, Finding, rule
 
 
 @rule("invalid-frontmatter", "error", "The YAML frontmatter does not parse; values were recovered leniently.")

@@ -54,7 +54,7 @@ def serialise(front: dict[str, Any], body: str) -> str:
 
 
 def now_stamp() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def supplied_body(title: str, text: str) -> str:

@@ -69,9 +69,7 @@ def _key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | Non
             end = index + 1
             while end < closing:
                 line = lines[end]
-                if line.startswith((" ", "\t")) or line.startswith("- "):
-                    end += 1
-                elif not line.strip() and end + 1 < closing and lines[end + 1].startswith((" ", "\t")):
+                if line.startswith((" ", "\t")) or line.startswith("- ") or not line.strip() and end + 1 < closing and lines[end + 1].startswith((" ", "\t")):
                     end += 1
                 else:
                     break

@@ -227,13 +227,13 @@ def discard(bank: Bank, *, path: str, reason: str, dry_run: bool = False) -> Dis
 def _captured(note: Document) -> tuple[str | None, float]:
     stamp = note.frontmatter.get("captured_at")
     if isinstance(stamp, _dt.datetime):
-        moment = stamp if stamp.tzinfo else stamp.replace(tzinfo=_dt.timezone.utc)
+        moment = stamp if stamp.tzinfo else stamp.replace(tzinfo=_dt.UTC)
         return moment.isoformat().replace("+00:00", "Z"), moment.timestamp()
     if isinstance(stamp, str) and stamp.strip():
         try:
             moment = _dt.datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
             if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=_dt.timezone.utc)
+                moment = moment.replace(tzinfo=_dt.UTC)
             return stamp.strip(), moment.timestamp()
         except ValueError:
             return stamp.strip(), note.mtime

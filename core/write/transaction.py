@@ -9,6 +9,7 @@ removed, and temporary files are cleaned up: the bank is left as before, or full
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -83,7 +84,5 @@ class Transaction:
         for temp, _ in staged:
             temp.unlink(missing_ok=True)
         for directory in reversed(made_dirs):
-            try:
+            with contextlib.suppress(OSError):  # another writer may have put a file there meanwhile
                 directory.rmdir()
-            except OSError:
-                pass

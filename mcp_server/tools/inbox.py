@@ -41,7 +41,7 @@ def register(server: BankServer) -> None:
     bank = server.bank
     owner = server.inbox_exits == "owner"
 
-    def overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status):  # noqa: ANN001, ANN202
+    def overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status):
         return dict(doc_kind=docKind, title=title, purpose=purpose, derived_from=derivedFrom, canonical_for=canonicalFor,
                     must_not_define=mustNotDefine, status=status)
 

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, NotRequired
 
 from pydantic import Field
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
-from core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
-from core.route import DEFAULT_LIMIT as ROUTE_DEFAULT, MAX_LIMIT as ROUTE_MAX, route
-from core.search import DEFAULT_LIMIT as SEARCH_DEFAULT, MAX_LIMIT as SEARCH_MAX, SearchResult, search
 from core.errors import UsageError
+from core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
+from core.route import DEFAULT_LIMIT as ROUTE_DEFAULT
+from core.route import MAX_LIMIT as ROUTE_MAX
+from core.route import route
+from core.search import DEFAULT_LIMIT as SEARCH_DEFAULT
+from core.search import MAX_LIMIT as SEARCH_MAX
+from core.search import SearchResult, search
 from mcp_server.tools import tool
 
 if TYPE_CHECKING:

@@ -50,15 +50,15 @@ def test_yes_and_no_stay_the_strings_a_human_meant():
 
 def test_sections_have_line_ranges_and_ignore_fenced_headings():
     raw = (
-        "---\ntitle: T\n---\n"  # lines 1-3
-        "# T\n"  # 4
-        "## One\n"  # 5
-        "text\n"  # 6
-        "```\n## not a heading\n```\n"  # 7-9
-        "## Two ##\n"  # 10
-        "````markdown\n```\n## nested fence\n```\n## still inside\n````\n"  # 11-16
-        "tail\n"  # 17
-    ).encode()
+        b"---\ntitle: T\n---\n"  # lines 1-3
+        b"# T\n"  # 4
+        b"## One\n"  # 5
+        b"text\n"  # 6
+        b"```\n## not a heading\n```\n"  # 7-9
+        b"## Two ##\n"  # 10
+        b"````markdown\n```\n## nested fence\n```\n## still inside\n````\n"  # 11-16
+        b"tail\n"  # 17
+    )
     doc, _ = parse_document("x.md", raw)
     assert [(s.title, s.line, s.end_line) for s in doc.sections] == [("One", 5, 9), ("Two", 10, 17)]
     assert doc.body_line == 4 and doc.line_count == 17
@@ -97,9 +97,9 @@ def test_derived_from_with_the_bank_folder_prefix_is_read_from_the_bank_root():
 
 def test_links_in_every_shape_outside_fences_and_code_spans():
     raw = (
-        "- [a](a.md)\n| [b](sub/b.md) | x |\n1. [c](../c.md#frag)\nProse [d](d.md \"title\").\n"
-        "`[not](code.md)`\n```\n[fenced](f.md)\n```\n[ref]: refs/e.md\n[site](https://x.org/y.md)\n"
-    ).encode()
+        b"- [a](a.md)\n| [b](sub/b.md) | x |\n1. [c](../c.md#frag)\nProse [d](d.md \"title\").\n"
+        b"`[not](code.md)`\n```\n[fenced](f.md)\n```\n[ref]: refs/e.md\n[site](https://x.org/y.md)\n"
+    )
     doc = parse_document("dir/README.md", raw)[0]
     assert [(link.raw, link.resolved) for link in doc.links] == [
         ("a.md", "dir/a.md"),

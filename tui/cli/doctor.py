@@ -111,7 +111,7 @@ def server_check(root: Path) -> Check:
     command = shutil.which("memorybank") or str(Path(sys.executable).parent / "memorybank")
     try:
         count, seconds = handshake(command, ["mcp", "--root", str(root)])
-    except BaseException as error:  # noqa: BLE001 - any failure to start or talk is the finding
+    except BaseException as error:
         return Check("mcp handshake", "fail", f"{command} mcp did not answer tools/list: {_short(error)}",
                      "Run `memorybank mcp --root <bank>` by hand to see its error.")
     status = "ok" if count else "warn"
