@@ -127,6 +127,38 @@ class Landing:
                 self.tx.write(path, text.encode("utf-8"))
 
 
+def governed_frontmatter(
+    *,
+    title: str,
+    doc_kind: str,
+    doc_function: str,
+    purpose: str,
+    derived_from: list[str],
+    canonical_for: list[str],
+    must_not_define: list[str],
+    status: str,
+    inherited: dict[str, Any],
+) -> dict[str, Any]:
+    """A new document's frontmatter in the order people read it: the governed keys first, then
+    what its template adds (never a governed key)."""
+    front: dict[str, Any] = {"title": title}
+    if doc_kind:
+        front["doc_kind"] = doc_kind
+    front["doc_function"] = doc_function
+    front["purpose"] = purpose
+    if derived_from:
+        front["derived_from"] = derived_from
+    if canonical_for:
+        front["canonical_for"] = canonical_for
+    if must_not_define:
+        front["must_not_define"] = must_not_define
+    front["status"] = status
+    for key, value in inherited.items():
+        if key not in front and key not in GOVERNED_KEYS:
+            front[key] = value
+    return front
+
+
 def section_index_text(directory: str) -> str:
     """The index a section starts with: governed frontmatter, its route line, an empty registry."""
     spec = BY_DIRECTORY[directory]
@@ -228,23 +260,11 @@ def create(
         doc_function = "canonical"
         if instance is not None and isinstance(inherited.get("doc_function"), str) and inherited["doc_function"] not in ("template", ""):
             doc_function = inherited["doc_function"]
-        front: dict[str, Any] = {"title": title}
-        if doc_kind:
-            front["doc_kind"] = doc_kind
-        front["doc_function"] = doc_function
-        front["purpose"] = purpose
-        if derived:
-            front["derived_from"] = derived
-        if keys:
-            front["canonical_for"] = keys
-        if forbidden:
-            front["must_not_define"] = forbidden
-        front["status"] = chosen_status
-        for key, value in inherited.items():
-            if key not in front and key not in GOVERNED_KEYS:
-                front[key] = value
-        for key, value in extras.items():
-            front[key] = value
+        front = governed_frontmatter(
+            title=title, doc_kind=doc_kind, doc_function=doc_function, purpose=purpose, derived_from=derived,
+            canonical_for=keys, must_not_define=forbidden, status=chosen_status, inherited=inherited,
+        )
+        front.update(extras)
         if inbox:
             front["captured_at"] = now_stamp()
             front["captured_by"] = client or "unknown"

@@ -23,7 +23,7 @@ from core.parse import FenceTracker, jsonable, scalar
 from core.paths import relative_link, resolve_link
 from core.templates import find_template, retitle, template_fields, unwrap
 from core.write import firewall
-from core.write.create import INBOX, PREVIEW_LINES, Landing, now_stamp, serialise
+from core.write.create import INBOX, PREVIEW_LINES, Landing, governed_frontmatter, now_stamp, serialise
 from core.write.fields import _head_lines, _key_span
 from core.write.gates import GOVERNED_KEYS, check_governance, check_target, require, write_session
 from core.write.rawdoc import RawDoc
@@ -171,22 +171,10 @@ def promote(
         warnings += link_notes
         own_function = note.doc_function if note.doc_function not in ("", "template") else ""
         inherited_function = inherited.get("doc_function") if isinstance(inherited.get("doc_function"), str) else ""
-        front: dict[str, Any] = {
-            "title": title,
-            "doc_kind": kind,
-            "doc_function": own_function or inherited_function or "canonical",
-            "purpose": purpose,
-        }
-        if derived:
-            front["derived_from"] = derived
-        if keys:
-            front["canonical_for"] = keys
-        if forbidden:
-            front["must_not_define"] = forbidden
-        front["status"] = chosen_status
-        for key, value in inherited.items():
-            if key not in front and key not in GOVERNED_KEYS:
-                front[key] = value
+        front = governed_frontmatter(
+            title=title, doc_kind=kind, doc_function=own_function or inherited_function or "canonical", purpose=purpose,
+            derived_from=derived, canonical_for=keys, must_not_define=forbidden, status=chosen_status, inherited=inherited,
+        )
         for key, value in note.frontmatter.items():
             if key not in front and key not in GOVERNED_KEYS and key != "review_note":
                 front[key] = value
