@@ -100,7 +100,7 @@ class Document:
         """An index document: ``doc_function: index`` or a ``README.md``, never a template."""
         if self.is_template:
             return False
-        return self.doc_function == "index" or self.path.rsplit("/", 1)[-1] == "README.md"
+        return self.doc_function == "index" or self.path == "README.md" or self.path.endswith("/README.md")
 
     @property
     def is_inbox(self) -> bool:
