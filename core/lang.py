@@ -17,8 +17,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import snowballstemmer
-
 VOCABULARY_PATH = "dna/vocabulary.md"
 
 # The built-in dictionary, "stem: english words" separated by ";". Written for memory banks: their
@@ -199,6 +197,8 @@ def inflection_stem(token: str) -> str:
         with _SNOWBALL_LOCK:  # a Snowball stemmer keeps state between calls
             stemmer = _STEMMERS.get(language)
             if stemmer is None:
+                import snowballstemmer  # on first use: it loads every language it knows
+
                 stemmer = _STEMMERS[language] = snowballstemmer.stemmer(language)
             stem = stemmer.stemWord(token)
     if len(_SNOWBALL_CACHE) > 500_000:
