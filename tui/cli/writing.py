@@ -1,5 +1,5 @@
 """Write commands: ``init``, ``materialize-flows``, ``create``, ``edit``, ``update-section``,
-``set-status``, ``set-field``, ``promote``, ``discard`` and ``inbox list|apply|reject``.
+``set-status``, ``set-field``, ``promote``, ``discard`` and ``inbox list|apply|reject|fold``.
 
 Every one calls the same core function as the MCP tools and the TUI, so it refuses the same
 things in the same words. ``--dry-run`` runs every gate and writes nothing.
@@ -133,6 +133,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--note", help="why, for the agent that proposed it")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_reject)
+    p = actions.add_parser("fold", parents=[common],
+                           help="put a note's text into its owner's ## section, then discard it (reason: where it went)")
+    p.add_argument("path", help="the note, e.g. _inbox/note.md")
+    p.add_argument("--into", required=True, help="the owner document's bank path")
+    p.add_argument("--section", required=True, help="the ## section to update")
+    p.add_argument("--append", action="store_true", help="append to the section instead of replacing it")
+    p.add_argument("--content", help="the text to fold (default: the note's body without its title)")
+    p.add_argument("--dry-run", action="store_true")
+    _json_flag(p)
+    p.set_defaults(handler=run_inbox_fold)
     inbox.set_defaults(handler=run_inbox_list, json=False)
 
 
@@ -287,4 +297,27 @@ def run_inbox_reject(args: argparse.Namespace) -> int:
         emit_json({"path": args.path, "rejected": proposal})
         return 0
     print(f"REJECTED the {proposal.get('action')} proposal on {args.path} by {proposal.get('proposed_by', '?')}")
+    return 0
+
+
+def run_inbox_fold(args: argparse.Namespace) -> int:
+    from core.read import read_document
+    from tui.triage import apply_fold, foldable_body, plan_fold
+
+    bank = open_bank(args)
+    content = args.content if args.content is not None else foldable_body(read_document(bank, args.path).content)
+    fold = dict(note=args.path, path=args.into, section=args.section, content=content,
+                mode="append" if args.append else "replace")
+    plan = plan_fold(bank, **fold)  # every gate of both steps, before either writes
+    if not args.dry_run:
+        plan = apply_fold(bank, **fold)
+    if args.json:
+        emit_json({"update": plan.update, "discard": plan.discard})
+        return 0
+    update, gone = plan.update, plan.discard
+    print(f"{'WOULD FOLD' if args.dry_run else 'FOLDED'} {gone.path} into {update.path} :: {update.section} ({update.mode})")
+    print(f"bytes: {update.bytes_before} -> {update.bytes_after}")
+    print(f"{'would discard' if args.dry_run else 'discarded'} {gone.path}: {gone.reason}")
+    print()
+    print("\n".join(plan.diff))
     return 0

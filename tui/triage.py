@@ -1,0 +1,338 @@
+"""Inbox triage as the workbench composes it from core calls: what a note is about, and what a
+promote, a fold or a batch of proposals would write before it is written.
+
+Nothing here decides anything: every gate is the core's (``promote``, ``discard``,
+``update_section``, ``apply_proposal``), and every refusal comes back unchanged. This module only
+gathers what the previews show: the note beside the router's candidates for its topic, the index
+line a promotion adds, and the section before and after a fold.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.bank import Bank
+from core.errors import BankError
+from core.model import Document
+from core.paths import relative_link, resolve_link
+from core.read import read_document
+from core.route import RouteHit, route
+from core.sections import SECTIONS, section_for
+from core.write.edit import SectionUpdateResult, update_section
+from core.write.inbox import (
+    DiscardResult,
+    InboxEntry,
+    PromoteResult,
+    apply_proposal,
+    discard,
+    promote,
+)
+from core.write.rawdoc import RawDoc
+from core.write.register import register_line
+
+CANDIDATES = 5
+"""How many of the router's documents "where it belongs" lists."""
+
+
+# -- the note and where it belongs --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NoteView:
+    """One note as the Inbox pane shows it, with the documents its fact may already live in."""
+
+    entry: InboxEntry
+    doc: Document
+    frontmatter: dict[str, Any]
+    body: str
+    """The body, frontmatter excluded."""
+    candidates: tuple[RouteHit, ...]
+    """The router's best documents for the note's title, purpose and headings."""
+    owners: tuple[tuple[str, tuple[str, ...]], ...]
+    """``canonical_for`` keys the note mentions or claims, each with the documents owning it."""
+
+
+def topic(doc: Document) -> str:
+    """What the router is asked for a note: its title, its purpose and its headings."""
+    return " ".join([doc.title, doc.purpose, *(s.title for s in doc.sections)]).strip()
+
+
+def mentioned_owners(bank: Bank, doc: Document, body: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Keys the note claims, or names (``retry_policy`` or "retry policy"), with their owners."""
+    text = " ".join([doc.title, doc.purpose, body]).lower()
+    found: dict[str, tuple[str, ...]] = {}
+    owners = bank.derived.owners
+    for key in doc.canonical_for:
+        found[key] = tuple(p for p in owners.get(key, ()) if p != doc.path)
+    for key, paths in owners.items():
+        if key in found:
+            continue
+        if key.lower() in text or key.replace("_", " ").lower() in text:
+            found[key] = tuple(p for p in paths if p != doc.path)
+    return tuple((key, paths) for key, paths in found.items() if paths)
+
+
+def note_view(bank: Bank, entry: InboxEntry) -> NoteView:
+    """The note, its body, and where its fact may already live."""
+    with bank.lock:
+        doc = bank.document(entry.path)
+    read = read_document(bank, doc.path)
+    question = topic(doc)
+    hits = route(bank, question, limit=CANDIDATES).hits if question else ()
+    return NoteView(entry, doc, read.frontmatter, read.content, tuple(hits), mentioned_owners(bank, doc, read.content))
+
+
+# -- promote --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PromoteRequest:
+    """The promote form's fields as typed; ``derived_from`` as bank paths or as links."""
+
+    note: str
+    to: str
+    doc_kind: str = ""
+    title: str = ""
+    purpose: str = ""
+    derived_from: tuple[str, ...] = ()
+    canonical_for: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PromotePlan:
+    """What a promotion wrote, or would write."""
+
+    result: PromoteResult
+    index_lines: tuple[tuple[str, str], ...] = ()
+    """Each index the document is registered in, with the line added to it."""
+
+
+def relative_derived(bank: Bank, target: str, derived: tuple[str, ...]) -> list[str]:
+    """``derived_from`` as the new document must write it: a bank path becomes a link relative to
+    the destination; anything else is passed on as typed, for the gates to judge."""
+    out = []
+    for item in derived:
+        item = item.strip()
+        if not item:
+            continue
+        out.append(relative_link(target, item) if item in bank else item)
+    return out
+
+
+def promote_arguments(bank: Bank, request: PromoteRequest) -> dict[str, Any]:
+    """The core's ``promote`` arguments for a filled-in form."""
+    target = request.to.strip()
+    return dict(
+        path=request.note, to=target, doc_kind=request.doc_kind.strip() or None,
+        title=request.title.strip() or None, purpose=request.purpose.strip() or None,
+        derived_from=relative_derived(bank, target, request.derived_from),
+        canonical_for=[k.strip() for k in request.canonical_for if k.strip()],
+    )
+
+
+def added_index_lines(bank: Bank, result: PromoteResult) -> tuple[tuple[str, str], ...]:
+    """The line registering ``result.path`` in each index, as the core's ``register_line`` adds it.
+
+    A section index that does not exist yet is created whole; the result's warnings say so.
+    """
+    lines = []
+    title = str(result.frontmatter.get("title", ""))
+    purpose = str(result.frontmatter.get("purpose", ""))
+    for index in result.registered_in:
+        if index not in bank:
+            lines.append((index, "(a new section index, created with this entry)"))
+            continue
+        before = RawDoc.load(bank.root, index).text
+        after = register_line(before, index, result.path, title, purpose)
+        diff = difflib.unified_diff(before.split("\n"), after.split("\n"), lineterm="", n=0)
+        lines.extend((index, line[1:]) for line in diff if line.startswith("+") and not line.startswith("+++"))
+    return tuple(lines)
+
+
+def plan_promote(bank: Bank, request: PromoteRequest, *, dry_run: bool = True) -> PromotePlan:
+    """Run ``promote`` (a dry run by default) and gather what its preview shows."""
+    if dry_run:
+        result = promote(bank, dry_run=True, **promote_arguments(bank, request))
+        with bank.lock:
+            return PromotePlan(result, added_index_lines(bank, result))
+    return PromotePlan(promote(bank, **promote_arguments(bank, request)))
+
+
+def as_bank_paths(source: str, links: Any) -> tuple[str, ...]:
+    """``derived_from`` links written from ``source`` (a note, or a proposal's destination) as bank
+    paths, which is how the form shows and completes them; a link that leaves the bank stays as is."""
+    if isinstance(links, str):
+        links = [links]
+    out = []
+    for link in links or ():
+        raw = str(link.get("path", "")) if isinstance(link, dict) else str(link)
+        resolved, external = resolve_link(source, raw)
+        out.append(resolved if resolved is not None and not external else raw)
+    return tuple(o for o in out if o)
+
+
+def suggested_promotion(view: NoteView) -> PromoteRequest:
+    """The promote form filled in: an agent's proposal when there is one; otherwise the note's own
+    fields, in the folder of the router's first candidate, derived from that candidate."""
+    doc, proposal = view.doc, view.entry.proposal or {}
+    if proposal.get("action") == "promote" and proposal.get("to"):
+        to = str(proposal["to"])
+        derived = as_bank_paths(to, proposal["derived_from"]) if proposal.get("derived_from") else ()
+        return PromoteRequest(
+            note=doc.path, to=to, doc_kind=str(proposal.get("doc_kind") or doc.doc_kind or kind_for(to)),
+            title=str(proposal.get("title") or doc.title), purpose=str(proposal.get("purpose") or doc.purpose),
+            derived_from=derived or as_bank_paths(doc.path, [e.raw for e in doc.derived_from]),
+            canonical_for=tuple(proposal.get("canonical_for") or doc.canonical_for),
+        )
+    name = doc.path.rsplit("/", 1)[-1]
+    first = view.candidates[0].path if view.candidates else None
+    folder = first.rsplit("/", 1)[0] if first and "/" in first else ""
+    to = f"{folder}/{name}" if folder else ""
+    derived = as_bank_paths(doc.path, [e.raw for e in doc.derived_from])
+    if not derived and first is not None and not first.endswith("README.md"):
+        derived = (first,)
+    return PromoteRequest(note=doc.path, to=to, doc_kind=doc.doc_kind or kind_for(to), title=doc.title,
+                          purpose=doc.purpose, derived_from=derived, canonical_for=tuple(doc.canonical_for))
+
+
+def destinations(bank: Bank, note: str) -> list[str]:
+    """Completions for a promotion's destination: every folder of the bank and every known
+    section, each also with the note's file name in it."""
+    name = note.rsplit("/", 1)[-1]
+    with bank.lock:
+        folders = {doc.path.rsplit("/", 1)[0] for doc in bank if "/" in doc.path and not doc.is_inbox}
+    folders |= {s.directory for s in SECTIONS}
+    folders = {f for f in folders if not f.startswith("_")}
+    return sorted({f"{f}/" for f in folders} | {f"{f}/{name}" for f in folders})
+
+
+def document_paths(bank: Bank) -> list[str]:
+    """Every document outside the inbox, for completing ``derived_from`` and fold targets."""
+    with bank.lock:
+        return [doc.path for doc in bank if not doc.is_inbox]
+
+
+def doc_kinds(bank: Bank) -> list[str]:
+    """The kinds the contract declares, the sections' kinds and the kinds documents use."""
+    with bank.lock:
+        used = {doc.doc_kind for doc in bank if doc.doc_kind}
+        declared = set(bank.contract.doc_kinds)
+    return sorted(declared | used | {s.doc_kind for s in SECTIONS})
+
+
+def kind_for(destination: str) -> str:
+    """The kind a known section's documents usually have (``ops/x.md`` is ``ops``), else nothing."""
+    spec = section_for(destination.strip())
+    return spec.doc_kind if spec is not None else ""
+
+
+# -- fold ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FoldPlan:
+    """A fold: the section update, the section before and after, and the discard that follows."""
+
+    update: SectionUpdateResult
+    before: str
+    after: str
+    discard: DiscardResult
+
+    @property
+    def diff(self) -> list[str]:
+        """The section's unified diff, headers dropped."""
+        lines = difflib.unified_diff(self.before.split("\n"), self.after.split("\n"), lineterm="", n=3)
+        return [line for line in lines if not line.startswith(("---", "+++"))]
+
+
+def fold_reason(path: str, section: str) -> str:
+    """The reason a folded note is discarded with: where its fact went."""
+    return f"folded into {path}#{section}"
+
+
+def section_text(bank: Bank, path: str, section: str) -> tuple[str, str]:
+    """A section's exact title and its body (the heading line excluded)."""
+    read = read_document(bank, path, section=section)
+    body = read.content.split("\n", 1)[1] if "\n" in read.content else ""
+    return read.section or section, body.strip()
+
+
+def plan_fold(bank: Bank, *, note: str, path: str, section: str, content: str, mode: str) -> FoldPlan:
+    """Dry-run the section update and the discard; nothing is written."""
+    update = update_section(bank, path=path, section=section, content=content, mode=mode, dry_run=True)
+    title, before = section_text(bank, path, update.section)
+    incoming = content.replace("\r\n", "\n").strip()
+    after = f"{before}\n\n{incoming}" if mode == "append" and before else incoming
+    gone = discard(bank, path=note, reason=fold_reason(update.path, title), dry_run=True)
+    return FoldPlan(update, before, after, gone)
+
+
+def apply_fold(bank: Bank, *, note: str, path: str, section: str, content: str, mode: str) -> FoldPlan:
+    """Write the section, then discard the note with the fold as its reason.
+
+    The discard runs only when the update landed; if it is refused, the update stays and the
+    refusal says why the note is still in the inbox.
+    """
+    title, before = section_text(bank, path, section)
+    update = update_section(bank, path=path, section=section, content=content, mode=mode)
+    _, after = section_text(bank, update.path, update.section)
+    gone = discard(bank, path=note, reason=fold_reason(update.path, update.section))
+    return FoldPlan(update, before, after, gone)
+
+
+# -- proposals ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ProposalOutcome:
+    """One proposal's dry run or application: its result, or the refusal it met."""
+
+    path: str
+    result: PromoteResult | DiscardResult | None = None
+    index_lines: tuple[tuple[str, str], ...] = ()
+    refusal: str | None = None
+
+
+@dataclass(frozen=True)
+class ProposalBatch:
+    """Several proposals, run together (dry or for real)."""
+
+    outcomes: tuple[ProposalOutcome, ...] = field(default_factory=tuple)
+
+    @property
+    def passed(self) -> list[str]:
+        return [o.path for o in self.outcomes if o.refusal is None]
+
+    @property
+    def refused(self) -> list[ProposalOutcome]:
+        return [o for o in self.outcomes if o.refusal is not None]
+
+
+def run_proposals(bank: Bank, paths: list[str], *, dry_run: bool = True) -> ProposalBatch:
+    """Apply each note's proposal in turn (every gate again); a refusal stops only its own note."""
+    outcomes = []
+    for path in paths:
+        try:
+            result = apply_proposal(bank, path=path, dry_run=dry_run)
+        except BankError as error:
+            outcomes.append(ProposalOutcome(path, refusal=error.message))
+            continue
+        lines: tuple[tuple[str, str], ...] = ()
+        if dry_run and isinstance(result, PromoteResult):
+            with bank.lock:
+                lines = added_index_lines(bank, result)
+        outcomes.append(ProposalOutcome(path, result, lines))
+    return ProposalBatch(tuple(outcomes))
+
+
+def foldable_body(body: str) -> str:
+    """A note's body as the text to fold: its H1 (the note's own title) dropped."""
+    lines = body.strip().split("\n")
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(lines).strip()
+
+
+def sections_of(bank: Bank, path: str) -> list[str]:
+    """The ``##`` sections of a document, in order; none when the path names no document."""
+    with bank.lock:
+        doc = bank.documents.get(path)
+        return [s.title for s in doc.sections] if doc is not None else []
