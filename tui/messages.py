@@ -19,3 +19,11 @@ class DocumentChosen(Message):
         """The ``##`` section to show, when the pane knows one."""
         self.line = line
         """The raw-file line to show (the source view is used), when the pane knows one."""
+
+
+class BankWritten(Message):
+    """A pane or one of its dialogs wrote to the bank through the core.
+
+    The core has already re-read the disk; the workbench screen hands the new generation to every
+    pane and to the header, so counts and lists follow at once instead of at the next disk check.
+    """

@@ -1,33 +1,67 @@
-"""Regenerate ``screenshots/``: one SVG of each pane of the workbench on the demo bank, at 120x36.
+"""Regenerate ``screenshots/``: one SVG of each pane of the workbench on the demo bank, at 120x36,
+and of the inbox's dialogs.
 
     python -m tui.screenshots [--dest screenshots] [--png]
 
-The demo bank's history has fixed dates, so the pictures change only when the app does. ``--png``
-also converts each SVG with a headless Chromium when one is installed.
+The demo bank's history has fixed dates, its notes get fixed capture times and the inbox's clock is
+set, so the pictures change only when the app does. ``--png`` also converts each SVG with a
+headless Chromium when one is installed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as _dt
+import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
 
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from tui.app import make_app
 from tui.demo import build_demo
+from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane
 
 SIZE = (120, 36)
 PROJECT = Path(__file__).resolve().parents[1]
+INBOX_NOW = _dt.datetime(2026, 5, 24, 12, tzinfo=_dt.UTC)
+"""The moment the pictures of the inbox are taken: the demo's notes are then 2 to 18 days old."""
+CAPTURED = {
+    "deploy-freeze-calendar.md": "2026-05-06T09:12:00Z",
+    "eu-reverse-charge.md": "2026-05-19T14:30:00Z",
+    "flaky-pdf-test.md": "2026-05-21T08:05:00Z",
+    "retries-bunch-up.md": "2026-05-22T16:40:00Z",
+}
+"""When each demo note was captured, for the pictures (the demo stamps them with the time it is built)."""
 
 Step = Callable[[Pilot], Awaitable[None]]
+
+
+def pin_inbox_times(root: Path) -> None:
+    """Give the demo's notes (and their proposals) fixed capture times, so the pictures and the
+    snapshot tests of the inbox do not change with the day they are taken."""
+    for name, stamp in CAPTURED.items():
+        path = root / "_inbox" / name
+        if path.exists():
+            text = re.sub(r"(?m)^(\s*(?:captured_at|proposed_at):).*$", rf"\g<1> '{stamp}'", path.read_text("utf-8"))
+            path.write_text(text, "utf-8")
+
+
+@contextmanager
+def inbox_clock(now: _dt.datetime = INBOX_NOW) -> Iterator[None]:
+    """Ages in the inbox counted from ``now`` instead of the real time."""
+    with mock.patch("core.write.inbox.time", SimpleNamespace(time=now.timestamp)):
+        yield
 
 
 async def _settle(pilot: Pilot) -> None:
@@ -81,6 +115,55 @@ async def _palette(pilot: Pilot) -> None:
     await pilot.press("escape", "ctrl+p", *"graph")
 
 
+async def _on_note(pilot: Pilot, name: str) -> None:
+    await pilot.press("escape", "8")
+    await _settle(pilot)
+    pane = pilot.app.screen.query_one(InboxPane)
+    pane.query_one("#inbox-notes").move_cursor(row=[e.path for e in pane.entries].index(f"_inbox/{name}"))
+    await _settle(pilot)
+
+
+async def _inbox(pilot: Pilot) -> None:
+    await _on_note(pilot, "retries-bunch-up.md")
+
+
+async def _promote(pilot: Pilot) -> None:
+    await _on_note(pilot, "eu-reverse-charge.md")
+    await pilot.press("p")
+
+
+async def _promote_preview(pilot: Pilot) -> None:
+    await _promote(pilot)
+    await _settle(pilot)
+    await pilot.press("enter")
+
+
+async def _fold_preview(pilot: Pilot) -> None:
+    from textual.widgets import Select
+
+    await _on_note(pilot, "retries-bunch-up.md")
+    await pilot.press("f")
+    await _settle(pilot)
+    pilot.app.screen.query_one("#fold-section", Select).value = "Backoff and Jitter"
+    pilot.app.screen.query_one("#fold-mode", Select).value = "replace"
+    pilot.app.screen.query_one("#fold-content", TextArea).text = (
+        "Delays carry 30% decorrelated jitter, so the retries of one minute spread out instead of firing together.")
+    await _settle(pilot)
+    await pilot.press("ctrl+s")
+
+
+async def _apply_proposal(pilot: Pilot) -> None:
+    await _on_note(pilot, "deploy-freeze-calendar.md")
+    await pilot.press("a")
+
+
+async def _discard(pilot: Pilot) -> None:
+    await _on_note(pilot, "flaky-pdf-test.md")
+    await pilot.press("d")
+    await _settle(pilot)
+    pilot.app.screen.query_one("#discard-reason", Input).value = "A local font problem, not bank material."
+
+
 SHOTS: tuple[tuple[str, Step], ...] = (
     ("route", _route),
     ("explain", _explain),
@@ -91,9 +174,14 @@ SHOTS: tuple[tuple[str, Step], ...] = (
     ("search", _search),
     ("changes", _changes),
     ("palette", _palette),
+    ("inbox", _inbox),
+    ("inbox-promote", _promote),
+    ("inbox-promote-preview", _promote_preview),
+    ("inbox-fold-preview", _fold_preview),
+    ("inbox-apply-proposal", _apply_proposal),
+    ("inbox-discard", _discard),
 )
 """Each picture: its file name and the steps that lead to it from a freshly opened workbench."""
-
 
 async def _shoot(bank: Path, name: str, step: Step, dest: Path) -> Path:
     app = make_app(bank, poll_seconds=0)
@@ -129,8 +217,10 @@ def main() -> None:
     args.dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="memorybank-shots-") as scratch:
         bank = build_demo(scratch)
+        pin_inbox_times(bank)
         for name, step in SHOTS:
-            svg = asyncio.run(_shoot(bank, name, step, args.dest))
+            with inbox_clock():
+                svg = asyncio.run(_shoot(bank, name, step, args.dest))
             png = to_png(svg) if args.png else None
             print(svg.relative_to(PROJECT) if svg.is_relative_to(PROJECT) else svg, "+ png" if png else "")
 

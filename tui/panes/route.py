@@ -34,7 +34,7 @@ DEBOUNCE_SECONDS = 0.025
 LIMIT = 10
 ALL_LAYERS = "all"
 EMPTY = ("Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one.\n"
-         "Esc leaves the box; then 1-7 switch panes and ? lists the keys. ctrl+p finds any command or document.")
+         "Esc leaves the box; then 1-9 switch panes and ? lists the keys. ctrl+p finds any command or document.")
 
 
 class RoutePane(Pane):

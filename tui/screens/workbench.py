@@ -20,13 +20,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from core.bank import Bank
-from tui.messages import DocumentChosen
+from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import Pane
 from tui.panes.changes import ChangesPane
 from tui.panes.document import DocumentPane
 from tui.panes.drift import DriftPane
 from tui.panes.findings import FindingsPane
 from tui.panes.graph import GraphPane
+from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane
 from tui.widgets.bank_header import BankHeader, BankSummary, summarise
@@ -49,8 +50,14 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("drift", "5", DriftPane),
     PaneSpec("search", "6", SearchPane),
     PaneSpec("changes", "7", ChangesPane),
+    PaneSpec("inbox", "8", InboxPane),
 )
-"""Every pane, in tab order. A new pane (the inbox) is one more entry here and one module."""
+"""Every pane, in tab order. A new pane is one more entry here and one module."""
+
+
+def tab_label(spec: PaneSpec) -> str:
+    """The key that shows a pane, highlighted and set against its title, so every tab fits 80 columns."""
+    return f"[b $text-accent]{spec.key}[/]{spec.pane.TITLE}"
 
 
 class WorkbenchScreen(Screen[None]):
@@ -82,7 +89,7 @@ class WorkbenchScreen(Screen[None]):
         yield BankHeader(id="bank-header")
         with TabbedContent(id="panes", initial=PANES[0].id):
             for spec in PANES:
-                with TabPane(f"{spec.key} {spec.pane.TITLE}", id=spec.id):
+                with TabPane(tab_label(spec), id=spec.id):
                     yield spec.pane(self.bank, id=f"{spec.id}-pane")
         yield Footer()
 
@@ -154,6 +161,11 @@ class WorkbenchScreen(Screen[None]):
     def _document_chosen(self, message: DocumentChosen) -> None:
         message.stop()
         self.open_document(message.path, section=message.section, line=message.line)
+
+    @on(BankWritten)
+    def _bank_written(self, message: BankWritten) -> None:
+        message.stop()
+        self.generation = self.bank.generation
 
     @on(DocumentPane.GraphRequested)
     def _graph_requested(self, message: DocumentPane.GraphRequested) -> None:

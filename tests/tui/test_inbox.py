@@ -1,0 +1,316 @@
+"""The Inbox pane end to end on a clean temporary bank: every way out of the quarantine walked with
+the keyboard, the files on disk checked afterwards, and the bank still validating with no finding.
+
+Proposals are filed by an agent through the MCP server (in process) in the same test that applies
+or rejects them.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp_types import Implementation
+from rich.console import Console
+from textual.widgets import DataTable, Input, Select, Static, TextArea
+
+from core.bank import Bank
+from core.errors import Refusal
+from core.init import init
+from core.read import read_document
+from core.validate import validate
+from core.write.create import create
+from core.write.inbox import discard, promote
+from mcp_server.server import build_server
+from tests.tui.conftest import SIZE, Notes, settle
+from tui.app import make_app
+from tui.dialogs.discard import DiscardDialog
+from tui.dialogs.fold import FoldDialog
+from tui.dialogs.preview import PreviewDialog
+from tui.dialogs.promote import PromoteDialog
+from tui.dialogs.reject import RejectDialog
+from tui.panes.inbox import InboxPane
+from tui.screens.workbench import WorkbenchScreen
+from tui.widgets.bank_header import BankHeader
+
+pytestmark = pytest.mark.anyio
+
+NOTES = (
+    ("flaky-ci.md", "claude-code", "CI flakes on slow runners",
+     "The CI job times out on slow shared runners; nothing the bank needs to keep.",
+     "Re-running the job fixes it.\n"),
+    ("parser-coverage.md", "cursor", "Parsers need round-trip tests",
+     "Every parser is tested by parsing and re-serialising real files, as the required test coverage says.",
+     "Round-trip tests caught two bugs in the CSV importer.\n"),
+    ("service-topology.md", "codex", "Service topology",
+     "Which services exist and how they talk to each other.",
+     "## Services\n\nThe API, the worker and the scheduler share one database.\n"),
+    ("onboarding.md", "claude-code", "Onboarding checklist",
+     "The steps a new engineer follows in their first week.",
+     "## First Day\n\nClone the repository and run the test suite.\n"),
+    ("dark-mode.md", "claude-code", "A dark mode idea",
+     "Someone asked for a dark mode in the invoice viewer.",
+     "Not planned.\n"),
+)
+
+
+@pytest.fixture
+def triage_root(tmp_path: Path) -> Path:
+    """A freshly seeded bank (it validates clean) with five notes captured by three clients."""
+    root = tmp_path / "acme" / "memory_bank"
+    init(root, name="Acme")
+    bank = Bank.open(root)
+    for name, client, title, purpose, body in NOTES:
+        create(bank, path=f"_inbox/{name}", title=title, purpose=purpose, body=body, inbox=True, client=client)
+    return root
+
+
+def assert_clean(root: Path) -> None:
+    report = validate(Bank.open(root))
+    assert report.total == 0, [f"{f.rule} {f.path}: {f.message}" for f in report.findings]
+
+
+async def until(pilot, condition, rounds: int = 8) -> bool:
+    """Settle until ``condition`` holds (each round awaits every worker; nothing sleeps)."""
+    for _ in range(rounds):
+        if condition():
+            return True
+        await settle(pilot, rounds=1)
+    return condition()
+
+
+async def open_inbox(pilot, note: str) -> InboxPane:
+    """Show the Inbox pane with ``note`` highlighted and read."""
+    await settle(pilot)
+    await pilot.press("escape", "8")
+    pane = pilot.app.screen.query_one(InboxPane)
+    assert await until(pilot, lambda: bool(pane.entries))
+    table = pane.query_one("#inbox-notes", DataTable)
+    table.move_cursor(row=[e.path for e in pane.entries].index(note))
+    assert await until(pilot, lambda: pane.view is not None and pane.view.entry.path == note)
+    return pane
+
+
+def error_of(dialog) -> str:
+    box = dialog.query_one(".dialog-error", Static)
+    return str(box.render()) if box.has_class("-shown") else ""
+
+
+def preview_text(dialog: PreviewDialog) -> str:
+    """The preview as plain text, wide enough that nothing wraps."""
+    console = Console(width=300, color_system=None, file=io.StringIO())
+    with console.capture() as captured:
+        console.print(dialog.body)
+    return captured.get()
+
+
+def refusal(call) -> str:
+    with pytest.raises(Refusal) as caught:
+        call()
+    return caught.value.message
+
+
+async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/service-topology.md")
+        await pilot.press("p")
+        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
+        form = app.screen
+        form.query_one("#promote-to", Input).value = "engineering/testing-policy.md"
+        form.query_one("#promote-kind", Input).value = "engineering"
+        form.query_one("#promote-derived", Input).value = "product/context.md"
+        form.query_one("#promote-to", Input).focus()
+        await pilot.press("enter")
+        expected = refusal(lambda: promote(Bank.open(triage_root), path="_inbox/service-topology.md",
+                                           to="engineering/testing-policy.md", dry_run=True))
+        assert await until(pilot, lambda: error_of(form) != "")
+        assert app.screen is form and error_of(form) == expected
+        assert form.query_one("#promote-derived", Input).value == "product/context.md"  # the form is kept
+
+        form.query_one("#promote-to", Input).value = "engineering/service-topology.md"
+        await pilot.press("enter")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        preview = preview_text(app.screen)
+        assert "engineering/README.md" in preview and "+ - [`Service topology`](service-topology.md)" in preview
+        assert "  - ../product/context.md" in preview and "promoted_from: _inbox/service-topology.md" in preview
+        await pilot.press("y")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        pane = app.screen.query_one(InboxPane)
+        assert await until(pilot, lambda: "_inbox/service-topology.md" not in [e.path for e in pane.entries])
+        assert app.screen.query_one(BankHeader).summary.inbox == 4
+
+    promoted = (triage_root / "engineering/service-topology.md").read_text()
+    assert promoted.startswith("---\ntitle: Service topology\ndoc_kind: engineering\n")
+    assert "derived_from:\n  - ../product/context.md\n" in promoted and "status: active\n" in promoted
+    assert "The API, the worker and the scheduler share one database." in promoted
+    assert not (triage_root / "_inbox/service-topology.md").exists()
+    assert "[`Service topology`](service-topology.md)" in (triage_root / "engineering/README.md").read_text()
+    assert_clean(triage_root)
+
+
+async def test_fold_appends_to_the_owner_section_then_discards_the_note_with_the_reason(triage_root):
+    before = read_document(Bank.open(triage_root), "engineering/testing-policy.md", section="What Must Be Tested")
+    app = make_app(triage_root, poll_seconds=0)
+    notes = None
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, pytest.MonkeyPatch())
+        pane = await open_inbox(pilot, "_inbox/parser-coverage.md")
+        owners = dict(pane.view.owners)
+        assert owners["required_test_coverage"] == ("engineering/testing-policy.md",)
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        form = app.screen
+        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
+        await settle(pilot)
+        form.query_one("#fold-section", Select).value = "What Must Be Tested"
+        form.query_one("#fold-mode", Select).value = "append"
+        assert form.query_one("#fold-content", TextArea).text == "Round-trip tests caught two bugs in the CSV importer."
+        form.query_one("#fold-content", TextArea).text = "Every parser gets a round-trip test on real files."
+        await pilot.press("ctrl+s")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        shown = form.plan
+        preview = preview_text(app.screen)
+        assert "+Every parser gets a round-trip test on real files." in preview
+        assert "folded into engineering/testing-policy.md#What Must Be Tested" in preview
+        await pilot.press("y")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        assert await until(pilot, lambda: "_inbox/parser-coverage.md" not in [e.path for e in pane.entries])
+    assert any("Folded into engineering/testing-policy.md § What Must Be Tested" in m for m, _ in notes.messages)
+
+    after = read_document(Bank.open(triage_root), "engineering/testing-policy.md", section="What Must Be Tested")
+    old_body = before.content.split("\n", 1)[1].strip()
+    assert after.content == f"## What Must Be Tested\n\n{old_body}\n\nEvery parser gets a round-trip test on real files."
+    assert after.content.split("\n", 1)[1].strip() == shown.after  # the diff showed what landed
+    assert not (triage_root / "_inbox/parser-coverage.md").exists()
+    assert_clean(triage_root)
+
+
+async def test_discard_needs_a_reason_then_deletes_the_note(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("d")
+        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
+        dialog = app.screen
+        await pilot.press("enter")
+        expected = refusal(lambda: discard(Bank.open(triage_root), path="_inbox/flaky-ci.md", reason="", dry_run=True))
+        assert await until(pilot, lambda: error_of(dialog) != "")
+        assert error_of(dialog) == expected and (triage_root / "_inbox/flaky-ci.md").exists()
+        dialog.query_one("#discard-reason", Input).value = "a slow runner, not bank material"
+        await pilot.press("enter")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        pane = app.screen.query_one(InboxPane)
+        assert await until(pilot, lambda: len(pane.entries) == 4)
+        assert pane.selected is not None  # the cursor moved on to the next note
+    assert not (triage_root / "_inbox/flaky-ci.md").exists()
+    assert_clean(triage_root)
+
+
+async def file_proposals(root: Path) -> None:
+    """An agent (codex) proposes through the MCP server: a promotion and a discard."""
+    async with Client(build_server(root), client_info=Implementation(name="codex", version="1")) as client:
+        promoted = await client.call_tool("bank_promote", {
+            "path": "_inbox/onboarding.md", "to": "processes/onboarding.md", "docKind": "process",
+            "derivedFrom": ["../product/context.md"]})
+        assert not promoted.is_error, promoted.content
+        dropped = await client.call_tool("bank_discard", {"path": "_inbox/dark-mode.md",
+                                                          "reason": "not planned; nothing to keep"})
+        assert not dropped.is_error, dropped.content
+
+
+async def test_apply_and_reject_proposals_an_agent_filed_through_mcp(triage_root):
+    await file_proposals(triage_root)
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/onboarding.md")
+        assert pane.view.entry.proposal["proposed_by"] == "codex"
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        preview = preview_text(app.screen)
+        assert "processes/README.md" in preview and "+ - [Onboarding checklist](onboarding.md)" in preview
+        assert not (triage_root / "processes/onboarding.md").exists()  # nothing written before y
+        await pilot.press("y")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen)
+                           and "_inbox/onboarding.md" not in [e.path for e in pane.entries])
+
+        table = pane.query_one("#inbox-notes", DataTable)
+        table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/dark-mode.md"))
+        assert await until(pilot, lambda: pane.view is not None and pane.view.entry.path == "_inbox/dark-mode.md")
+        await pilot.press("r")
+        assert await until(pilot, lambda: isinstance(app.screen, RejectDialog))
+        app.screen.query_one("#reject-note", Input).value = "keep it; we may plan it"
+        await pilot.press("enter")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen)
+                           and not next(e for e in pane.entries if e.path == "_inbox/dark-mode.md").proposal)
+
+    assert "promoted_from: _inbox/onboarding.md" in (triage_root / "processes/onboarding.md").read_text()
+    assert not (triage_root / "_inbox/onboarding.md").exists()
+    note = Bank.open(triage_root).document("_inbox/dark-mode.md")
+    assert "proposal" not in note.frontmatter and note.frontmatter["review_note"] == "keep it; we may plan it"
+    assert_clean(triage_root)
+
+
+async def test_marked_proposals_are_applied_together_after_one_combined_preview(triage_root):
+    await file_proposals(triage_root)
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/onboarding.md")
+        await pilot.press("space")
+        table = pane.query_one("#inbox-notes", DataTable)
+        table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/dark-mode.md"))
+        await pilot.press("space")
+        assert pane.marked == {"_inbox/onboarding.md", "_inbox/dark-mode.md"}
+        await pilot.press("A")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        assert app.screen.title_text == "Apply 2 proposals?"
+        preview = preview_text(app.screen)
+        assert "✓ _inbox/onboarding.md  →  processes/onboarding.md" in preview
+        assert "✓ _inbox/dark-mode.md  discarded" in preview and "not planned; nothing to keep" in preview
+        await pilot.press("y")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen) and len(pane.entries) == 3)
+        assert not pane.marked
+    assert (triage_root / "processes/onboarding.md").exists()
+    assert not (triage_root / "_inbox/onboarding.md").exists() and not (triage_root / "_inbox/dark-mode.md").exists()
+    assert_clean(triage_root)
+
+
+async def test_actions_on_a_note_without_a_proposal_say_what_to_do_instead(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, pytest.MonkeyPatch())
+        pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("a", "r", "space")
+        assert isinstance(app.screen, WorkbenchScreen) and not pane.marked
+        said = [m for m, severity in notes.messages if severity == "warning"]
+        assert said[0] == "_inbox/flaky-ci.md carries no proposal. p promotes it, f folds it, d discards it."
+        assert said[2] == "Only proposals can be marked, to apply several at once."
+
+
+async def test_the_pane_counts_notes_and_stale_ones_and_shows_where_a_note_belongs(triage_root, monkeypatch):
+    for path in (triage_root / "_inbox").glob("*.md"):
+        text = path.read_text()
+        stamp = "2026-05-01T09:00:00Z" if path.name == "flaky-ci.md" else "2026-05-20T09:00:00Z"
+        path.write_text("\n".join(f"captured_at: '{stamp}'" if line.startswith("captured_at:") else line
+                                  for line in text.split("\n")))
+    import core.write.inbox
+
+    monkeypatch.setattr(core.write.inbox, "time", type("Clock", (), {"time": staticmethod(lambda: 1779624000.0)}))
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
+        assert pane.entries[0].path == "_inbox/flaky-ci.md" and pane.entries[0].stale  # oldest first
+        summary = str(pane.query_one("#inbox-summary", Static).render())
+        assert summary.startswith("5 notes · 1 stale (over 14 days) · no proposals")
+        table = pane.query_one("#inbox-notes", DataTable)
+        assert [str(c) for c in table.get_row_at(0)[1:3]] == ["23d", "claude-code"]
+        table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/parser-coverage.md"))
+        assert await until(pilot, lambda: pane.view.entry.path == "_inbox/parser-coverage.md")
+        assert pane.view.candidates[0].path == "engineering/testing-policy.md"
+        belongs = str(pane.query_one("#inbox-belongs", Static).render())
+        assert "1 engineering/testing-policy.md" in belongs and "owns required_test_coverage" in belongs
+        await pilot.press("o")
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "document"

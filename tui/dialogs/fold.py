@@ -1,0 +1,132 @@
+"""The fold form: put a note's fact into the document that already owns it, then let the note go.
+
+Choose the owner document (completed from the bank) and one of its sections, append or replace,
+and edit the text to fold. The preview shows the section's diff and the discard that follows,
+whose reason is filled in ("folded into PATH#Section"); confirming writes the section, then
+discards the note. A refusal is shown verbatim and the form stays as typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from core.bank import Bank
+from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from tui.dialogs.preview import PreviewDialog
+from tui.previews import fold_preview
+from tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
+from tui.widgets.completing_input import CompletingInput
+
+HINT = "Enter or ctrl+s previews (writes nothing) · Tab moves on · Esc cancels"
+MODES = [("append to the section", "append"), ("replace the section", "replace")]
+
+
+class FoldDialog(CoreDialog[FoldPlan | None]):
+    """Fold one note into its owner; dismisses with what was written, or None when cancelled."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="FoldDialog") + """
+    FoldDialog TextArea {
+        height: 6;
+        margin-bottom: 0;
+    }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "preview", "Preview"),
+    ]
+
+    def __init__(self, bank: Bank, *, note: str, into: str = "", section: str | None = None, content: str = "",
+                 origin: str = "") -> None:
+        super().__init__(bank)
+        self.note = note
+        self.into = into
+        self.section = section
+        self.content = content
+        self.origin = origin
+        self.plan: FoldPlan | None = None
+        """The last preview shown."""
+
+    def compose(self) -> ComposeResult:
+        sections = sections_of(self.bank, self.into)
+        chosen = self.section if self.section in sections else (sections[0] if sections else Select.NULL)
+        with Vertical():
+            yield Label(f"Fold {self.note} into its owner", classes="dialog-title", markup=False)
+            yield Static(self.origin or " ", classes="dialog-note", markup=False)
+            yield self._field("Into", CompletingInput(self.into, candidates=document_paths(self.bank), id="fold-into",
+                                                      compact=True, placeholder="the owner document's path"))
+            yield self._field("Section", Select([(s, s) for s in sections], value=chosen, id="fold-section",
+                                                compact=True, prompt="choose a ## section", allow_blank=not sections))
+            yield self._field("Mode", Select(MODES, value="append", allow_blank=False, id="fold-mode", compact=True))
+            yield Label("Text to fold; edit it to read well in its new place (f7 selects all):", classes="dialog-note")
+            yield TextArea(self.content, id="fold-content", soft_wrap=True, show_line_numbers=False)
+            yield Static("", classes="dialog-error")
+            yield Static(HINT, classes="dialog-hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+                yield Button("Preview (enter)", id="preview", variant="primary", compact=True)
+
+    @staticmethod
+    def _field(label: str, widget: Input | Select[str]) -> Horizontal:
+        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+
+    def on_mount(self) -> None:
+        target = "#fold-into" if not self.into else "#fold-section"
+        self.query_one(target).focus()
+
+    # -- the form ------------------------------------------------------------------------------
+
+    @on(Input.Changed, "#fold-into")
+    def _owner_changed(self, event: Input.Changed) -> None:
+        """The section list follows the owner document as soon as its path names one."""
+        sections = sections_of(self.bank, event.value.strip())
+        if not sections:
+            return
+        select = self.query_one("#fold-section", Select)
+        current = select.value
+        select.set_options([(s, s) for s in sections])
+        select.value = current if current in sections else sections[0]
+
+    def _fields(self) -> dict[str, str]:
+        section = self.query_one("#fold-section", Select).value
+        return dict(
+            note=self.note, path=self.query_one("#fold-into", Input).value.strip(),
+            section="" if section is Select.NULL else str(section),
+            content=self.query_one("#fold-content", TextArea).text,
+            mode=str(self.query_one("#fold-mode", Select).value),
+        )
+
+    # -- preview, then write ---------------------------------------------------------------------
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#preview")
+    def action_preview(self) -> None:
+        fields = self._fields()
+        self.run_core("preview", lambda: plan_fold(self.bank, **fields))
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_answer(self, request: str, value: Any) -> None:
+        if request == "preview":
+            self._confirm(value)
+        else:
+            self.dismiss(value)
+
+    def _confirm(self, plan: FoldPlan) -> None:
+        self.plan = plan
+        fields = self._fields()
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self.run_core("apply", lambda: apply_fold(self.bank, **fields))
+
+        title = f"Fold into {plan.update.path} § {plan.update.section}?"
+        self.app.push_screen(PreviewDialog(title, fold_preview(plan), confirm="Fold and discard",
+                                           back="Back to the form"), answered)

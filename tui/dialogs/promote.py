@@ -1,0 +1,124 @@
+"""The promote form: where a note goes and what it says about itself, previewed before it moves.
+
+Enter runs ``promote`` as a dry run and shows exactly what it would write (frontmatter, template,
+index line, rewritten links, warnings); confirming runs it for real. A refusal, at either step,
+is shown verbatim in the form, which keeps everything typed in it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Static
+
+from core.bank import Bank
+from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from tui.dialogs.preview import PreviewDialog
+from tui.previews import promote_preview
+from tui.triage import PromotePlan, PromoteRequest, destinations, doc_kinds, document_paths, kind_for, plan_promote
+from tui.widgets.completing_input import CompletingInput
+
+HINT = "Tab completes or moves on · Enter previews (writes nothing) · Esc cancels"
+
+
+def _csv(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+class PromoteDialog(CoreDialog[PromotePlan | None]):
+    """Promote one note; dismisses with what was written, or None when cancelled."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="PromoteDialog")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, bank: Bank, request: PromoteRequest, *, origin: str = "") -> None:
+        super().__init__(bank)
+        self.request = request
+        self.origin = origin
+        """Where the note came from, one line (client, age)."""
+        self._destination = request.to
+        """The destination the kind last followed."""
+
+    def compose(self) -> ComposeResult:
+        r = self.request
+        with Vertical():
+            yield Label(f"Promote {r.note}", classes="dialog-title", markup=False)
+            yield Static(self.origin or " ", classes="dialog-note", markup=False)
+            yield self._field("Destination", CompletingInput(r.to, candidates=destinations(self.bank, r.note),
+                                                             id="promote-to", compact=True,
+                                                             placeholder="folder/name.md"))
+            yield self._field("Kind", CompletingInput(r.doc_kind, candidates=doc_kinds(self.bank), id="promote-kind",
+                                                      compact=True, placeholder="doc_kind, e.g. domain"))
+            yield self._field("Title", Input(r.title, id="promote-title", compact=True))
+            yield self._field("Purpose", Input(r.purpose, id="promote-purpose", compact=True,
+                                               placeholder="one sentence: when to read it"))
+            yield self._field("Derived from", CompletingInput(", ".join(r.derived_from), id="promote-derived",
+                                                              candidates=document_paths(self.bank), multi=True,
+                                                              compact=True, placeholder="bank paths, comma-separated"))
+            yield self._field("Canonical for", Input(", ".join(r.canonical_for), id="promote-canonical", compact=True,
+                                                     placeholder="keys this document owns, comma-separated"))
+            yield Static("", classes="dialog-error")
+            yield Static(HINT, classes="dialog-hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel (esc)", id="cancel", compact=True)
+                yield Button("Preview (enter)", id="preview", variant="primary", compact=True)
+
+    @staticmethod
+    def _field(label: str, widget: Input) -> Horizontal:
+        return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+
+    def on_mount(self) -> None:
+        self.query_one("#promote-to", Input).focus()
+
+    # -- the form ------------------------------------------------------------------------------
+
+    def _value(self, selector: str) -> str:
+        return self.query_one(selector, Input).value
+
+    def filled(self) -> PromoteRequest:
+        """The form as typed."""
+        return PromoteRequest(
+            note=self.request.note, to=self._value("#promote-to"), doc_kind=self._value("#promote-kind"),
+            title=self._value("#promote-title"), purpose=self._value("#promote-purpose"),
+            derived_from=_csv(self._value("#promote-derived")), canonical_for=_csv(self._value("#promote-canonical")),
+        )
+
+    @on(Input.Changed, "#promote-to")
+    def _destination_changed(self, event: Input.Changed) -> None:
+        """The kind follows a known section's folder (``ops/`` gives ``ops``) until one is typed."""
+        kind = self.query_one("#promote-kind", Input)
+        if kind.value.strip() in ("", kind_for(self._destination)) and kind_for(event.value):
+            kind.value = kind_for(event.value)
+        self._destination = event.value
+
+    # -- preview, then write ---------------------------------------------------------------------
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#preview")
+    def action_preview(self) -> None:
+        request = self.filled()
+        self.run_core("preview", lambda: plan_promote(self.bank, request))
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_answer(self, request: str, value: Any) -> None:
+        if request == "preview":
+            self._confirm(value)
+        else:
+            self.dismiss(value)
+
+    def _confirm(self, plan: PromotePlan) -> None:
+        filled = self.filled()
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self.run_core("apply", lambda: plan_promote(self.bank, filled, dry_run=False))
+
+        self.app.push_screen(PreviewDialog(f"Promote to {plan.result.path}?", promote_preview(plan),
+                                           confirm="Promote", back="Back to the form"), answered)

@@ -1,0 +1,68 @@
+"""Rejecting an agent's proposal: the proposal is cleared from the note, which stays in the inbox;
+an optional note tells the agent why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Static
+
+from core.bank import Bank
+from core.write.inbox import reject_proposal
+from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+
+HINT = "Enter rejects (the note stays in the inbox) · Esc keeps the proposal"
+
+
+def describe(proposal: dict[str, Any]) -> str:
+    """A proposal in one line: action, destination, who, why."""
+    action = str(proposal.get("action", "?"))
+    target = f" → {proposal['to']}" if proposal.get("to") else ""
+    who = f" by {proposal.get('proposed_by', 'an agent')}"
+    why = f": {proposal['reason']}" if proposal.get("reason") else ""
+    return f"{action}{target}{who}{why}"
+
+
+class RejectDialog(CoreDialog[dict[str, Any] | None]):
+    """Reject a note's proposal; dismisses with the proposal cleared, or None when kept."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="RejectDialog")
+    BINDINGS = [Binding("escape", "cancel", "Keep it")]
+
+    def __init__(self, bank: Bank, *, note: str, proposal: dict[str, Any]) -> None:
+        super().__init__(bank)
+        self.note = note
+        self.proposal = proposal
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Reject the proposal on {self.note}?", classes="dialog-title", markup=False)
+            yield Static(describe(self.proposal), classes="dialog-note", markup=False)
+            yield Horizontal(Label("Note (optional)", classes="field-label"),
+                             Input(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
+                             classes="field")
+            yield Static("", classes="dialog-error")
+            yield Static(HINT, classes="dialog-hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Keep it (esc)", id="cancel", compact=True)
+                yield Button("Reject (enter)", id="reject", variant="warning", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#reject-note", Input).focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#reject")
+    def action_reject(self) -> None:
+        note = self.query_one("#reject-note", Input).value
+        self.run_core("reject", lambda: reject_proposal(self.bank, path=self.note, note=note))
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_answer(self, request: str, value: Any) -> None:
+        self.dismiss(value)

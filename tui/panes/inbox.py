@@ -1,0 +1,434 @@
+"""The Inbox pane: the notes agents captured in ``_inbox/``, oldest first, and the ways out.
+
+Each note shows its age, who captured it and any agent proposal; beside its preview, the router's
+candidates for its topic and the owners of the keys it names say whether to promote it (a new
+fact) or fold it (a fact that already has an owner). Every action is one core call behind a
+preview, and a refusal is shown in the core's words:
+
+``p`` promote (a form, previewed) · ``f`` fold into the owner, then discard · ``d`` discard with
+a reason · ``a`` apply the agent's proposal (previewed) · ``r`` reject it · ``space`` marks
+proposals and ``A`` applies the marked ones after one combined preview.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Markdown, Static
+
+from core import yamlio
+from core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, apply_proposal, list_inbox
+from tui.dialogs.discard import DiscardDialog
+from tui.dialogs.fold import FoldDialog
+from tui.dialogs.preview import PreviewDialog
+from tui.dialogs.promote import PromoteDialog
+from tui.dialogs.reject import RejectDialog, describe
+from tui.messages import BankWritten, DocumentChosen
+from tui.panes.base import PaletteCommand, Pane, count
+from tui.previews import batch_preview, proposal_preview
+from tui.triage import (
+    FoldPlan,
+    NoteView,
+    PromotePlan,
+    ProposalBatch,
+    added_index_lines,
+    foldable_body,
+    note_view,
+    run_proposals,
+    suggested_promotion,
+)
+from tui.widgets.fitted_table import Column, FittedTable
+
+EMPTY = "The inbox is empty."
+ARRIVING = ("Notes land here when an agent captures one (bank_create with inbox: true) or someone runs "
+            "`memorybank create PATH --inbox`. Each waits for you to promote it, fold it into its owner or "
+            "discard it; an agent can only propose which.")
+KEYS = "p promote · f fold · d discard · a/r apply/reject a proposal · space marks, A applies marked"
+
+
+def age(entry: InboxEntry) -> str:
+    return "today" if entry.age_days == 0 else f"{entry.age_days}d"
+
+
+def origin(entry: InboxEntry) -> str:
+    """Where a note came from, one line."""
+    who = entry.captured_by or "an unknown client"
+    when = f" at {entry.captured_at}" if entry.captured_at else ""
+    days = "today" if entry.age_days == 0 else f"{count(entry.age_days, 'day')} ago"
+    stale = f", stale: over {STALE_DAYS} days in the inbox" if entry.stale else ""
+    return f"Captured by {who}{when} ({days}{stale})."
+
+
+def badge(proposal: dict[str, Any] | None) -> str:
+    if not proposal:
+        return ""
+    target = f"→{proposal['to']}" if proposal.get("to") else ""
+    return f"{proposal.get('action', '?')}{target}"
+
+
+class InboxPane(Pane):
+    """Notes in quarantine, and promote, fold, discard, apply and reject."""
+
+    TITLE = "Inbox"
+    SUMMARY = "Triage the notes agents captured: promote, fold, discard, apply or reject proposals"
+    BINDINGS = [
+        Binding("p", "promote", "Promote"),
+        Binding("f", "fold", "Fold"),
+        Binding("d", "discard", "Discard"),
+        Binding("a", "apply", "Apply"),
+        Binding("r", "reject", "Reject"),
+        Binding("space", "mark", "Mark", key_display="␣", show=False),
+        Binding("A", "apply_marked", "Apply marked", show=False),
+        Binding("o", "open_candidate", "Open where it belongs", show=False),
+        Binding("e", "edit", "Editor", show=False),
+    ]
+    COMMANDS_OFFERED = (
+        PaletteCommand("Inbox: promote the selected note", "A form, a dry-run preview, then the move", "promote"),
+        PaletteCommand("Inbox: fold the selected note into its owner",
+                       "Update the owner's section (previewed), then discard the note", "fold"),
+        PaletteCommand("Inbox: discard the selected note", "A reason is required", "discard"),
+        PaletteCommand("Inbox: apply the selected note's proposal", "Every gate runs again; previewed first", "apply"),
+        PaletteCommand("Inbox: reject the selected note's proposal", "The note stays; an optional note says why",
+                       "reject"),
+        PaletteCommand("Inbox: mark or unmark the selected proposal", "For applying several at once", "mark"),
+        PaletteCommand("Inbox: apply the marked proposals (or all)", "One combined preview, then each in turn",
+                       "apply_marked"),
+        PaletteCommand("Inbox: open where the selected note belongs", "The router's first candidate", "open_candidate"),
+    )
+
+    class NoteChosen(DocumentChosen):
+        """A note (or the document it belongs in) was chosen: open it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entries: list[InboxEntry] = []
+        self.view: NoteView | None = None
+        """The highlighted note, read, with where it belongs."""
+        self.marked: set[str] = set()
+        """Notes whose proposals ``A`` applies together."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Reading the inbox…", id="inbox-summary", classes="pane-heading")
+        yield FittedTable([Column("", 1), Column("Age", 5, justify="right"), Column("From", 12),
+                           Column("Title", weight=3), Column("Proposal", weight=2)], id="inbox-notes")
+        with Horizontal(id="inbox-detail"):
+            with VerticalScroll(id="inbox-preview"):
+                yield Static("", id="inbox-path")
+                yield Markdown(id="inbox-body", open_links=False)
+                yield Static("", id="inbox-front")
+            with VerticalScroll(id="inbox-where"):
+                yield Static("", id="inbox-belongs")
+
+    # -- the list --------------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.run_core(("list", self.bank.generation), lambda: list_inbox(self.bank),
+                      busy=self.query_one("#inbox-summary", Static))
+
+    def on_loaded(self, request: Any, value: Any) -> None:
+        kind = request[0]
+        if kind == "list":
+            self._fill(value)
+        elif kind == "note":
+            self._show(value)
+        elif kind == "apply-preview":
+            self._confirm_apply(request[1], value)
+        elif kind == "batch-preview":
+            self._confirm_batch(value)
+        elif kind == "apply":
+            self._applied(value)
+        elif kind == "batch":
+            self._batch_applied(value)
+
+    def on_failed(self, request: Any, error: BaseException) -> None:
+        if request[0] == "note":
+            self.view = None
+            self._show(None)
+
+    def _fill(self, entries: list[InboxEntry]) -> None:
+        table = self.query_one("#inbox-notes", FittedTable)
+        keep = self.selected.path if self.selected else None
+        row = table.cursor_row
+        self.entries = entries
+        self.marked &= {e.path for e in entries if e.proposal}
+        table.set_rows([(self._cells(e), e.path) for e in entries], keep=keep)
+        if entries and (keep is None or keep not in {e.path for e in entries}):
+            table.move_cursor(row=min(max(row, 0), len(entries) - 1), animate=False)
+        self._summarise()
+        self._load_note()
+
+    def _cells(self, entry: InboxEntry) -> list[str | Text]:
+        mark = Text("●", style="bold") if entry.path in self.marked else Text(" ")
+        when = Text(age(entry), style="bold yellow" if entry.stale else "", justify="right")
+        proposal = Text(badge(entry.proposal), style="bold", no_wrap=True, overflow="ellipsis")
+        return [mark, when, entry.captured_by or "?", entry.title, proposal]
+
+    def _summarise(self) -> None:
+        entries = self.entries
+        summary = Text()
+        if not entries:
+            summary.append(EMPTY, style="italic")
+        else:
+            stale = sum(1 for e in entries if e.stale)
+            proposals = sum(1 for e in entries if e.proposal)
+            summary.append(count(len(entries), "note"), style="bold")
+            summary.append(f" · {stale} stale (over {STALE_DAYS} days)", style="bold yellow" if stale else "dim")
+            summary.append(f" · {count(proposals, 'proposal')}" if proposals else " · no proposals")
+            if self.marked:
+                summary.append(f" · {len(self.marked)} marked: A applies them", style="bold")
+            elif proposals > 1:
+                summary.append(" (␣ marks, A applies)", style="dim")
+            summary.append("  oldest first", style="dim")
+        self.query_one("#inbox-summary", Static).update(summary)
+
+    # -- the highlighted note --------------------------------------------------------------------
+
+    @property
+    def selected(self) -> InboxEntry | None:
+        table = self.query_one("#inbox-notes", DataTable)
+        row = table.cursor_row
+        return self.entries[row] if 0 <= row < len(self.entries) else None
+
+    @on(DataTable.RowHighlighted, "#inbox-notes")
+    def _load_note(self) -> None:
+        entry = self.selected
+        if entry is None:
+            self.forget("note")
+            self.view = None
+            self._show(None)
+            return
+        if self.view is not None and self.view.entry == entry:
+            return
+        self.run_core(("note", entry.path, self.bank.generation), lambda: note_view(self.bank, entry), channel="note",
+                      busy=self.query_one("#inbox-where"))
+
+    def _show(self, view: NoteView | None) -> None:
+        """The note's body first (the table already names it), its frontmatter underneath."""
+        self.view = view
+        where = self.query_one("#inbox-path", Static)
+        front = self.query_one("#inbox-front", Static)
+        body = self.query_one("#inbox-body", Markdown)
+        belongs = self.query_one("#inbox-belongs", Static)
+        if view is None:
+            where.update(Text(KEYS if self.entries else ARRIVING, style="dim"))
+            body.update("")
+            front.update("")
+            belongs.update("")
+            return
+        where.update(Text.assemble((view.entry.path, "bold"), (f"  {origin(view.entry)}", "dim")))
+        body.update(view.body)
+        shown = {k: v for k, v in view.frontmatter.items() if k != "proposal"}
+        front.update(Text(yamlio.dump(shown).rstrip("\n"), style="dim"))
+        belongs.update(self._belongs(view))
+
+    def _belongs(self, view: NoteView) -> Text:
+        text = Text()
+        proposal = view.entry.proposal
+        if proposal:
+            text.append(f"Proposal by {proposal.get('proposed_by', 'an agent')}\n", style="bold reverse")
+            target = f" → {proposal['to']}" if proposal.get("to") else ""
+            text.append(f"{proposal.get('action', '?')}{target}\n", style="bold")
+            if proposal.get("reason"):
+                text.append(f"“{proposal['reason']}”\n", style="italic")
+            text.append("a applies it (previewed) · r rejects it\n\n", style="dim")
+        text.append("Where it belongs\n", style="bold underline")
+        if not view.candidates:
+            text.append("The router finds no document on this topic: a new fact, to promote.\n", style="italic")
+        for number, hit in enumerate(view.candidates, 1):
+            text.append(f"{number} ", style="bold")
+            text.append(f"{hit.path}\n")
+            details = [f"§ {hit.section}"] if hit.section else []
+            if hit.breakdown.canonical_key:
+                details.append(f"owns {hit.breakdown.canonical_key}")
+            if details:
+                text.append(f"  {' · '.join(details)}\n", style="dim")
+        shown = {hit.breakdown.canonical_key for hit in view.candidates}
+        owners = [(key, paths) for key, paths in view.owners if key not in shown]
+        if owners:
+            text.append("\nKeys it names, and their owners\n", style="bold underline")
+            for key, paths in owners:
+                text.append(f"{key}", style="bold green")
+                text.append(f" → {', '.join(paths)}\n")
+        text.append("\no opens the first · f folds into it", style="dim")
+        return text
+
+    @on(DataTable.RowSelected, "#inbox-notes")
+    def _chosen(self) -> None:
+        entry = self.selected
+        if entry is not None:
+            self.post_message(self.NoteChosen(entry.path))
+
+    # -- the actions -----------------------------------------------------------------------------
+
+    def _ready(self, *, proposal: bool = False) -> NoteView | None:
+        """The highlighted note, read; a warning instead when there is none (or no proposal)."""
+        view = self.view
+        entry = self.selected
+        if entry is None:
+            self.notify("The inbox is empty." if not self.entries else "Select a note first.", title="Inbox",
+                        severity="warning")
+            return None
+        if view is None or view.entry.path != entry.path:
+            self.notify("Still reading the note; try again in a moment.", title="Inbox", severity="warning")
+            return None
+        if proposal and not entry.proposal:
+            self.notify(f"{entry.path} carries no proposal. p promotes it, f folds it, d discards it.",
+                        title="Inbox", severity="warning")
+            return None
+        return view
+
+    def _written(self, message: str) -> None:
+        self.notify(message, title="Inbox")
+        self.post_message(BankWritten())
+
+    def action_promote(self) -> None:
+        view = self._ready()
+        if view is None:
+            return
+
+        def done(plan: PromotePlan | None) -> None:
+            if plan is not None:
+                self._written(f"Promoted {plan.result.source} to {plan.result.path}.")
+
+        self.app.push_screen(PromoteDialog(self.bank, suggested_promotion(view), origin=origin(view.entry)), done)
+
+    def action_fold(self) -> None:
+        view = self._ready()
+        if view is None:
+            return
+        owner = next((h for h in view.candidates if not h.path.endswith("README.md")), None)
+
+        def done(plan: FoldPlan | None) -> None:
+            if plan is not None:
+                self._written(f"Folded into {plan.update.path} § {plan.update.section}; "
+                              f"{plan.discard.path} discarded.")
+
+        self.app.push_screen(FoldDialog(self.bank, note=view.entry.path, into=owner.path if owner else "",
+                                        section=owner.section if owner else None,
+                                        content=foldable_body(view.body), origin=origin(view.entry)), done)
+
+    def action_discard(self) -> None:
+        view = self._ready()
+        if view is None:
+            return
+        proposal = view.entry.proposal or {}
+        reason = str(proposal.get("reason", "")) if proposal.get("action") == "discard" else ""
+
+        def done(result: DiscardResult | None) -> None:
+            if result is not None:
+                self._written(f"Discarded {result.path}: {result.reason}")
+
+        self.app.push_screen(DiscardDialog(self.bank, note=view.entry.path, title=view.entry.title, reason=reason), done)
+
+    def action_apply(self) -> None:
+        view = self._ready(proposal=True)
+        if view is None:
+            return
+        path = view.entry.path
+
+        def preview() -> tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]:
+            result = apply_proposal(self.bank, path=path, dry_run=True)
+            if isinstance(result, PromoteResult):
+                with self.bank.lock:
+                    return result, added_index_lines(self.bank, result)
+            return result, ()
+
+        self.run_core(("apply-preview", path), preview, channel="write")
+
+    def _confirm_apply(self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]) -> None:
+        result, lines = value
+        proposal = next((e.proposal for e in self.entries if e.path == path), None) or {}
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self.run_core(("apply", path), lambda: apply_proposal(self.bank, path=path), channel="write")
+
+        self.app.push_screen(PreviewDialog(f"Apply the proposal: {describe(proposal)}",
+                                           proposal_preview(result, lines), confirm="Apply"), answered)
+
+    def _applied(self, result: PromoteResult | DiscardResult) -> None:
+        if isinstance(result, PromoteResult):
+            self._written(f"Applied: promoted {result.source} to {result.path}.")
+        else:
+            self._written(f"Applied: discarded {result.path} ({result.reason}).")
+
+    def action_reject(self) -> None:
+        view = self._ready(proposal=True)
+        if view is None or view.entry.proposal is None:
+            return
+        path = view.entry.path
+
+        def done(proposal: dict[str, Any] | None) -> None:
+            if proposal is not None:
+                self._written(f"Rejected the {proposal.get('action')} proposal on {path}; the note stays.")
+
+        self.app.push_screen(RejectDialog(self.bank, note=path, proposal=view.entry.proposal), done)
+
+    def action_mark(self) -> None:
+        entry = self.selected
+        if entry is None:
+            return
+        if not entry.proposal:
+            self.notify("Only proposals can be marked, to apply several at once.", title="Inbox", severity="warning")
+            return
+        self.marked ^= {entry.path}
+        table = self.query_one("#inbox-notes", FittedTable)
+        row = table.cursor_row
+        table.set_rows([(self._cells(e), e.path) for e in self.entries], keep=entry.path)
+        table.move_cursor(row=min(row + 1, len(self.entries) - 1), animate=False)
+        self._summarise()
+
+    def action_apply_marked(self) -> None:
+        paths = [e.path for e in self.entries if e.path in self.marked] or [e.path for e in self.entries if e.proposal]
+        if not paths:
+            self.notify("No note carries a proposal.", title="Inbox", severity="warning")
+            return
+        self.run_core(("batch-preview", tuple(paths)), lambda: run_proposals(self.bank, paths), channel="write")
+
+    def _confirm_batch(self, batch: ProposalBatch) -> None:
+        passed = batch.passed
+        if not passed:
+            self.app.push_screen(PreviewDialog("No proposal can be applied today", batch_preview(batch),
+                                               confirm="Close", back="Back"))
+            return
+        refused = f"; {len(batch.refused)} refused, left as they are" if batch.refused else ""
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self.run_core(("batch", tuple(passed)), lambda: run_proposals(self.bank, passed, dry_run=False),
+                              channel="write")
+
+        self.app.push_screen(PreviewDialog(f"Apply {count(len(passed), 'proposal')}{refused}?", batch_preview(batch),
+                                           confirm=f"Apply {len(passed)}"), answered)
+
+    def _batch_applied(self, batch: ProposalBatch) -> None:
+        self.marked.clear()
+        done = len(batch.passed)
+        message = f"Applied {count(done, 'proposal')}."
+        for outcome in batch.refused:
+            message += f"\n{outcome.path}: {outcome.refusal}"
+        self.notify(message, title="Inbox", severity="warning" if batch.refused else "information",
+                    timeout=8 if batch.refused else 4)
+        self.post_message(BankWritten())
+
+    def action_open_candidate(self) -> None:
+        view = self.view
+        if view is None or not view.candidates:
+            self.notify("No document to open: the router found none for this note.", title="Inbox",
+                        severity="warning")
+            return
+        hit = view.candidates[0]
+        self.post_message(self.NoteChosen(hit.path, section=hit.section))
+
+    def action_edit(self) -> None:
+        entry = self.selected
+        if entry is not None:
+            self.app.open_in_editor(self.bank.root / entry.path)  # type: ignore[attr-defined]
+
+    def focus_default(self) -> None:
+        self.query_one("#inbox-notes", DataTable).focus()

@@ -1,0 +1,105 @@
+"""What a write will do, in words and lines, for the preview dialogs: a promotion's frontmatter,
+template, index line, rewritten links and warnings; a fold's diff; a discard; a batch of proposals.
+
+Each function takes the core's dry-run values (gathered by ``tui.triage``) and returns a rich
+renderable; nothing here calls the core.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from core.write.inbox import DiscardResult, PromoteResult
+from tui.triage import FoldPlan, PromotePlan, ProposalBatch
+
+LINK_NOTE = "Link rewritten for the new location: "
+"""How the core words a rewritten link among a promotion's warnings."""
+
+
+def _grid() -> Table:
+    """Labels on the left, values wrapping in their own column."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    return grid
+
+
+def _lines(items: list[Text], empty: str) -> Text:
+    if not items:
+        return Text(empty, style="dim")
+    return Text("\n").join(items)
+
+
+def promote_grid(result: PromoteResult, index_lines: tuple[tuple[str, str], ...]) -> Table:
+    """Template, index line, rewritten links and warnings of one promotion."""
+    grid = _grid()
+    grid.add_row("Template", Text(result.template) if result.template else
+                 Text("none: the note's own body is kept", style="dim"))
+    index = [Text.assemble((f"{path}  ", "dim"), (f"+ {line}", "green")) for path, line in index_lines]
+    grid.add_row("Index", _lines(index, "not registered anywhere (see the warnings)"))
+    links = [Text(w[len(LINK_NOTE):]) for w in result.warnings if w.startswith(LINK_NOTE)]
+    grid.add_row("Links", _lines(links, "none rewritten"))
+    others = [Text(f"⚠ {w}", style="yellow") for w in result.warnings if not w.startswith(LINK_NOTE)]
+    grid.add_row("Warnings", _lines(others, "none"))
+    return grid
+
+
+def promote_preview(plan: PromotePlan) -> RenderableType:
+    """One promotion: where from and to, the summary, then the document exactly as it will be written."""
+    result = plan.result
+    route = Text.assemble((result.source, "bold"), "  →  ", (result.path, "bold"), "\n")
+    heading = Text("\nThe new document, frontmatter exact (the note is removed):", style="bold")
+    return Group(route, promote_grid(result, plan.index_lines), heading, Text(result.preview.rstrip("\n")))
+
+
+def discard_grid(result: DiscardResult) -> Table:
+    grid = _grid()
+    grid.add_row("Deletes", Text.assemble((result.path, "bold"), f"  ({result.title}, {result.bytes} bytes)"))
+    grid.add_row("Reason", Text(result.reason))
+    return grid
+
+
+def diff_text(lines: list[str]) -> Text:
+    """A unified diff's lines, coloured."""
+    if not lines:
+        return Text("(the section does not change)", style="yellow")
+    styles = {"@": "cyan", "+": "green", "-": "red"}
+    return Text("\n").join(Text(line, style=styles.get(line[:1], "dim")) for line in lines)
+
+
+def fold_preview(plan: FoldPlan) -> RenderableType:
+    """The owner's section before and after, as a diff, and the discard that follows."""
+    update = plan.update
+    heading = Text.assemble((f"{update.path}  § {update.section}", "bold"),
+                            (f"  ({update.mode}, {update.bytes_before} → {update.bytes_after} bytes)\n", "dim"))
+    then = Text("\nThen the note is discarded:", style="bold")
+    return Group(heading, diff_text(plan.diff), then, discard_grid(plan.discard))
+
+
+def batch_preview(batch: ProposalBatch) -> RenderableType:
+    """Every proposal of a batch: what applying it does, or the refusal it meets today."""
+    parts: list[RenderableType] = []
+    for outcome in batch.outcomes:
+        if parts:
+            parts.append(Text(""))
+        if outcome.refusal is not None:
+            parts.append(Text.assemble(("✗ ", "bold red"), (outcome.path, "bold"), ("  refused, left as it is", "dim")))
+            parts.append(Text(f"  {outcome.refusal}", style="red"))
+            continue
+        result = outcome.result
+        if isinstance(result, PromoteResult):
+            parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.source}  →  {result.path}", "bold")))
+            parts.append(promote_grid(result, outcome.index_lines))
+        elif isinstance(result, DiscardResult):
+            parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.path}  discarded", "bold")))
+            parts.append(discard_grid(result))
+    return Group(*parts)
+
+
+def proposal_preview(result: PromoteResult | DiscardResult, index_lines: tuple[tuple[str, str], ...]) -> RenderableType:
+    """One proposal applied: a promotion's full preview, or the discard."""
+    if isinstance(result, PromoteResult):
+        return promote_preview(PromotePlan(result, index_lines))
+    return discard_grid(result)

@@ -1,0 +1,60 @@
+"""An input that completes from a list (bank paths, folders, kinds): the rest of the first match
+is shown dimmed, and Tab or → takes it.
+
+For comma-separated fields (``derived_from``, ``canonical_for``) only the item being typed is
+completed, so a second path completes like the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual.binding import Binding
+from textual.suggester import Suggester
+from textual.widgets import Input
+
+
+class Completions(Suggester):
+    """Suggest the shortest candidate that starts with what was typed (after the last comma when
+    ``multi``); candidates are matched without regard to case."""
+
+    def __init__(self, candidates: Iterable[str], *, multi: bool = False) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.candidates = sorted(dict.fromkeys(candidates), key=lambda c: (len(c), c))
+        self.multi = multi
+
+    async def get_suggestion(self, value: str) -> str | None:
+        head, item = "", value
+        if self.multi and "," in value:
+            cut = value.rindex(",") + 1
+            head, item = value[:cut], value[cut:]
+        typed = item.lstrip()
+        if not typed:
+            return None
+        folded = typed.casefold()
+        for candidate in self.candidates:
+            if len(candidate) > len(typed) and candidate.casefold().startswith(folded):
+                return head + item[: len(item) - len(typed)] + typed + candidate[len(typed):]
+        return None
+
+
+class CompletingInput(Input):
+    """An ``Input`` whose Tab takes the completion shown, and moves on when there is none."""
+
+    BINDINGS = [Binding("tab", "complete", "Complete", show=False)]
+
+    def __init__(self, value: str = "", *, candidates: Iterable[str] = (), multi: bool = False, **kwargs: Any) -> None:
+        super().__init__(value, suggester=Completions(candidates, multi=multi), **kwargs)
+
+    def set_candidates(self, candidates: Iterable[str]) -> None:
+        """Complete from another list (the form learned more about the bank)."""
+        assert isinstance(self.suggester, Completions)
+        self.suggester = Completions(candidates, multi=self.suggester.multi)
+
+    def action_complete(self) -> None:
+        if self._suggestion and self.cursor_at_end and len(self._suggestion) > len(self.value):
+            self.value = self._suggestion
+            self.cursor_position = len(self.value)
+        else:
+            self.screen.focus_next()
