@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
@@ -28,6 +30,10 @@ from tui.commands import DocumentsProvider, JumpProvider
 from tui.editor import editor_command
 from tui.screens.welcome import WelcomeScreen
 from tui.screens.workbench import WorkbenchScreen
+
+if TYPE_CHECKING:
+    from mcp_server.server import ToolCall
+    from tui.mcp_host import McpHost
 
 POLL_SECONDS = 2.0
 """How often the disk is re-checked for writes made by others (agents, editors, the CLI)."""
@@ -49,8 +55,20 @@ class MemoryBankApp(App[None]):
     class DiskChanged(Message):
         """A re-check found documents added, changed or removed."""
 
-    def __init__(self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS) -> None:
+    class ToolCalled(Message):
+        """An agent made a tool call to the hosted MCP server (posted from the server's thread)."""
+
+        def __init__(self, call: ToolCall) -> None:
+            super().__init__()
+            self.call = call
+
+    def __init__(self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS,
+                 mcp: McpHost | None = None) -> None:
         super().__init__()
+        self.mcp = mcp
+        """The MCP server hosted in this process (``--serve-mcp``), started on mount."""
+        self.activity: deque[ToolCall] = deque(maxlen=500)
+        """The tool calls agents made to it, oldest first."""
         self.bank = bank
         """The bank on screen; None until one is created or the demo is built."""
         self.root = root
@@ -59,6 +77,8 @@ class MemoryBankApp(App[None]):
         self._poll: Timer | None = None
 
     def on_mount(self) -> None:
+        if self.mcp is not None:
+            self.mcp.start(lambda call: self.post_message(self.ToolCalled(call)))
         if self.bank is not None:
             self._show_workbench()
         else:
@@ -79,7 +99,7 @@ class MemoryBankApp(App[None]):
     def _show_workbench(self, *, replace: bool = False) -> None:
         assert self.bank is not None
         self.sub_title = str(self.bank.root)
-        screen = WorkbenchScreen(self.bank)
+        screen = WorkbenchScreen(self.bank, serving=self.mcp.url if self.mcp else None, activity=self.activity)
         if replace:
             self.switch_screen(screen)
         else:
@@ -114,6 +134,17 @@ class MemoryBankApp(App[None]):
         workbench = self.workbench
         if workbench is not None and self.bank is not None:
             workbench.generation = self.bank.generation
+
+    def on_memory_bank_app_tool_called(self, message: ToolCalled) -> None:
+        self.activity.append(message.call)
+        workbench = self.workbench
+        if workbench is not None:
+            workbench.record_call(message.call)
+        self.recheck()  # an agent's write shows at once, not at the next tick
+
+    def on_unmount(self) -> None:
+        if self.mcp is not None:
+            self.mcp.stop()
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         self.recheck()
@@ -168,8 +199,12 @@ class MemoryBankApp(App[None]):
         yield from super().get_system_commands(screen)
 
 
-def make_app(root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS) -> MemoryBankApp:
+def make_app(root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS,
+             mcp: McpHost | None = None) -> MemoryBankApp:
     """The app over the bank at ``root`` (found as every command finds it when None).
+
+    ``mcp`` is an MCP server bound to a loopback port (``tui.mcp_host``); the app serves it while it
+    runs and lists every tool call in the Activity pane.
 
     With no bank there (no directory, or a directory holding no documents) the app opens on the
     welcome screen, which offers to create one at that place or to open the demo.
@@ -184,4 +219,4 @@ def make_app(root: str | os.PathLike[str] | None = None, *, poll_seconds: float 
         bank = Bank.open(target)
         if len(bank) == 0:
             bank = None
-    return MemoryBankApp(bank, target, poll_seconds=poll_seconds)
+    return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp)

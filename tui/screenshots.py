@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 from unittest import mock
 
 from textual.pilot import Pilot
@@ -31,6 +32,9 @@ from tui.demo import build_demo
 from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane
+
+if TYPE_CHECKING:
+    from mcp_server.server import Activity, ToolCall
 
 SIZE = (120, 36)
 PROJECT = Path(__file__).resolve().parents[1]
@@ -55,6 +59,47 @@ def pin_inbox_times(root: Path) -> None:
         if path.exists():
             text = re.sub(r"(?m)^(\s*(?:captured_at|proposed_at):).*$", rf"\g<1> '{stamp}'", path.read_text("utf-8"))
             path.write_text(text, "utf-8")
+
+
+class ReplayedServer:
+    """Stands in for the hosted MCP server in pictures: a fixed address, and a fixed morning of tool
+    calls replayed to the Activity pane once the app has started it."""
+
+    url = "http://127.0.0.1:8765/mcp"
+
+    def __init__(self) -> None:
+        self.activity: Activity | None = None
+
+    def start(self, activity: Activity) -> None:
+        self.activity = activity
+
+    def replay(self) -> None:
+        assert self.activity is not None
+        for call in sample_calls():
+            self.activity(call)
+
+    def stop(self) -> None:
+        """Nothing listens, so nothing stops."""
+
+
+def sample_calls() -> list[ToolCall]:
+    """Two agents at work: reads, a capture, a refused discard and a proposal."""
+    from mcp_server.server import ToolCall
+
+    at = INBOX_NOW.replace(hour=9, minute=30)
+
+    def call(seconds: int, client: str, tool: str, arguments: str, outcome: str = "ok") -> ToolCall:
+        return ToolCall(at + _dt.timedelta(seconds=seconds), client, tool, arguments, outcome == "ok", outcome)
+
+    return [
+        call(0, "claude-code", "bank_route", "question=how are invoices numbered"),
+        call(4, "claude-code", "bank_read", "path=domain/invoicing-rules.md section=Numbering"),
+        call(31, "cursor", "bank_discard", "path=domain/tax-model.md reason=old",
+             "Refused (not-inbox): Only quarantined documents can be discarded; domain/tax-model.md is not in _inbox/. "
+             "Documents in the bank proper are removed by hand, deliberately."),
+        call(40, "cursor", "bank_create", "docKind=domain path=vat-exemptions.md title=VAT exemptions inbox=true"),
+        call(52, "codex", "bank_promote", "path=_inbox/deploy-freeze-calendar.md to=ops/deploy-freeze-calendar.md"),
+    ]
 
 
 @contextmanager
@@ -164,6 +209,13 @@ async def _discard(pilot: Pilot) -> None:
     pilot.app.screen.query_one("#discard-reason", Input).value = "A local font problem, not bank material."
 
 
+async def _activity(pilot: Pilot) -> None:
+    server = pilot.app.mcp  # type: ignore[attr-defined]
+    server.replay()
+    await _settle(pilot)
+    await pilot.press("escape", "9")
+
+
 SHOTS: tuple[tuple[str, Step], ...] = (
     ("route", _route),
     ("explain", _explain),
@@ -180,11 +232,16 @@ SHOTS: tuple[tuple[str, Step], ...] = (
     ("inbox-fold-preview", _fold_preview),
     ("inbox-apply-proposal", _apply_proposal),
     ("inbox-discard", _discard),
+    ("activity", _activity),
 )
 """Each picture: its file name and the steps that lead to it from a freshly opened workbench."""
 
+HOSTED = {"activity"}
+"""Pictures of a workbench hosting the MCP server (``--serve-mcp``)."""
+
+
 async def _shoot(bank: Path, name: str, step: Step, dest: Path) -> Path:
-    app = make_app(bank, poll_seconds=0)
+    app = make_app(bank, poll_seconds=0, mcp=ReplayedServer() if name in HOSTED else None)  # type: ignore[arg-type]
     app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         for widget in app.screen.query(Input):

@@ -1,4 +1,4 @@
-"""One picture per Inbox dialog and preview at 80x24 on the demo bank.
+"""One picture per Inbox dialog and preview at 80x24 on the demo bank, and one of the Activity pane.
 
 The demo's notes get fixed capture times and the inbox's clock is set to 2026-05-24 12:00 UTC, so
 the ages (18, 4, 3 and 1 days) are the same every day. Each docstring says what the picture must
@@ -15,7 +15,7 @@ from core.write.inbox import propose
 from tests.tui.conftest import SIZE, settle
 from tui.app import make_app
 from tui.panes.inbox import InboxPane
-from tui.screenshots import inbox_clock, pin_inbox_times
+from tui.screenshots import ReplayedServer, inbox_clock, pin_inbox_times
 
 
 @pytest.fixture
@@ -170,3 +170,20 @@ def test_bulk_apply_preview(snap_compare, inbox_demo):
         await settle(pilot, rounds=3)
 
     assert snap_compare(app_on(inbox_demo), terminal_size=SIZE, run_before=run_before)
+
+
+def test_activity_pane(snap_compare, demo_source):
+    """The Activity tab (9) while the workbench hosts the MCP server: the header ends in
+    "mcp :8765", the heading says "Serving MCP at http://127.0.0.1:8765/mcp · 5 calls, 1 refused",
+    then the calls newest first (codex's bank_promote, cursor's bank_create and its refused
+    bank_discard in red, claude-code's bank_read and bank_route) with time, client, tool, arguments
+    and outcome; the newest call's details underneath."""
+    server = ReplayedServer()
+
+    async def run_before(pilot):
+        await settle(pilot)
+        server.replay()
+        await pilot.press("escape", "9")
+        await settle(pilot)
+
+    assert snap_compare(app_on(demo_source, mcp=server), terminal_size=SIZE, run_before=run_before)

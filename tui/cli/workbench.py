@@ -14,6 +14,9 @@ import sys
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this family's subcommands to the parser."""
     p = sub.add_parser("tui", parents=[common], help="open the workbench on the bank (the default command)")
+    p.add_argument("--serve-mcp", metavar="PORT",
+                   help="also serve the bank to agents over MCP (streamable HTTP on 127.0.0.1:PORT, or HOST:PORT on "
+                        "loopback); the Activity pane lists every tool call")
     p.set_defaults(handler=run_tui)
     p = sub.add_parser("demo", parents=[common], help="build a demo bank with history, drift and an inbox, and open it")
     p.add_argument("--dest", help="build the demo repository in this directory (default: a new temporary one)")
@@ -24,7 +27,19 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def run_tui(args: argparse.Namespace) -> int:
     from tui.app import make_app
 
-    make_app(getattr(args, "root", None)).run()
+    address = getattr(args, "serve_mcp", None)
+    if not address:
+        make_app(getattr(args, "root", None)).run()
+        return 0
+    from tui.cli.serving import server_root
+    from tui.mcp_host import McpHost
+
+    host = McpHost.bind(server_root(args), address)  # a taken port is refused before the app starts
+    try:
+        make_app(getattr(args, "root", None), mcp=host).run()
+    finally:
+        host.stop()
+    sys.stderr.write(f"The MCP server at {host.url} stopped with the workbench.\n")
     return 0
 
 

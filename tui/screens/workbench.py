@@ -7,9 +7,10 @@ when the disk changed, and refreshes the header's counts in a worker.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
@@ -21,6 +22,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from core.bank import Bank
 from tui.messages import BankWritten, DocumentChosen
+from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
 from tui.panes.changes import ChangesPane
 from tui.panes.document import DocumentPane
@@ -31,6 +33,9 @@ from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane
 from tui.widgets.bank_header import BankHeader, BankSummary, summarise
+
+if TYPE_CHECKING:
+    from mcp_server.server import ToolCall
 
 
 @dataclass(frozen=True)
@@ -51,12 +56,13 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("search", "6", SearchPane),
     PaneSpec("changes", "7", ChangesPane),
     PaneSpec("inbox", "8", InboxPane),
+    PaneSpec("activity", "9", ActivityPane),
 )
 """Every pane, in tab order. A new pane is one more entry here and one module."""
 
 
 def tab_label(spec: PaneSpec) -> str:
-    """The key that shows a pane, highlighted and set against its title, so every tab fits 80 columns."""
+    """The key that shows a pane, highlighted and set against its title, so nine tabs fit 80 columns."""
     return f"[b $text-accent]{spec.key}[/]{spec.pane.TITLE}"
 
 
@@ -81,9 +87,13 @@ class WorkbenchScreen(Screen[None]):
             self.summary = summary
             self.error = error
 
-    def __init__(self, bank: Bank) -> None:
+    def __init__(self, bank: Bank, *, serving: str | None = None, activity: Iterable[ToolCall] = ()) -> None:
         super().__init__()
         self.bank = bank
+        self.serving = serving
+        """The URL of the MCP server the app hosts, if any."""
+        self._activity = list(activity)
+        """Tool calls made before this screen existed, oldest first."""
 
     def compose(self) -> ComposeResult:
         yield BankHeader(id="bank-header")
@@ -94,6 +104,11 @@ class WorkbenchScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(BankHeader).serving = self.serving or ""
+        activity = self.query_one(ActivityPane)
+        activity.serve(self.serving)
+        for call in self._activity:
+            activity.record(call)
         self.generation = self.bank.generation
         self._activate(PANES[0].id)
         self.pane(PANES[0].id).focus_default()
@@ -166,6 +181,10 @@ class WorkbenchScreen(Screen[None]):
     def _bank_written(self, message: BankWritten) -> None:
         message.stop()
         self.generation = self.bank.generation
+
+    def record_call(self, call: ToolCall) -> None:
+        """An agent's tool call reached the hosted MCP server (the app hands it down)."""
+        self.query_one(ActivityPane).record(call)
 
     @on(DocumentPane.GraphRequested)
     def _graph_requested(self, message: DocumentPane.GraphRequested) -> None:

@@ -1,4 +1,5 @@
-"""The one-line header: which bank, how many documents, errors and warnings, the inbox, the contract."""
+"""The one-line header: which bank, how many documents, errors and warnings, the inbox, the contract,
+and the MCP server the workbench hosts, if any."""
 
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ class BankHeader(Static):
     """Set by the screen whenever the bank changed."""
     busy: reactive[str] = reactive("")
     """What is running in the background, shown at the end of the line ("validating", ...)."""
+    serving: reactive[str] = reactive("")
+    """The URL of the MCP server the workbench hosts (``--serve-mcp``); empty when none."""
 
     def render(self) -> Text:
         if self.summary is None:
@@ -97,6 +100,11 @@ class BankHeader(Static):
             text.append("contract ✓", style="green")
         else:
             text.append("no contract: degraded" if level == 0 else "degraded", style="bold yellow")
+        if self.serving:
+            text.append(sep)
+            address = self.serving.removeprefix("http://").removesuffix("/mcp")
+            shown = (f"MCP on {address}", f"mcp {address}", f"mcp :{address.rsplit(':', 1)[-1]}")[level]
+            text.append(shown, style="bold cyan")
         if self.busy:
             text.append(f" · {self.busy}…", style="italic dim")
         return text
