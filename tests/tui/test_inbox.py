@@ -98,12 +98,16 @@ def error_of(dialog) -> str:
     return str(box.render()) if box.has_class("-shown") else ""
 
 
-def preview_text(dialog: PreviewDialog) -> str:
-    """The preview as plain text, wide enough that nothing wraps."""
+def plain(renderable) -> str:
+    """A rich renderable as plain text, wide enough that nothing wraps."""
     console = Console(width=300, color_system=None, file=io.StringIO())
     with console.capture() as captured:
-        console.print(dialog.body)
+        console.print(renderable)
     return captured.get()
+
+
+def preview_text(dialog: PreviewDialog) -> str:
+    return plain(dialog.body)
 
 
 def refusal(call) -> str:
@@ -309,7 +313,7 @@ async def test_the_pane_counts_notes_and_stale_ones_and_shows_where_a_note_belon
         table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/parser-coverage.md"))
         assert await until(pilot, lambda: pane.view.entry.path == "_inbox/parser-coverage.md")
         assert pane.view.candidates[0].path == "engineering/testing-policy.md"
-        belongs = str(pane.query_one("#inbox-belongs", Static).render())
+        belongs = plain(pane.query_one("#inbox-belongs", Static).content)
         assert "1 engineering/testing-policy.md" in belongs and "owns required_test_coverage" in belongs
         await pilot.press("o")
         await settle(pilot)

@@ -33,6 +33,8 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="FoldDialog") + """
     FoldDialog TextArea {
         height: 6;
+    }
+    FoldDialog #fold-label {
         margin-bottom: 0;
     }
     """
@@ -63,7 +65,8 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
             yield self._field("Section", Select([(s, s) for s in sections], value=chosen, id="fold-section",
                                                 compact=True, prompt="choose a ## section", allow_blank=not sections))
             yield self._field("Mode", Select(MODES, value="append", allow_blank=False, id="fold-mode", compact=True))
-            yield Label("Text to fold; edit it to read well in its new place (f7 selects all):", classes="dialog-note")
+            yield Label("Text to fold; edit it to read well in its new place (f7 selects all):", id="fold-label",
+                        classes="dialog-note")
             yield TextArea(self.content, id="fold-content", soft_wrap=True, show_line_numbers=False)
             yield Static("", classes="dialog-error")
             yield Static(HINT, classes="dialog-hint")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -114,7 +115,7 @@ class InboxPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the inbox…", id="inbox-summary", classes="pane-heading")
-        yield FittedTable([Column("", 1), Column("Age", 5, justify="right"), Column("From", 12),
+        yield FittedTable([Column("", 1), Column("Age", 5, justify="right"), Column("From", 14),
                            Column("Title", weight=3), Column("Proposal", weight=2)], id="inbox-notes")
         with Horizontal(id="inbox-detail"):
             with VerticalScroll(id="inbox-preview"):
@@ -151,6 +152,8 @@ class InboxPane(Pane):
             self._show(None)
 
     def _fill(self, entries: list[InboxEntry]) -> None:
+        # The core orders by whole days; within a day the capture time says which came first.
+        entries = sorted(entries, key=lambda e: (-e.age_days, e.captured_at or "", e.path))
         table = self.query_one("#inbox-notes", FittedTable)
         keep = self.selected.path if self.selected else None
         row = table.cursor_row
@@ -226,36 +229,39 @@ class InboxPane(Pane):
         front.update(Text(yamlio.dump(shown).rstrip("\n"), style="dim"))
         belongs.update(self._belongs(view))
 
-    def _belongs(self, view: NoteView) -> Text:
-        text = Text()
+    def _belongs(self, view: NoteView) -> Group:
+        """The proposal, if any, then the router's candidates and the owners of the keys the note
+        names; a path is cut at the column's edge rather than wrapped mid-name."""
+        lines: list[Text] = []
+
+        def line(*parts: str | tuple[str, str]) -> None:
+            lines.append(Text.assemble(*parts, no_wrap=True, overflow="ellipsis"))
+
         proposal = view.entry.proposal
         if proposal:
-            text.append(f"Proposal by {proposal.get('proposed_by', 'an agent')}\n", style="bold reverse")
+            line((f"Proposal by {proposal.get('proposed_by', 'an agent')}", "bold reverse"))
             target = f" → {proposal['to']}" if proposal.get("to") else ""
-            text.append(f"{proposal.get('action', '?')}{target}\n", style="bold")
+            lines.append(Text(f"{proposal.get('action', '?')}{target}", style="bold"))
             if proposal.get("reason"):
-                text.append(f"“{proposal['reason']}”\n", style="italic")
-            text.append("a applies it (previewed) · r rejects it\n\n", style="dim")
-        text.append("Where it belongs\n", style="bold underline")
+                lines.append(Text(f"“{proposal['reason']}”", style="italic"))
+            lines.append(Text("a applies it (previewed) · r rejects it\n", style="dim"))
+        line(("Where it belongs", "bold underline"))
         if not view.candidates:
-            text.append("The router finds no document on this topic: a new fact, to promote.\n", style="italic")
+            lines.append(Text("The router finds no document on this topic: a new fact, to promote.", style="italic"))
         for number, hit in enumerate(view.candidates, 1):
-            text.append(f"{number} ", style="bold")
-            text.append(f"{hit.path}\n")
-            details = [f"§ {hit.section}"] if hit.section else []
+            line((f"{number} ", "bold"), hit.path)
+            if hit.section:
+                line((f"  § {hit.section}", "dim"))
             if hit.breakdown.canonical_key:
-                details.append(f"owns {hit.breakdown.canonical_key}")
-            if details:
-                text.append(f"  {' · '.join(details)}\n", style="dim")
+                line(("  owns ", "dim"), (hit.breakdown.canonical_key, "green"))
         shown = {hit.breakdown.canonical_key for hit in view.candidates}
         owners = [(key, paths) for key, paths in view.owners if key not in shown]
         if owners:
-            text.append("\nKeys it names, and their owners\n", style="bold underline")
+            line(("\nKeys it names, and their owners", "bold underline"))
             for key, paths in owners:
-                text.append(f"{key}", style="bold green")
-                text.append(f" → {', '.join(paths)}\n")
-        text.append("\no opens the first · f folds into it", style="dim")
-        return text
+                line((key, "bold green"), f" → {', '.join(paths)}")
+        lines.append(Text("\no opens the first · f folds into it", style="dim"))
+        return Group(*lines)
 
     @on(DataTable.RowSelected, "#inbox-notes")
     def _chosen(self) -> None:
