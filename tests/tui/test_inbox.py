@@ -318,3 +318,27 @@ async def test_the_pane_counts_notes_and_stale_ones_and_shows_where_a_note_belon
         await pilot.press("o")
         await settle(pilot)
         assert app.screen.query_one("#panes").active == "document"
+
+
+async def test_a_proposal_that_no_longer_passes_its_gates_is_refused_verbatim_alone_or_in_a_batch(triage_root):
+    await file_proposals(triage_root)
+    create(Bank.open(triage_root), path="processes/onboarding.md", title="Onboarding", purpose="Someone wrote it first.",
+           doc_kind="process", derived_from=["../product/context.md"])
+    expected = refusal(lambda: promote(Bank.open(triage_root), path="_inbox/onboarding.md", to="processes/onboarding.md",
+                                       dry_run=True))
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, pytest.MonkeyPatch())
+        pane = await open_inbox(pilot, "_inbox/onboarding.md")
+        await pilot.press("a")
+        assert await until(pilot, lambda: expected in notes.errors())
+        assert isinstance(app.screen, WorkbenchScreen)  # no preview of a write that cannot happen
+
+        await pilot.press("A")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        assert app.screen.title_text == "Apply 1 proposal? (1 refused today, left in the inbox)"
+        preview = preview_text(app.screen)
+        assert f"✗ _inbox/onboarding.md  refused, left as it is\n  {expected}" in preview
+        await pilot.press("y")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen) and len(pane.entries) == 4)
+    assert (triage_root / "_inbox/onboarding.md").exists() and not (triage_root / "_inbox/dark-mode.md").exists()

@@ -402,14 +402,14 @@ class InboxPane(Pane):
             self.app.push_screen(PreviewDialog("No proposal can be applied today", batch_preview(batch),
                                                confirm="Close", back="Back"))
             return
-        refused = f"; {len(batch.refused)} refused, left as they are" if batch.refused else ""
+        refused = f" ({len(batch.refused)} refused today, left in the inbox)" if batch.refused else ""
 
         def answered(go: bool | None) -> None:
             if go:
                 self.run_core(("batch", tuple(passed)), lambda: run_proposals(self.bank, passed, dry_run=False),
                               channel="write")
 
-        self.app.push_screen(PreviewDialog(f"Apply {count(len(passed), 'proposal')}{refused}?", batch_preview(batch),
+        self.app.push_screen(PreviewDialog(f"Apply {count(len(passed), 'proposal')}?{refused}", batch_preview(batch),
                                            confirm=f"Apply {len(passed)}"), answered)
 
     def _batch_applied(self, batch: ProposalBatch) -> None:
