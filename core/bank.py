@@ -23,6 +23,7 @@ from core.layers import BUILTIN_MAP
 from core.model import Contract, Document, LayerMap, RefreshReport
 from core.parse import parse_document
 from core.paths import BANK_DIR_NAMES, PathResolver
+from core.record import last_exit
 
 ENV_ROOT = "MEMORYBANK_ROOT"
 
@@ -200,6 +201,14 @@ class Bank:
                     f"Not a document of this bank: {raw}. The note was promoted to {moved}; read that instead.",
                     reason="promoted",
                 )
+            if path.startswith("_inbox/"):
+                gone = last_exit(self.root, path)
+                if gone is not None and gone.get("action") == "discarded":
+                    raise NotADocument(
+                        f"Not a document of this bank: {raw}. The note was discarded at {gone.get('at', '?')}: "
+                        f"{gone.get('reason', '')}",
+                        reason="discarded",
+                    )
             raise NotADocument(f"Not a document of this bank: {raw}")
         return doc
 

@@ -20,6 +20,7 @@ from core.bank import Bank
 from core.errors import Refusal, UsageError
 from core.model import Document
 from core.parse import FenceTracker, jsonable, scalar
+from core.record import RECORD, appended
 from core.paths import relative_link, resolve_link
 from core.templates import find_template, retitle, template_fields, unwrap
 from core.write import firewall
@@ -192,20 +193,27 @@ def promote(
         if dry_run:
             return result
         landing.stage(text)
+        landing.tx.write(RECORD, appended(bank.root, {"at": now_stamp(), "action": "promoted", "note": note.path,
+                                                       "title": title, "to": target}))
         landing.tx.delete(note.path)
         landing.tx.commit()
         bank.refresh()
         return result
 
 
-def discard(bank: Bank, *, path: str, reason: str, dry_run: bool = False) -> DiscardResult:
-    """Drop a quarantined note on the record: a reason is required."""
+def discard(bank: Bank, *, path: str, reason: str, dry_run: bool = False, by: str | None = None) -> DiscardResult:
+    """Drop a quarantined note on the record: a reason is required, and it is kept (with the note's
+    title and the time) in ``_inbox/.record.jsonl``, written in the same transaction."""
     with write_session(bank):
         note = quarantined(bank, path, "discarded")
         why = require(reason, "`reason` is required: a note is dropped on the record, or not at all.")
         result = DiscardResult(note.path, note.title, note.purpose, why, not dry_run, dry_run, note.size)
         if not dry_run:
+            entry = {"at": now_stamp(), "action": "discarded", "note": note.path, "title": note.title, "reason": why}
+            if by:
+                entry["by"] = by
             tx = Transaction(bank.root)
+            tx.write(RECORD, appended(bank.root, entry))
             tx.delete(note.path)
             tx.commit()
             bank.refresh()
@@ -232,10 +240,12 @@ def list_inbox(bank: Bank, now: float | None = None) -> list[InboxEntry]:
     """Every quarantined note, oldest first, with its age, origin and any pending proposal."""
     moment = time.time() if now is None else now
     entries = []
+    moments: dict[str, float] = {}
     for note in bank:
         if not note.is_inbox:
             continue
         captured_at, since = _captured(note)
+        moments[note.path] = since
         age = int((moment - since) // 86400)
         proposal = note.frontmatter.get("proposal")
         entries.append(
@@ -246,7 +256,7 @@ def list_inbox(bank: Bank, now: float | None = None) -> list[InboxEntry]:
                 proposal=jsonable(proposal) if isinstance(proposal, dict) else None, stale=age >= STALE_DAYS,
             )
         )
-    entries.sort(key=lambda e: (-e.age_days, e.path))
+    entries.sort(key=lambda e: (moments[e.path], e.path))
     return entries
 
 

@@ -71,5 +71,5 @@ def register(server: BankServer) -> None:
                        **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status))
 
     @tool(server, read_only=False, destructive=True, name="bank_discard", description=AGENT_DISCARD)
-    def discard_note(path: Note, reason: Reason, dryRun: bool = False) -> DiscardResult:
-        return discard(bank, path=path, reason=reason, dry_run=dryRun)
+    def discard_note(path: Note, reason: Reason, ctx: Context, dryRun: bool = False) -> DiscardResult:
+        return discard(bank, path=path, reason=reason, dry_run=dryRun, by=client_name(ctx) or "mcp-client")

@@ -167,3 +167,29 @@ def test_an_applied_discard_proposal_keeps_its_reason(with_model):
     propose(with_model, action="discard", path="_inbox/linked.md", reason="already in domain/model.md", client="codex")
     result = apply_proposal(with_model, path="_inbox/linked.md")
     assert result.discarded and result.reason == "already in domain/model.md"
+
+
+def test_notes_leave_on_the_record_and_their_old_path_says_how(with_model):
+    import json
+
+    capture(with_model, name="gone.md", body="x")
+    capture(with_model, name="placed.md", body="x")
+    discard(with_model, path="_inbox/gone.md", reason="already in domain/model.md", by="owner")
+    promote(with_model, path="_inbox/placed.md", to="domain/placed.md")
+    record = [json.loads(line) for line in (with_model.root / "_inbox/.record.jsonl").read_text().splitlines()]
+    assert [(e["action"], e["note"]) for e in record] == [("discarded", "_inbox/gone.md"), ("promoted", "_inbox/placed.md")]
+    assert record[0]["reason"] == "already in domain/model.md" and record[0]["by"] == "owner" and record[0]["at"]
+    assert record[1]["to"] == "domain/placed.md"
+    with pytest.raises(NotADocument, match="was discarded at .*: already in domain/model.md"):
+        read_document(with_model, "_inbox/gone.md")
+    assert "_inbox/.record.jsonl" not in with_model.documents and validate(with_model).total == 0
+
+
+def test_notes_captured_the_same_day_are_listed_in_capture_order(with_model):
+    for name, stamp in (("later.md", "2026-03-01T10:00:00Z"), ("earlier.md", "2026-03-01T09:00:00Z")):
+        capture(with_model, name=name, body="x")
+        note = with_model.root / "_inbox" / name
+        text = note.read_text()
+        note.write_text(text.replace(text.split("captured_at: ")[1].split("\n")[0], f"'{stamp}'"))
+    with_model.refresh()
+    assert [e.path for e in list_inbox(with_model)] == ["_inbox/earlier.md", "_inbox/later.md"]
