@@ -20,8 +20,8 @@ from core.bank import Bank
 from core.errors import Refusal, UsageError
 from core.model import Document
 from core.parse import FenceTracker, jsonable, scalar
-from core.record import RECORD, appended
 from core.paths import relative_link, resolve_link
+from core.record import RECORD, appended
 from core.templates import find_template, retitle, template_fields, unwrap
 from core.write import firewall
 from core.write.create import INBOX, PREVIEW_LINES, Landing, governed_frontmatter, now_stamp, serialise
