@@ -25,7 +25,7 @@ from core.route import RouteHit, RouteResult, route
 from core.write.checks import PinResult, pin_route_check
 from tui.dialogs.confirm import ConfirmDialog
 from tui.dialogs.explain import ExplainDialog
-from tui.messages import DocumentChosen
+from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.fitted_table import Column, FittedTable
 
@@ -129,6 +129,7 @@ class RoutePane(Pane):
             self._confirm_pin(value)
         elif request[0] == "pin":
             self.notify(f"{value.expected} pinned for “{value.question}” in {value.path}.", title="Pinned")
+            self.post_message(BankWritten())
         else:
             self.result = value
             self._fill(value)
