@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from core.bank import Bank
 from core.errors import Refusal
@@ -222,7 +221,3 @@ def materialize_flows(bank: Bank, *, force: bool = False) -> MaterializeResult:
         tx.commit()
         bank.refresh()
     return MaterializeResult(str(bank.root), files, warnings)
-
-
-def summary(result: InitResult | MaterializeResult) -> dict[str, Any]:
-    return {"root": result.root, "files": len(result.files)}

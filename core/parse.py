@@ -74,12 +74,6 @@ class FenceTracker:
         return False
 
 
-def fenced_lines(lines: list[str]) -> list[bool]:
-    """For each line, whether it lies inside (or delimits) a fenced code block."""
-    tracker = FenceTracker()
-    return [tracker.feed(line) for line in lines]
-
-
 def decode(data: bytes) -> tuple[str, bool, bool]:
     """Decode file bytes. Returns ``(text without BOM, had a BOM, had bytes that are not UTF-8)``."""
     try:

@@ -111,12 +111,3 @@ def dump(data: dict[str, Any]) -> str:
         default_flow_style=False,
         width=2**31 - 1,
     )
-
-
-def reads_back_as(line_value: str, expected: Any) -> bool:
-    """True when ``key: <line_value>`` parses back to exactly ``expected``."""
-    try:
-        parsed = load(f"k: {line_value}\n")
-    except YAMLError:
-        return False
-    return isinstance(parsed, dict) and parsed.get("k") == expected and type(parsed.get("k")) is type(expected)

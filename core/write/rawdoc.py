@@ -54,7 +54,3 @@ class RawDoc:
         if not split.closed:
             return "", self.text
         return self.text[: split.head_end], self.text[split.head_end :]
-
-
-def newline_style(text: str) -> str:
-    return "\r\n" if "\r\n" in text and text.count("\n") == text.count("\r\n") else "\n"
