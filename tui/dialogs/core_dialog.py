@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rich.text import Text
+from textual import on
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from core.bank import Bank
 from core.errors import BankError
@@ -117,7 +118,12 @@ class CoreDialog(ModalScreen[Result], Generic[Result]):
             self.on_answer(message.request, message.value)
 
     def on_answer(self, request: str, value: Any) -> None:
-        """A core call succeeded."""
+        """A core call succeeded: by default the dialog closes with its value."""
+        self.dismiss(value)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
     def on_refusal(self, request: str, error: BaseException) -> None:
         """A core call was refused (or failed): say why, keep the dialog as it is."""

@@ -3,8 +3,6 @@ the confirmation, saying what is deleted before Enter deletes it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -53,10 +51,3 @@ class DiscardDialog(CoreDialog[DiscardResult | None]):
     def action_discard(self) -> None:
         reason = self.query_one("#discard-reason", Input).value
         self.run_core("discard", lambda: discard(self.bank, path=self.note, reason=reason))
-
-    @on(Button.Pressed, "#cancel")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def on_answer(self, request: str, value: Any) -> None:
-        self.dismiss(value)

@@ -112,15 +112,11 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         fields = self._fields()
         self.run_core("preview", lambda: plan_fold(self.bank, **fields))
 
-    @on(Button.Pressed, "#cancel")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     def on_answer(self, request: str, value: Any) -> None:
         if request == "preview":
             self._confirm(value)
         else:
-            self.dismiss(value)
+            super().on_answer(request, value)
 
     def _confirm(self, plan: FoldPlan) -> None:
         self.plan = plan

@@ -103,15 +103,11 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
         request = self.filled()
         self.run_core("preview", lambda: plan_promote(self.bank, request))
 
-    @on(Button.Pressed, "#cancel")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
     def on_answer(self, request: str, value: Any) -> None:
         if request == "preview":
             self._confirm(value)
         else:
-            self.dismiss(value)
+            super().on_answer(request, value)
 
     def _confirm(self, plan: PromotePlan) -> None:
         filled = self.filled()

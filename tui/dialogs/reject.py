@@ -59,10 +59,3 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
     def action_reject(self) -> None:
         note = self.query_one("#reject-note", Input).value
         self.run_core("reject", lambda: reject_proposal(self.bank, path=self.note, note=note))
-
-    @on(Button.Pressed, "#cancel")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def on_answer(self, request: str, value: Any) -> None:
-        self.dismiss(value)
