@@ -13,10 +13,11 @@ import hashlib
 import json
 import os
 import tempfile
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from core import clock
 
 COOLDOWN_MINUTES = 30
 INBOX_LIMIT = 8
@@ -79,7 +80,9 @@ def _inbox_reminder(bank_root: Path, env: Mapping[str, str], now: float) -> str:
     )
 
 
-def stop_decision(payload: Mapping[str, object], *, env: Mapping[str, str] | None = None, now: float | None = None) -> HookDecision:
+def stop_decision(
+    payload: Mapping[str, object], *, env: Mapping[str, str] | None = None, now: float | None = None
+) -> HookDecision:
     """Decide whether this stop asks the agent to capture notes.
 
     Args:
@@ -92,7 +95,7 @@ def stop_decision(payload: Mapping[str, object], *, env: Mapping[str, str] | Non
     from core.repository import find_repository
 
     environment = os.environ if env is None else env
-    moment = time.time() if now is None else now
+    moment = clock.timestamp() if now is None else now
     if payload.get("stop_hook_active") is True:
         return HookDecision(False, "recursion guard: this stop was caused by the hook itself")
     cwd = Path(str(payload.get("cwd") or os.getcwd()))
@@ -131,7 +134,9 @@ def stop_decision(payload: Mapping[str, object], *, env: Mapping[str, str] | Non
     if fingerprint == last_print:
         return HookDecision(False, "already asked about exactly this state")
     if last_time and cooldown and moment - last_time < cooldown:
-        return HookDecision(False, f"asked {int((moment - last_time) // 60)} minutes ago; the cooldown is {cooldown // 60}")
+        return HookDecision(
+            False, f"asked {int((moment - last_time) // 60)} minutes ago; the cooldown is {cooldown // 60}"
+        )
     marker.write_text(f"{moment:.3f} {fingerprint} {head}\n")
     why = "uncommitted changes" if porcelain.strip() else "commits since the last ask"
     return HookDecision(True, why, CAPTURE + _inbox_reminder(root, environment, moment))

@@ -9,12 +9,12 @@ bank does not have to carry copies it never changes.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from core import clock
 from core.bank import Bank
 from core.parse import FenceTracker, parse_frontmatter, scalar, split_frontmatter
 
@@ -190,7 +190,7 @@ def retitle(body: str, title: str) -> str:
 
 
 def today() -> str:
-    return _dt.datetime.now(_dt.UTC).date().isoformat()
+    return clock.today()
 
 
 def template_fields(instance: Instance, *, placeholders: str) -> tuple[dict[str, Any], list[str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,19 @@ FIXTURES = PROJECT / "tests" / "fixtures" / "banks"
 SHARED = PROJECT.parent / "shared"
 REAL_BANKS = sorted(p for p in (SHARED / "banks").glob("*/memory_bank")) if (SHARED / "banks").is_dir() else []
 
-os.environ.setdefault("TZ", "UTC")
+# The suite gives the same result on any machine: UTC whatever the machine's zone, one locale, and
+# no git identity or configuration of the person running it (tests that commit name their own).
+os.environ["TZ"] = "UTC"
+time.tzset()
+os.environ["LC_ALL"] = os.environ["LANG"] = "C.UTF-8"
+os.environ.update(
+    GIT_CONFIG_NOSYSTEM="1",
+    GIT_CONFIG_GLOBAL=os.devnull,
+    GIT_AUTHOR_NAME="Test",
+    GIT_AUTHOR_EMAIL="test@example.com",
+    GIT_COMMITTER_NAME="Test",
+    GIT_COMMITTER_EMAIL="test@example.com",
+)
 
 
 def real_bank_ids() -> list[str]:
@@ -48,8 +61,14 @@ def write_file():
 
 
 def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    full_env = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com",
-                "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com", **(env or {})}
+    full_env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.com",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.com",
+        **(env or {}),
+    }
     return subprocess.run(["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True, text=True).stdout
 
 

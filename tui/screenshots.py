@@ -18,15 +18,14 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
-from unittest import mock
 
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
+from core import clock
 from tui.app import make_app
 from tui.demo import build_demo
 from tui.panes.inbox import InboxPane
@@ -94,9 +93,14 @@ def sample_calls() -> list[ToolCall]:
     return [
         call(0, "claude-code", "bank_route", "question=how are invoices numbered"),
         call(4, "claude-code", "bank_read", "path=domain/invoicing-rules.md section=Numbering"),
-        call(31, "cursor", "bank_discard", "path=domain/tax-model.md reason=old",
-             "Refused (not-inbox): Only quarantined documents can be discarded; domain/tax-model.md is not in _inbox/. "
-             "Documents in the bank proper are removed by hand, deliberately."),
+        call(
+            31,
+            "cursor",
+            "bank_discard",
+            "path=domain/tax-model.md reason=old",
+            "Refused (not-inbox): Only quarantined documents can be discarded; domain/tax-model.md is not in _inbox/. "
+            "Documents in the bank proper are removed by hand, deliberately.",
+        ),
         call(40, "cursor", "bank_create", "docKind=domain path=vat-exemptions.md title=VAT exemptions inbox=true"),
         call(52, "codex", "bank_promote", "path=_inbox/deploy-freeze-calendar.md to=ops/deploy-freeze-calendar.md"),
     ]
@@ -105,17 +109,15 @@ def sample_calls() -> list[ToolCall]:
 @contextmanager
 def inbox_clock(now: _dt.datetime = INBOX_NOW) -> Iterator[None]:
     """Ages in the inbox counted from ``now`` instead of the real time."""
-    with mock.patch("core.write.inbox.time", SimpleNamespace(time=now.timestamp)):
+    with clock.pinned(now):
         yield
 
 
 async def _settle(pilot: Pilot) -> None:
     for _ in range(3):
         for worker in list(pilot.app.workers):
-            try:
+            with suppress(Exception):
                 await worker.wait()
-            except Exception:  # noqa: BLE001 - a cancelled worker was replaced by a newer one
-                pass
         await pilot.pause()
 
 
@@ -191,8 +193,9 @@ async def _fold_preview(pilot: Pilot) -> None:
     await _settle(pilot)
     pilot.app.screen.query_one("#fold-section", Select).value = "Backoff and Jitter"
     pilot.app.screen.query_one("#fold-mode", Select).value = "replace"
-    pilot.app.screen.query_one("#fold-content", TextArea).text = (
-        "Delays carry 30% decorrelated jitter, so the retries of one minute spread out instead of firing together.")
+    pilot.app.screen.query_one(
+        "#fold-content", TextArea
+    ).text = "Delays carry 30% decorrelated jitter, so the retries of one minute spread out instead of firing together."
     await _settle(pilot)
     await pilot.press("ctrl+s")
 
@@ -260,9 +263,22 @@ def to_png(svg: Path) -> Path | None:
     if browser is None:
         return None
     png = svg.with_suffix(".png")
-    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                    "--hide-scrollbars", f"--screenshot={png}", "--window-size=1480,900", svg.resolve().as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--hide-scrollbars",
+            f"--screenshot={png}",
+            "--window-size=1480,900",
+            svg.resolve().as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return png
 
 

@@ -7,12 +7,11 @@ even the section index it would have needed.
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core import yamlio
+from core import clock, yamlio
 from core.bank import Bank
 from core.errors import Refusal
 from core.parse import jsonable
@@ -54,7 +53,7 @@ def serialise(front: dict[str, Any], body: str) -> str:
 
 
 def now_stamp() -> str:
-    return _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return clock.stamp()
 
 
 def supplied_body(title: str, text: str) -> str:
@@ -241,10 +240,18 @@ def create(
             warnings += instance.warnings
             if not forbidden and isinstance(inherited.get("must_not_define"), list):
                 forbidden = [str(k) for k in inherited["must_not_define"]]
-        warnings = check_governance(
-            bank, target, status=chosen_status, doc_kind=doc_kind, derived_from=derived,
-            canonical_for=keys, must_not_define=forbidden,
-        ) + warnings
+        warnings = (
+            check_governance(
+                bank,
+                target,
+                status=chosen_status,
+                doc_kind=doc_kind,
+                derived_from=derived,
+                canonical_for=keys,
+                must_not_define=forbidden,
+            )
+            + warnings
+        )
         if instance is not None:
             warnings += placeholder_warnings
         elif not inbox:
@@ -258,11 +265,22 @@ def create(
         else:
             text_body = f"# {title}\n"
         doc_function = "canonical"
-        if instance is not None and isinstance(inherited.get("doc_function"), str) and inherited["doc_function"] not in ("template", ""):
+        if (
+            instance is not None
+            and isinstance(inherited.get("doc_function"), str)
+            and inherited["doc_function"] not in ("template", "")
+        ):
             doc_function = inherited["doc_function"]
         front = governed_frontmatter(
-            title=title, doc_kind=doc_kind, doc_function=doc_function, purpose=purpose, derived_from=derived,
-            canonical_for=keys, must_not_define=forbidden, status=chosen_status, inherited=inherited,
+            title=title,
+            doc_kind=doc_kind,
+            doc_function=doc_function,
+            purpose=purpose,
+            derived_from=derived,
+            canonical_for=keys,
+            must_not_define=forbidden,
+            status=chosen_status,
+            inherited=inherited,
         )
         front.update(extras)
         if inbox:

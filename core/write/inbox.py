@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import yamlio
+from core import clock, yamlio
 from core.bank import Bank
 from core.errors import Refusal, UsageError
 from core.model import Document
@@ -86,7 +85,9 @@ def quarantined(bank: Bank, path: str, verb: str) -> Document:
     doc = bank.document(path)
     if not doc.is_inbox:
         extra = " Documents in the bank proper are removed by hand, deliberately." if verb == "discarded" else ""
-        raise Refusal(f"Only quarantined documents can be {verb}; {doc.path} is not in _inbox/.{extra}", reason="not-inbox")
+        raise Refusal(
+            f"Only quarantined documents can be {verb}; {doc.path} is not in _inbox/.{extra}", reason="not-inbox"
+        )
     return doc
 
 
@@ -138,7 +139,9 @@ def promote(
         note = quarantined(bank, path, "promoted")
         target = bank.resolve(to)
         if target.startswith(INBOX):
-            raise Refusal("Promotion must leave the quarantine; give a destination outside _inbox/.", reason="inbox-target")
+            raise Refusal(
+                "Promotion must leave the quarantine; give a destination outside _inbox/.", reason="inbox-target"
+            )
         check_target(bank, target, to)
         title = require(title or note.title, "`title` is required.")
         purpose = require(purpose or note.purpose, "`purpose` is required: it is the signal bank_route ranks on.")
@@ -162,8 +165,13 @@ def promote(
             if not forbidden and isinstance(inherited.get("must_not_define"), list):
                 forbidden = [str(k) for k in inherited["must_not_define"]]
         warnings = check_governance(
-            bank, target, status=chosen_status, doc_kind=kind, derived_from=derived,
-            canonical_for=keys, must_not_define=forbidden,
+            bank,
+            target,
+            status=chosen_status,
+            doc_kind=kind,
+            derived_from=derived,
+            canonical_for=keys,
+            must_not_define=forbidden,
         )
         raw = RawDoc.load(bank.root, note.path)
         _, body = raw.split()
@@ -173,8 +181,15 @@ def promote(
         own_function = note.doc_function if note.doc_function not in ("", "template") else ""
         inherited_function = inherited.get("doc_function") if isinstance(inherited.get("doc_function"), str) else ""
         front = governed_frontmatter(
-            title=title, doc_kind=kind, doc_function=own_function or inherited_function or "canonical", purpose=purpose,
-            derived_from=derived, canonical_for=keys, must_not_define=forbidden, status=chosen_status, inherited=inherited,
+            title=title,
+            doc_kind=kind,
+            doc_function=own_function or inherited_function or "canonical",
+            purpose=purpose,
+            derived_from=derived,
+            canonical_for=keys,
+            must_not_define=forbidden,
+            status=chosen_status,
+            inherited=inherited,
         )
         for key, value in note.frontmatter.items():
             if key not in front and key not in GOVERNED_KEYS and key != "review_note":
@@ -186,15 +201,25 @@ def promote(
         landing.section_index(dry_run)
         landing.register(title, purpose)
         result = PromoteResult(
-            source=note.path, path=target, promoted=not dry_run, dry_run=dry_run, frontmatter=jsonable(front),
-            template=template.path if template else None, registered_in=landing.registered_in,
-            warnings=landing.warnings, preview="\n".join(text.split("\n")[:PREVIEW_LINES]),
+            source=note.path,
+            path=target,
+            promoted=not dry_run,
+            dry_run=dry_run,
+            frontmatter=jsonable(front),
+            template=template.path if template else None,
+            registered_in=landing.registered_in,
+            warnings=landing.warnings,
+            preview="\n".join(text.split("\n")[:PREVIEW_LINES]),
         )
         if dry_run:
             return result
         landing.stage(text)
-        landing.tx.write(RECORD, appended(bank.root, {"at": now_stamp(), "action": "promoted", "note": note.path,
-                                                       "title": title, "to": target}))
+        landing.tx.write(
+            RECORD,
+            appended(
+                bank.root, {"at": now_stamp(), "action": "promoted", "note": note.path, "title": title, "to": target}
+            ),
+        )
         landing.tx.delete(note.path)
         landing.tx.commit()
         bank.refresh()
@@ -238,7 +263,7 @@ def _captured(note: Document) -> tuple[str | None, float]:
 
 def list_inbox(bank: Bank, now: float | None = None) -> list[InboxEntry]:
     """Every quarantined note, oldest first, with its age, origin and any pending proposal."""
-    moment = time.time() if now is None else now
+    moment = clock.timestamp() if now is None else now
     entries = []
     moments: dict[str, float] = {}
     for note in bank:
@@ -250,17 +275,26 @@ def list_inbox(bank: Bank, now: float | None = None) -> list[InboxEntry]:
         proposal = note.frontmatter.get("proposal")
         entries.append(
             InboxEntry(
-                path=note.path, title=note.title, purpose=note.purpose, doc_kind=note.doc_kind, status=note.status,
-                age_days=age, bytes=note.size, captured_at=captured_at,
+                path=note.path,
+                title=note.title,
+                purpose=note.purpose,
+                doc_kind=note.doc_kind,
+                status=note.status,
+                age_days=age,
+                bytes=note.size,
+                captured_at=captured_at,
                 captured_by=scalar(note.frontmatter.get("captured_by")) or None,
-                proposal=jsonable(proposal) if isinstance(proposal, dict) else None, stale=age >= STALE_DAYS,
+                proposal=jsonable(proposal) if isinstance(proposal, dict) else None,
+                stale=age >= STALE_DAYS,
             )
         )
     entries.sort(key=lambda e: (moments[e.path], e.path))
     return entries
 
 
-def _rewrite_proposal(bank: Bank, note: Document, proposal: dict[str, Any] | None, extra: dict[str, Any] | None = None) -> bytes:
+def _rewrite_proposal(
+    bank: Bank, note: Document, proposal: dict[str, Any] | None, extra: dict[str, Any] | None = None
+) -> bytes:
     """The note with its ``proposal`` block replaced (or removed); the rest of its bytes kept."""
     raw = RawDoc.load(bank.root, note.path)
     lines, closing, body = _head_lines(raw, "proposal")
@@ -338,7 +372,9 @@ def apply_proposal(bank: Bank, *, path: str, dry_run: bool = False) -> PromoteRe
     destination = proposal.get("to")
     if not isinstance(destination, str) or not destination.strip():
         raise Refusal(f"The proposal on {note.path} names no destination.", reason="no-proposal")
-    return promote(bank, path=note.path, to=destination, dry_run=dry_run, **{k: v for k, v in overrides.items() if v is not None})
+    return promote(
+        bank, path=note.path, to=destination, dry_run=dry_run, **{k: v for k, v in overrides.items() if v is not None}
+    )
 
 
 def reject_proposal(bank: Bank, *, path: str, note: str | None = None) -> dict[str, Any]:
@@ -351,4 +387,3 @@ def reject_proposal(bank: Bank, *, path: str, note: str | None = None) -> dict[s
         tx.commit()
         bank.refresh()
         return jsonable(proposal)
-

@@ -16,6 +16,7 @@ from mcp_types import Implementation
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
+from core import clock
 from core.bank import Bank
 from core.errors import Refusal
 from core.init import init
@@ -38,21 +39,41 @@ from tui.widgets.bank_header import BankHeader
 pytestmark = pytest.mark.anyio
 
 NOTES = (
-    ("flaky-ci.md", "claude-code", "CI flakes on slow runners",
-     "The CI job times out on slow shared runners; nothing the bank needs to keep.",
-     "Re-running the job fixes it.\n"),
-    ("parser-coverage.md", "cursor", "Parsers need round-trip tests",
-     "Every parser is tested by parsing and re-serialising real files, as the required test coverage says.",
-     "Round-trip tests caught two bugs in the CSV importer.\n"),
-    ("service-topology.md", "codex", "Service topology",
-     "Which services exist and how they talk to each other.",
-     "## Services\n\nThe API, the worker and the scheduler share one database.\n"),
-    ("onboarding.md", "claude-code", "Onboarding checklist",
-     "The steps a new engineer follows in their first week.",
-     "## First Day\n\nClone the repository and run the test suite.\n"),
-    ("dark-mode.md", "claude-code", "A dark mode idea",
-     "Someone asked for a dark mode in the invoice viewer.",
-     "Not planned.\n"),
+    (
+        "flaky-ci.md",
+        "claude-code",
+        "CI flakes on slow runners",
+        "The CI job times out on slow shared runners; nothing the bank needs to keep.",
+        "Re-running the job fixes it.\n",
+    ),
+    (
+        "parser-coverage.md",
+        "cursor",
+        "Parsers need round-trip tests",
+        "Every parser is tested by parsing and re-serialising real files, as the required test coverage says.",
+        "Round-trip tests caught two bugs in the CSV importer.\n",
+    ),
+    (
+        "service-topology.md",
+        "codex",
+        "Service topology",
+        "Which services exist and how they talk to each other.",
+        "## Services\n\nThe API, the worker and the scheduler share one database.\n",
+    ),
+    (
+        "onboarding.md",
+        "claude-code",
+        "Onboarding checklist",
+        "The steps a new engineer follows in their first week.",
+        "## First Day\n\nClone the repository and run the test suite.\n",
+    ),
+    (
+        "dark-mode.md",
+        "claude-code",
+        "A dark mode idea",
+        "Someone asked for a dark mode in the invoice viewer.",
+        "Not planned.\n",
+    ),
 )
 
 
@@ -128,8 +149,14 @@ async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(tri
         form.query_one("#promote-derived", Input).value = "product/context.md"
         form.query_one("#promote-to", Input).focus()
         await pilot.press("enter")
-        expected = refusal(lambda: promote(Bank.open(triage_root), path="_inbox/service-topology.md",
-                                           to="engineering/testing-policy.md", dry_run=True))
+        expected = refusal(
+            lambda: promote(
+                Bank.open(triage_root),
+                path="_inbox/service-topology.md",
+                to="engineering/testing-policy.md",
+                dry_run=True,
+            )
+        )
         assert await until(pilot, lambda: error_of(form) != "")
         assert app.screen is form and error_of(form) == expected
         assert form.query_one("#promote-derived", Input).value == "product/context.md"  # the form is kept
@@ -186,7 +213,9 @@ async def test_fold_appends_to_the_owner_section_then_discards_the_note_with_the
 
     after = read_document(Bank.open(triage_root), "engineering/testing-policy.md", section="What Must Be Tested")
     old_body = before.content.split("\n", 1)[1].strip()
-    assert after.content == f"## What Must Be Tested\n\n{old_body}\n\nEvery parser gets a round-trip test on real files."
+    assert (
+        after.content == f"## What Must Be Tested\n\n{old_body}\n\nEvery parser gets a round-trip test on real files."
+    )
     assert after.content.split("\n", 1)[1].strip() == shown.after  # the diff showed what landed
     assert not (triage_root / "_inbox/parser-coverage.md").exists()
     assert_clean(triage_root)
@@ -216,12 +245,19 @@ async def test_discard_needs_a_reason_then_deletes_the_note(triage_root):
 async def file_proposals(root: Path) -> None:
     """An agent (codex) proposes through the MCP server: a promotion and a discard."""
     async with Client(build_server(root), client_info=Implementation(name="codex", version="1")) as client:
-        promoted = await client.call_tool("bank_promote", {
-            "path": "_inbox/onboarding.md", "to": "processes/onboarding.md", "docKind": "process",
-            "derivedFrom": ["../product/context.md"]})
+        promoted = await client.call_tool(
+            "bank_promote",
+            {
+                "path": "_inbox/onboarding.md",
+                "to": "processes/onboarding.md",
+                "docKind": "process",
+                "derivedFrom": ["../product/context.md"],
+            },
+        )
         assert not promoted.is_error, promoted.content
-        dropped = await client.call_tool("bank_discard", {"path": "_inbox/dark-mode.md",
-                                                          "reason": "not planned; nothing to keep"})
+        dropped = await client.call_tool(
+            "bank_discard", {"path": "_inbox/dark-mode.md", "reason": "not planned; nothing to keep"}
+        )
         assert not dropped.is_error, dropped.content
 
 
@@ -237,8 +273,12 @@ async def test_apply_and_reject_proposals_an_agent_filed_through_mcp(triage_root
         assert "processes/README.md" in preview and "+ - [Onboarding checklist](onboarding.md)" in preview
         assert not (triage_root / "processes/onboarding.md").exists()  # nothing written before y
         await pilot.press("y")
-        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen)
-                           and "_inbox/onboarding.md" not in [e.path for e in pane.entries])
+        assert await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, WorkbenchScreen) and "_inbox/onboarding.md" not in [e.path for e in pane.entries]
+            ),
+        )
 
         table = pane.query_one("#inbox-notes", DataTable)
         table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/dark-mode.md"))
@@ -247,8 +287,13 @@ async def test_apply_and_reject_proposals_an_agent_filed_through_mcp(triage_root
         assert await until(pilot, lambda: isinstance(app.screen, RejectDialog))
         app.screen.query_one("#reject-note", Input).value = "keep it; we may plan it"
         await pilot.press("enter")
-        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen)
-                           and not next(e for e in pane.entries if e.path == "_inbox/dark-mode.md").proposal)
+        assert await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, WorkbenchScreen)
+                and not next(e for e in pane.entries if e.path == "_inbox/dark-mode.md").proposal
+            ),
+        )
 
     assert "promoted_from: _inbox/onboarding.md" in (triage_root / "processes/onboarding.md").read_text()
     assert not (triage_root / "_inbox/onboarding.md").exists()
@@ -297,35 +342,43 @@ async def test_the_pane_counts_notes_and_stale_ones_and_shows_where_a_note_belon
     for path in (triage_root / "_inbox").glob("*.md"):
         text = path.read_text()
         stamp = "2026-05-01T09:00:00Z" if path.name == "flaky-ci.md" else "2026-05-20T09:00:00Z"
-        path.write_text("\n".join(f"captured_at: '{stamp}'" if line.startswith("captured_at:") else line
-                                  for line in text.split("\n")))
-    import core.write.inbox
-
-    monkeypatch.setattr(core.write.inbox, "time", type("Clock", (), {"time": staticmethod(lambda: 1779624000.0)}))
+        path.write_text(
+            "\n".join(
+                f"captured_at: '{stamp}'" if line.startswith("captured_at:") else line for line in text.split("\n")
+            )
+        )
     app = make_app(triage_root, poll_seconds=0)
-    async with app.run_test(size=SIZE) as pilot:
-        pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
-        assert pane.entries[0].path == "_inbox/flaky-ci.md" and pane.entries[0].stale  # oldest first
-        summary = str(pane.query_one("#inbox-summary", Static).render())
-        assert summary.startswith("5 notes · 1 stale (over 14 days) · no proposals")
-        table = pane.query_one("#inbox-notes", DataTable)
-        assert [str(c) for c in table.get_row_at(0)[1:3]] == ["23d", "claude-code"]
-        table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/parser-coverage.md"))
-        assert await until(pilot, lambda: pane.view.entry.path == "_inbox/parser-coverage.md")
-        assert pane.view.candidates[0].path == "engineering/testing-policy.md"
-        belongs = plain(pane.query_one("#inbox-belongs", Static).content)
-        assert "1 engineering/testing-policy.md" in belongs and "owns required_test_coverage" in belongs
-        await pilot.press("o")
-        await settle(pilot)
-        assert app.screen.query_one("#panes").active == "document"
+    with clock.pinned("2026-05-24T12:00:00Z"):
+        async with app.run_test(size=SIZE) as pilot:
+            pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
+            assert pane.entries[0].path == "_inbox/flaky-ci.md" and pane.entries[0].stale  # oldest first
+            summary = str(pane.query_one("#inbox-summary", Static).render())
+            assert summary.startswith("5 notes · 1 stale (over 14 days) · no proposals")
+            table = pane.query_one("#inbox-notes", DataTable)
+            assert [str(c) for c in table.get_row_at(0)[1:3]] == ["23d", "claude-code"]
+            table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/parser-coverage.md"))
+            assert await until(pilot, lambda: pane.view.entry.path == "_inbox/parser-coverage.md")
+            assert pane.view.candidates[0].path == "engineering/testing-policy.md"
+            belongs = plain(pane.query_one("#inbox-belongs", Static).content)
+            assert "1 engineering/testing-policy.md" in belongs and "owns required_test_coverage" in belongs
+            await pilot.press("o")
+            await settle(pilot)
+            assert app.screen.query_one("#panes").active == "document"
 
 
 async def test_a_proposal_that_no_longer_passes_its_gates_is_refused_verbatim_alone_or_in_a_batch(triage_root):
     await file_proposals(triage_root)
-    create(Bank.open(triage_root), path="processes/onboarding.md", title="Onboarding", purpose="Someone wrote it first.",
-           doc_kind="process", derived_from=["../product/context.md"])
-    expected = refusal(lambda: promote(Bank.open(triage_root), path="_inbox/onboarding.md", to="processes/onboarding.md",
-                                       dry_run=True))
+    create(
+        Bank.open(triage_root),
+        path="processes/onboarding.md",
+        title="Onboarding",
+        purpose="Someone wrote it first.",
+        doc_kind="process",
+        derived_from=["../product/context.md"],
+    )
+    expected = refusal(
+        lambda: promote(Bank.open(triage_root), path="_inbox/onboarding.md", to="processes/onboarding.md", dry_run=True)
+    )
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         notes = Notes(app, pytest.MonkeyPatch())
