@@ -51,7 +51,9 @@ def editable(bank: Bank, path: str) -> Document:
     """The document a caller may edit: it exists and is not a template."""
     doc = bank.document(path)
     if doc.is_template:
-        raise Refusal(f"{doc.path} is a template. Templates are edited by hand, not through the server.", reason="template")
+        raise Refusal(
+            f"{doc.path} is a template. Templates are edited by hand, not through the server.", reason="template"
+        )
     return doc
 
 
@@ -64,7 +66,9 @@ def _land(bank: Bank, raw: RawDoc, text: str) -> bytes:
     return data
 
 
-def edit(bank: Bank, *, path: str, find: str, replace: str, section: str | None = None, dry_run: bool = False) -> EditResult:
+def edit(
+    bank: Bank, *, path: str, find: str, replace: str, section: str | None = None, dry_run: bool = False
+) -> EditResult:
     """Replace one exact fragment of a document's body.
 
     The fragment must occur exactly once (in ``section`` when given): zero or several matches are
@@ -73,7 +77,9 @@ def edit(bank: Bank, *, path: str, find: str, replace: str, section: str | None 
     with write_session(bank):
         doc = editable(bank, path)
         if not find:
-            raise Refusal("`find` is required: this tool replaces an exact fragment, never a whole document.", reason="required")
+            raise Refusal(
+                "`find` is required: this tool replaces an exact fragment, never a whole document.", reason="required"
+            )
         if find == replace:
             raise Refusal("`find` and `replace` are identical; nothing to do.", reason="no-op")
         raw = RawDoc.load(bank.root, doc.path)
@@ -113,8 +119,13 @@ def edit(bank: Bank, *, path: str, find: str, replace: str, section: str | None 
         if not dry_run:
             _land(bank, raw, text)
         return EditResult(
-            path=doc.path, edited=not dry_run, dry_run=dry_run, bytes_before=len(raw.original), bytes_after=len(after),
-            context=context, section=chosen.title if chosen else None,
+            path=doc.path,
+            edited=not dry_run,
+            dry_run=dry_run,
+            bytes_before=len(raw.original),
+            bytes_after=len(after),
+            context=context,
+            section=chosen.title if chosen else None,
         )
 
 
@@ -135,10 +146,14 @@ def update_section(
     with write_session(bank):
         doc = editable(bank, path)
         if not section or not section.strip():
-            raise Refusal("`section` is required: this tool writes one named section, never a whole document.", reason="required")
+            raise Refusal(
+                "`section` is required: this tool writes one named section, never a whole document.", reason="required"
+            )
         new = content_from(content, content_file, "content", cwd=cwd)
         if new is None or not new.strip():
-            raise Refusal("`content` is empty. To remove a section, edit the document by hand and say so.", reason="empty")
+            raise Refusal(
+                "`content` is empty. To remove a section, edit the document by hand and say so.", reason="empty"
+            )
         raw = RawDoc.load(bank.root, doc.path)
         current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
         chosen = find_section(current, section)
@@ -165,11 +180,18 @@ def update_section(
         if not is_last:
             block.append("")
         new_lines = lines[: chosen.line - 1] + block + lines[chosen.end_line :]
-        text = "\n".join(new_lines) + "\n"
+        # A file that ended without a newline still does: only the section's own bytes change.
+        text = "\n".join(new_lines) + ("\n" if trailing_newline else "")
         after = raw.encode(text)
         if not dry_run:
             _land(bank, raw, text)
         return SectionUpdateResult(
-            path=doc.path, section=chosen.title, mode=mode, updated=not dry_run, dry_run=dry_run,
-            bytes_before=len(raw.original), bytes_after=len(after), preview="\n".join(block[:PREVIEW_LINES]),
+            path=doc.path,
+            section=chosen.title,
+            mode=mode,
+            updated=not dry_run,
+            dry_run=dry_run,
+            bytes_before=len(raw.original),
+            bytes_after=len(after),
+            preview="\n".join(block[:PREVIEW_LINES]),
         )

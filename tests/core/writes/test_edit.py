@@ -29,7 +29,9 @@ def test_update_section_replaces_one_section_and_leaves_every_other_byte(seeded)
     head_after, parts_after = head_and_sections(after)
     assert head_after == head_before
     changed = [i for i, (a, b) in enumerate(zip(parts_before, parts_after)) if a != b]
-    assert len(changed) == 1 and parts_after[changed[0]].startswith("Problem\n\nReaders lose their place in long books.\n")
+    assert len(changed) == 1 and parts_after[changed[0]].startswith(
+        "Problem\n\nReaders lose their place in long books.\n"
+    )
     assert validate(seeded).total == 0
 
 
@@ -45,6 +47,15 @@ def test_a_last_section_ends_the_file_with_one_newline(tmp_path, write_file):
     bank = Bank.open(tmp_path)
     update_section(bank, path="a.md", section="One", content="new")
     assert (tmp_path / "a.md").read_text() == "# A\n\n## One\n\nnew\n"
+
+
+def test_a_file_without_a_final_newline_keeps_it_and_every_later_byte(tmp_path, write_file):
+    """A real bank ends an index on a closing four-backtick fence with no newline after it."""
+    tail = "## Two\n\n````markdown\n## Inside a fence\n````"
+    write_file(tmp_path, "a.md", f"# A\n\n## One\n\nold\n\n{tail}")
+    bank = Bank.open(tmp_path)
+    update_section(bank, path="a.md", section="One", content="new")
+    assert (tmp_path / "a.md").read_text() == f"# A\n\n## One\n\nnew\n\n{tail}"
 
 
 def test_update_section_dry_run_writes_nothing(seeded):
@@ -106,7 +117,9 @@ def test_edit_narrowed_to_a_section_and_heading_renames(seeded):
     assert result.edited
     seeded.refresh()
     assert "Simplification Review" in [s.title for s in seeded.document(POLICY).sections]
-    update_section(seeded, path=POLICY, section="Simplification Review", content="Look for dead code.\nLook for copies.")
+    update_section(
+        seeded, path=POLICY, section="Simplification Review", content="Look for dead code.\nLook for copies."
+    )
     with pytest.raises(Refusal, match='Found 2 times in .* under "Simplification Review"'):
         edit(seeded, path=POLICY, find="Look for", replace="Hunt for", section="Simplification Review")
     narrowed = edit(seeded, path=POLICY, find="Look for dead", replace="Hunt for dead", section="simplification review")
