@@ -28,8 +28,12 @@ from core.record import last_exit
 ENV_ROOT = "MEMORYBANK_ROOT"
 
 
-def find_root(explicit: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None,
-              cwd: str | os.PathLike[str] | None = None) -> Path | None:
+def find_root(
+    explicit: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+) -> Path | None:
     """Where the bank is: ``explicit``, else ``$MEMORYBANK_ROOT``, else ``memory_bank/`` or
     ``memory-bank/`` found from the working directory upward. None when nothing is found.
 
@@ -81,7 +85,9 @@ class Bank:
                 "memory_bank/ (or memory-bank/) directory. `memorybank init NAME` creates one."
             )
         if not found.is_dir():
-            raise BankNotFound(f"No bank at {found}: the directory does not exist. `memorybank init NAME --root {found}` creates one.")
+            raise BankNotFound(
+                f"No bank at {found}: the directory does not exist. `memorybank init NAME --root {found}` creates one."
+            )
         bank = cls(found)
         bank.refresh()
         return bank
@@ -141,7 +147,9 @@ class Bank:
                         self._docs[path] = replace(doc, layer=layer)
             self._derived = derived
         else:
-            self._derived = derive(self._docs, self._texts, contract=self._derived.contract, layers=self._derived.layers)
+            self._derived = derive(
+                self._docs, self._texts, contract=self._derived.contract, layers=self._derived.layers
+            )
 
     # -- lookups ---------------------------------------------------------------------------
 

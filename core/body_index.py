@@ -253,11 +253,17 @@ def concept_of(index: BodyIndex, term: QueryTerm, vocabulary: Vocabulary) -> Con
     return concept
 
 
-def admitted(index: BodyIndex, doc_kind: str | None = None, layer: str | None = None,
-             status: str | None = None) -> set[str]:
+def admitted(
+    index: BodyIndex, doc_kind: str | None = None, layer: str | None = None, status: str | None = None
+) -> set[str]:
     """Paths a query may return: no template, no inbox note, and the filters met."""
     if not (doc_kind or layer or status):
         return index.searchable
     docs = index.docs
-    return {p for p in index.searchable if (not doc_kind or docs[p].doc_kind == doc_kind)
-            and (not layer or docs[p].layer == layer) and (not status or docs[p].status == status)}
+    return {
+        p
+        for p in index.searchable
+        if (not doc_kind or docs[p].doc_kind == doc_kind)
+        and (not layer or docs[p].layer == layer)
+        and (not status or docs[p].status == status)
+    }

@@ -104,8 +104,10 @@ def changes_since(bank: Bank, since: str) -> Changes:
         return _since_date(bank, repo, text, cutoff)
     if repo is None:
         if _WALKING.match(text):
-            note = (f'This bank is not in a git repository, so "{text}" has no commit to reach back to and every '
-                    "document is listed as present. Commit the bank, or pass an ISO date, for a real delta.")
+            note = (
+                f'This bank is not in a git repository, so "{text}" has no commit to reach back to and every '
+                "document is listed as present. Commit the bank, or pass an ISO date, for a real delta."
+            )
             return _by_mtime(bank, text, datetime.fromtimestamp(0, UTC), note)
         raise GitError(
             f'This bank is not inside a git repository, so "{text}" cannot be resolved. Pass an ISO date instead.'
@@ -139,8 +141,10 @@ def _resolve_ref(repo: Repository, ref: str) -> tuple[str, str | None]:
     # reference took the last root commit listed, which in a repository joined from unrelated
     # histories may be another one).
     first = repo.run("rev-list", "--first-parent", "--max-parents=0", base, "--").split()[0]
-    note = (f'"{ref}" reaches past the start of this repository, so the delta is measured from its first commit '
-            f"({first[:8]}) instead.")
+    note = (
+        f'"{ref}" reaches past the start of this repository, so the delta is measured from its first commit '
+        f"({first[:8]}) instead."
+    )
     return first, note
 
 
@@ -149,8 +153,9 @@ def _since_date(bank: Bank, repo: Repository, since: str, cutoff: datetime) -> C
     seconds = int(cutoff.timestamp())
     found = ""
     if seconds > 0:
-        found = repo.run("log", "-1", f"--before=@{seconds}", "--no-show-signature", "--format=%H%x09%cI",
-                         "HEAD", "--").strip()
+        found = repo.run(
+            "log", "-1", f"--before=@{seconds}", "--no-show-signature", "--format=%H%x09%cI", "HEAD", "--"
+        ).strip()
     if found:
         full, date = found.split("\t")
         if datetime.fromisoformat(date) <= cutoff:
@@ -168,8 +173,9 @@ def _is_document(bank_path: str | None) -> bool:
     return not any(part.startswith(".") or part in SKIPPED_DIRS for part in bank_path.split("/"))
 
 
-def _by_git(bank: Bank, repo: Repository, since: str, base: str, note: str | None, *,
-            base_is_commit: bool = True) -> Changes:
+def _by_git(
+    bank: Bank, repo: Repository, since: str, base: str, note: str | None, *, base_is_commit: bool = True
+) -> Changes:
     scope = repo.bank_prefix or "."
     literal = {"GIT_LITERAL_PATHSPECS": "1"}
     diff = repo.run("diff", "-z", "--name-status", "-M", "--no-color", "--no-ext-diff", base, "--", scope, env=literal)
@@ -207,16 +213,22 @@ def _by_git(bank: Bank, repo: Repository, since: str, base: str, note: str | Non
             found[path] = ("added", None)
     with bank.lock:
         changes = tuple(_change(bank, path, kind, origin) for path, (kind, origin) in sorted(found.items()))
-    return Changes(since=since, mode="git", changes=changes, repo=str(repo.root),
-                   base=base if base_is_commit else None, note=note)
+    return Changes(
+        since=since, mode="git", changes=changes, repo=str(repo.root), base=base if base_is_commit else None, note=note
+    )
 
 
 def _change(bank: Bank, path: str, kind: str, renamed_from: str | None = None) -> Change:
     doc = bank.documents.get(path)
     if doc is None:
         name = path.rsplit("/", 1)[-1]
-        return Change(path, name[:-3] if name.endswith(".md") else name, kind, bank.layers.layer_of(path),
-                      renamed_from=renamed_from)
+        return Change(
+            path,
+            name[:-3] if name.endswith(".md") else name,
+            kind,
+            bank.layers.layer_of(path),
+            renamed_from=renamed_from,
+        )
     return Change(path, doc.title, kind, doc.layer, doc.doc_kind, doc.status, renamed_from)
 
 

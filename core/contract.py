@@ -22,9 +22,7 @@ _ROOT = re.compile(
     r"(?:root document is|корневой документ\s*(?:[—–:-]|это|является)?)\s*\[?\s*`?\s*(?:\./)?([\w./-]+?\.md)",
     re.IGNORECASE,
 )
-_REQUIRES = re.compile(
-    r"must define\s*`?derived_from`?|`?derived_from`?\s+(?:\S+\s+){0,2}обязател", re.IGNORECASE
-)
+_REQUIRES = re.compile(r"must define\s*`?derived_from`?|`?derived_from`?\s+(?:\S+\s+){0,2}обязател", re.IGNORECASE)
 _CYCLES = re.compile(r"(?:cyclic|circular) dependencies are forbidden|циклические зависимости запрещены", re.IGNORECASE)
 
 DEGRADED_NOTE = (
@@ -56,9 +54,7 @@ def parse_contract(dna_sources: list[tuple[str, str]], *, has_principles: bool) 
                     name = cells[0].replace("`", "").strip()
                     if name in values:
                         rest = " ".join(cells[1:])
-                        values[name].update(
-                            v for v in _VALUE.findall(rest) if v not in _NOISE and v != name
-                        )
+                        values[name].update(v for v in _VALUE.findall(rest) if v not in _NOISE and v != name)
             lowered = stripped.lower()
             if "root document is" in lowered or "корневой документ" in lowered:
                 for match in _ROOT.finditer(stripped):

@@ -194,8 +194,15 @@ def _log(repo: Repository, history: _History) -> None:
     """
     history.feed(
         repo.run(
-            "log", "-z", "--no-renames", "--no-color", "--no-show-signature", "--name-only",
-            "--format=%x1e%H%x09%h%x09%cI%x09%s", "--", *_pathspecs(history.wanted),
+            "log",
+            "-z",
+            "--no-renames",
+            "--no-color",
+            "--no-show-signature",
+            "--name-only",
+            "--format=%x1e%H%x09%h%x09%cI%x09%s",
+            "--",
+            *_pathspecs(history.wanted),
             env={"GIT_LITERAL_PATHSPECS": "1"},
         )
     )
@@ -224,8 +231,12 @@ def check_drift(bank: Bank, *, threshold_days: int = DEFAULT_THRESHOLD_DAYS, sco
     with bank.lock:
         in_scope = [d for d in bank if not area or d.path == area or d.path.startswith(area + "/")]
     anchored = [d for d in in_scope if d.anchors]
-    counts = {"threshold_days": threshold_days, "scope": area, "anchored": len(anchored),
-              "unanchored": len(in_scope) - len(anchored)}
+    counts = {
+        "threshold_days": threshold_days,
+        "scope": area,
+        "anchored": len(anchored),
+        "unanchored": len(in_scope) - len(anchored),
+    }
     if not anchored:
         return Drift(mode="none", note=NOTHING_ANCHORED, **counts)
     repo = find_repository(bank.root)
@@ -266,12 +277,22 @@ def check_drift(bank: Bank, *, threshold_days: int = DEFAULT_THRESHOLD_DAYS, sco
         if gap <= threshold or gap <= timedelta(0):
             continue
         since = history.since(normal, doc_commit.when)
-        drifted.append((gap, DriftedPair(
-            path=doc.path, title=doc.title, status=doc.status, anchor=anchor,
-            doc_touched=doc_commit.date, code_touched=code_commit.date, ahead_days=gap // timedelta(days=1),
-            commits=tuple(CodeCommit(c.short_hash, c.date, c.subject) for c in since[:COMMITS_SHOWN]),
-            commit_count=len(since),
-        )))
+        drifted.append(
+            (
+                gap,
+                DriftedPair(
+                    path=doc.path,
+                    title=doc.title,
+                    status=doc.status,
+                    anchor=anchor,
+                    doc_touched=doc_commit.date,
+                    code_touched=code_commit.date,
+                    ahead_days=gap // timedelta(days=1),
+                    commits=tuple(CodeCommit(c.short_hash, c.date, c.subject) for c in since[:COMMITS_SHOWN]),
+                    commit_count=len(since),
+                ),
+            )
+        )
     drifted.sort(key=lambda item: (-item[0], item[1].path, item[1].anchor))
     missing.sort(key=lambda m: (m.path, m.anchor))
     return Drift(

@@ -138,8 +138,9 @@ def route_ranker(bank: Bank, question: str) -> list[str]:
     return [hit.path for hit in route(bank, question, limit=EVAL_LIMIT).hits]
 
 
-def evaluate(bank: Bank, checks: list[RouteCheck], *, source: str = ROUTE_CHECKS,
-             ranker: Ranker = route_ranker) -> EvalReport:
+def evaluate(
+    bank: Bank, checks: list[RouteCheck], *, source: str = ROUTE_CHECKS, ranker: Ranker = route_ranker
+) -> EvalReport:
     """Route every check and measure: Recall@1, Recall@3 and MRR (over the first 10 results).
 
     Args:
@@ -185,5 +186,6 @@ def route_check_misses(bank: Bank) -> list[RouteCheckMiss]:
     """Each route check of ``dna/route-checks.md`` whose expected document is not in the first
     three results, with its line: what validation reports as ``route-check-failed``."""
     report = evaluate_bank(bank)
-    return [RouteCheckMiss(ROUTE_CHECKS, o.line, o.question, o.expected, o.got[:CHECK_DEPTH], o.rank)
-            for o in report.misses]
+    return [
+        RouteCheckMiss(ROUTE_CHECKS, o.line, o.question, o.expected, o.got[:CHECK_DEPTH], o.rank) for o in report.misses
+    ]

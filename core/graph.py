@@ -206,8 +206,15 @@ def _check(direction: str, depth: int, limit: int) -> None:
         raise UsageError(f"limit (the node cap, root included) must be between 1 and {MAX_LIMIT}, not {limit}.")
 
 
-def walk_graph(bank: Bank, path: str, *, direction: str = "down", depth: int = DEFAULT_DEPTH,
-               limit: int = DEFAULT_LIMIT, neighbours: bool = True) -> Graph:
+def walk_graph(
+    bank: Bank,
+    path: str,
+    *,
+    direction: str = "down",
+    depth: int = DEFAULT_DEPTH,
+    limit: int = DEFAULT_LIMIT,
+    neighbours: bool = True,
+) -> Graph:
     """Walk ``derived_from`` breadth-first from one document.
 
     ``up`` follows what the document derives from, ``down`` who derives from it (the blast radius of

@@ -244,8 +244,6 @@ class Fields:
         return self.canonical + self.purpose + self.title + self.heading
 
 
-
-
 def prior(doc: Document) -> float:
     """Status weight times the closed-work factor."""
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0

@@ -98,8 +98,13 @@ def dna_sources(docs: dict[str, Document], texts: dict[str, str]) -> list[tuple[
     return [(path, texts[path]) for path in docs if path.startswith("dna/")]
 
 
-def derive(docs: dict[str, Document], texts: dict[str, str], *, contract: Contract | None = None,
-           layers: LayerMap | None = None) -> Derived:
+def derive(
+    docs: dict[str, Document],
+    texts: dict[str, str],
+    *,
+    contract: Contract | None = None,
+    layers: LayerMap | None = None,
+) -> Derived:
     """Build the cross-document structures from parsed documents (in bank order).
 
     ``contract`` and ``layers`` may be passed when ``dna/`` did not change since they were read.

@@ -74,7 +74,7 @@ def _root_index(name: str) -> str:
             "## Start Here",
             "",
             "Read [`dna/README.md`](dna/README.md) first: it says how this bank is governed. Then follow the",
-            "section below that matches your question, or ask `memorybank route \"your question\"`.",
+            'section below that matches your question, or ask `memorybank route "your question"`.',
             "",
             "## Annotated Index",
             "",

@@ -157,7 +157,15 @@ def is_identifier(token: str) -> bool:
 
 
 _DEFINITION_WORDS = re.compile(r"\b(?:mean|means|meaning|definition|define|stands? for)\b", re.ASCII | re.IGNORECASE)
-_DEFINITION_SUBSTRINGS = ("что такое", "что значит", "означает", "определени", "значит термин", "значение термин", "значение слов")
+_DEFINITION_SUBSTRINGS = (
+    "что такое",
+    "что значит",
+    "означает",
+    "определени",
+    "значит термин",
+    "значение термин",
+    "значение слов",
+)
 
 
 def has_definition_intent(question: str) -> bool:

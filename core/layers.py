@@ -14,7 +14,9 @@ from core.model import LAYERS, LayerMap, LayerRow
 
 BUILTIN_LAYERS: dict[str, str] = {
     "dna": "dna",
-    **dict.fromkeys(("product", "domain", "engineering", "ops", "system", "services", "research", "strategies"), "knowledge"),
+    **dict.fromkeys(
+        ("product", "domain", "engineering", "ops", "system", "services", "research", "strategies"), "knowledge"
+    ),
     **dict.fromkeys(("adr", "use-cases", "use_cases", "prd"), "decision"),
     **dict.fromkeys(("features", "epics", "tasks"), "delivery"),
     **dict.fromkeys(("flows", "processes", "prompts"), "flow"),
@@ -51,7 +53,9 @@ def is_separator_row(line: str) -> bool:
     return bool(_SEPARATOR.match(line.strip()))
 
 
-def parse_layer_tables(sources: list[tuple[str, str]]) -> tuple[dict[str, str], dict[str, float], list[LayerRow], list[str]]:
+def parse_layer_tables(
+    sources: list[tuple[str, str]],
+) -> tuple[dict[str, str], dict[str, float], list[LayerRow], list[str]]:
     """Read every ``Directory | Layer [| Weight]`` table in the given ``(path, text)`` documents."""
     by_dir: dict[str, str] = {}
     weights: dict[str, float] = {}

@@ -24,7 +24,9 @@ _H1 = re.compile(r"^ {0,3}#[ \t]+(.*?)[ \t]*$")
 _HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 _CLOSING_HASHES = re.compile(r"[ \t]+#+$")
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
+_LINK = re.compile(
+    r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
+)
 _LINK_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s*(<[^>]*>|\S+)")  # not footnotes ([^x]:)
 _LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*?))?\s*$", re.ASCII)
 _LENIENT_ITEM = re.compile(r"^\s*-\s+(.*?)\s*$")
@@ -206,7 +208,9 @@ def parse_frontmatter(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     if data is None:
         return {}, None
     if not isinstance(data, dict):
-        return lenient_frontmatter(yaml_text), f"frontmatter is a {type(data).__name__}, not a mapping of keys to values"
+        return lenient_frontmatter(
+            yaml_text
+        ), f"frontmatter is a {type(data).__name__}, not a mapping of keys to values"
     return {str(k): v for k, v in data.items()}, None
 
 
@@ -271,8 +275,9 @@ class BodyScan:
     links: tuple[Link, ...]
 
 
-def scan_lines(path: str, lines: list[str], start_line: int, total_lines: int,
-               bank_names: tuple[str, ...] = BANK_DIR_NAMES) -> BodyScan:
+def scan_lines(
+    path: str, lines: list[str], start_line: int, total_lines: int, bank_names: tuple[str, ...] = BANK_DIR_NAMES
+) -> BodyScan:
     """Headings and links of body ``lines`` (the first being raw line ``start_line``), outside fences."""
     tracker = FenceTracker()
     heads: list[tuple[str, int]] = []  # (title, line) of level-2 headings

@@ -173,8 +173,9 @@ def read_document(bank: Bank, path: str, *, section: str | None = None, lines: s
 ReadRequest = str | dict[str, Any]
 
 
-def read_many(bank: Bank, requests: list[ReadRequest], *, section: str | None = None,
-              max_bytes: int | None = None) -> BatchReadResult:
+def read_many(
+    bank: Bank, requests: list[ReadRequest], *, section: str | None = None, max_bytes: int | None = None
+) -> BatchReadResult:
     """Read several documents in request order under a byte budget.
 
     Args:
@@ -225,7 +226,9 @@ def read_many(bank: Bank, requests: list[ReadRequest], *, section: str | None = 
             continue
         documents.append(result)
         spent += result.bytes
-    return BatchReadResult(documents=documents, failed=failed, skipped=skipped, bytes=spent, budget_bytes=budget, note=note)
+    return BatchReadResult(
+        documents=documents, failed=failed, skipped=skipped, bytes=spent, budget_bytes=budget, note=note
+    )
 
 
 def _lookup(bank: Bank, path: str) -> Document | None:

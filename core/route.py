@@ -118,8 +118,15 @@ def layer_weights(bank: Bank, why_intent: bool) -> dict[str, float]:
     return weights
 
 
-def route(bank: Bank, question: str, *, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
-          layer: str | None = None, body_evidence: bool = True) -> RouteResult:
+def route(
+    bank: Bank,
+    question: str,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    doc_kind: str | None = None,
+    layer: str | None = None,
+    body_evidence: bool = True,
+) -> RouteResult:
     """The documents to read for a question, best first.
 
     Args:
@@ -260,14 +267,38 @@ def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) ->
     return (leading + near)[:limit]
 
 
-def _hit(doc: Document, acc: Fields, score: float, body: tuple[float, tuple[str, ...]],
-         weights: dict[str, float]) -> RouteHit:
+def _hit(
+    doc: Document, acc: Fields, score: float, body: tuple[float, tuple[str, ...]], weights: dict[str, float]
+) -> RouteHit:
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
-    breakdown = ScoreBreakdown(acc.canonical, acc.key, acc.purpose, acc.purpose_words, acc.title, acc.title_words,
-                               acc.heading, round_half_up(body[0], 2), body[1], acc.total,
-                               weights.get(doc.layer, 1.0), STATUS_WEIGHTS.get(doc.status, OTHER_STATUS), closed)
-    return RouteHit(doc.path, doc.title, doc.purpose, doc.doc_kind, doc.layer, doc.status, score,
-                    explain(breakdown, acc.section, doc.layer), acc.section, acc.section_line, breakdown)
+    breakdown = ScoreBreakdown(
+        acc.canonical,
+        acc.key,
+        acc.purpose,
+        acc.purpose_words,
+        acc.title,
+        acc.title_words,
+        acc.heading,
+        round_half_up(body[0], 2),
+        body[1],
+        acc.total,
+        weights.get(doc.layer, 1.0),
+        STATUS_WEIGHTS.get(doc.status, OTHER_STATUS),
+        closed,
+    )
+    return RouteHit(
+        doc.path,
+        doc.title,
+        doc.purpose,
+        doc.doc_kind,
+        doc.layer,
+        doc.status,
+        score,
+        explain(breakdown, acc.section, doc.layer),
+        acc.section,
+        acc.section_line,
+        breakdown,
+    )
 
 
 def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:

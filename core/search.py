@@ -79,8 +79,15 @@ def round_half_up(value: float, digits: int) -> float:
     return math.floor(abs(value) * scale + 0.5) / scale * (1 if value >= 0 else -1)
 
 
-def search(bank: Bank, query: str, *, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
-           layer: str | None = None, status: str | None = None) -> SearchResult:
+def search(
+    bank: Bank,
+    query: str,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    doc_kind: str | None = None,
+    layer: str | None = None,
+    status: str | None = None,
+) -> SearchResult:
     """Documents whose bodies hold the query, best first, each with its best line.
 
     Args:
@@ -115,8 +122,19 @@ def search(bank: Bank, query: str, *, limit: int = DEFAULT_LIMIT, doc_kind: str 
         for negative, path, count in heapq.nsmallest(limit, ranked):
             doc = docs[path]
             excerpt, line = _excerpt(bank.text(path), doc.body_line, concepts)
-            hits.append(SearchHit(path, doc.title, doc.doc_kind, doc.layer, doc.status, -negative, excerpt, line,
-                                  int(round_half_up(count / EXACT_WEIGHT, 0))))
+            hits.append(
+                SearchHit(
+                    path,
+                    doc.title,
+                    doc.doc_kind,
+                    doc.layer,
+                    doc.status,
+                    -negative,
+                    excerpt,
+                    line,
+                    int(round_half_up(count / EXACT_WEIGHT, 0)),
+                )
+            )
         return SearchResult(query, tuple(hits), len(concepts) > 1 and not strict)
 
 
@@ -132,7 +150,9 @@ def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) 
     return weighted
 
 
-def _rank(index: BodyIndex, weighted: dict[str, float], phrase: str, translated: list[str]) -> list[tuple[float, str, float]]:
+def _rank(
+    index: BodyIndex, weighted: dict[str, float], phrase: str, translated: list[str]
+) -> list[tuple[float, str, float]]:
     """(-score rounded to one decimal, path, weighted count) for every document of the pool."""
     titles, purposes = index.headers()
     bonus: dict[str, float] = {}
@@ -207,8 +227,9 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept]) -> tuple[str, i
     return best, best_line
 
 
-def body_scores(bank: Bank, terms: list[QueryTerm], *, doc_kind: str | None = None,
-                layer: str | None = None) -> dict[str, float]:
+def body_scores(
+    bank: Bank, terms: list[QueryTerm], *, doc_kind: str | None = None, layer: str | None = None
+) -> dict[str, float]:
     """BM25 of each document body for the question's words (with their inflections and
     translations, a translation counting 0.9). Templates and inbox notes are left out. Callers
     hold ``bank.lock``."""
@@ -243,8 +264,11 @@ def _body_concepts(index: BodyIndex, terms: list[QueryTerm], vocabulary: Vocabul
 
 def _frequencies(index: BodyIndex, concept: Concept) -> dict[str, float]:
     """Occurrences of a concept per document: its own forms count 1, translations 0.9."""
-    forms = [(t, 1.0 if w >= INFLECTED_WEIGHT else 0.9) for t, w in concept.variants.items()
-             if w >= TRANSLATED_WEIGHT and t in index.postings]
+    forms = [
+        (t, 1.0 if w >= INFLECTED_WEIGHT else 0.9)
+        for t, w in concept.variants.items()
+        if w >= TRANSLATED_WEIGHT and t in index.postings
+    ]
     if len(forms) == 1 and forms[0][1] == 1.0:
         return index.postings[forms[0][0]]
     frequency: dict[str, float] = {}

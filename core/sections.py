@@ -22,28 +22,71 @@ class SectionSpec:
 
 
 SECTIONS: tuple[SectionSpec, ...] = (
-    SectionSpec("product", "product", "Product Documentation Index",
-                "Read when you need what the product is, who it serves and its constraints.", True),
-    SectionSpec("domain", "domain", "Domain Documentation Index",
-                "Read when you need the business rules, the model and its invariants.", True),
-    SectionSpec("engineering", "engineering", "Engineering Documentation Index",
-                "Read when you need the architecture, conventions and the testing policy.", True),
-    SectionSpec("ops", "ops", "Operations Documentation Index",
-                "Read when you need how the system is deployed, configured and kept running.", True),
-    SectionSpec("adr", "adr", "Decision Records Index",
-                "Read when you need why something was decided and what was rejected.", True),
-    SectionSpec("use-cases", "use_case", "Use Cases Index",
-                "Read when you need how people use the product, scenario by scenario.", True),
-    SectionSpec("features", "feature", "Feature Registry",
-                "Read when you need what is being delivered, feature by feature.", True),
-    SectionSpec("epics", "epic", "Epic Registry",
-                "Read when you need the large initiatives that group several features.", False),
-    SectionSpec("prd", "prd", "PRD Registry",
-                "Read when you need the product requirements behind a body of work.", False),
-    SectionSpec("processes", "process", "Process Registry",
-                "Read when you need a repeatable procedure the team follows.", True),
-    SectionSpec("prompts", "prompt", "Prompt Registry",
-                "Read when you need a reusable prompt and how it is meant to be run.", False),
+    SectionSpec(
+        "product",
+        "product",
+        "Product Documentation Index",
+        "Read when you need what the product is, who it serves and its constraints.",
+        True,
+    ),
+    SectionSpec(
+        "domain",
+        "domain",
+        "Domain Documentation Index",
+        "Read when you need the business rules, the model and its invariants.",
+        True,
+    ),
+    SectionSpec(
+        "engineering",
+        "engineering",
+        "Engineering Documentation Index",
+        "Read when you need the architecture, conventions and the testing policy.",
+        True,
+    ),
+    SectionSpec(
+        "ops",
+        "ops",
+        "Operations Documentation Index",
+        "Read when you need how the system is deployed, configured and kept running.",
+        True,
+    ),
+    SectionSpec(
+        "adr",
+        "adr",
+        "Decision Records Index",
+        "Read when you need why something was decided and what was rejected.",
+        True,
+    ),
+    SectionSpec(
+        "use-cases",
+        "use_case",
+        "Use Cases Index",
+        "Read when you need how people use the product, scenario by scenario.",
+        True,
+    ),
+    SectionSpec(
+        "features",
+        "feature",
+        "Feature Registry",
+        "Read when you need what is being delivered, feature by feature.",
+        True,
+    ),
+    SectionSpec(
+        "epics", "epic", "Epic Registry", "Read when you need the large initiatives that group several features.", False
+    ),
+    SectionSpec(
+        "prd", "prd", "PRD Registry", "Read when you need the product requirements behind a body of work.", False
+    ),
+    SectionSpec(
+        "processes", "process", "Process Registry", "Read when you need a repeatable procedure the team follows.", True
+    ),
+    SectionSpec(
+        "prompts",
+        "prompt",
+        "Prompt Registry",
+        "Read when you need a reusable prompt and how it is meant to be run.",
+        False,
+    ),
 )
 
 BY_DIRECTORY: dict[str, SectionSpec] = {s.directory: s for s in SECTIONS}

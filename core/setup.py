@@ -55,7 +55,9 @@ class FileChange:
     def diff(self) -> str:
         old = (self.before or "").splitlines(keepends=True)
         new = self.after.splitlines(keepends=True)
-        return "".join(difflib.unified_diff(old, new, fromfile=f"{self.path} (now)", tofile=f"{self.path} (after setup)"))
+        return "".join(
+            difflib.unified_diff(old, new, fromfile=f"{self.path} (now)", tofile=f"{self.path} (after setup)")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,9 @@ def _json_entry(path: Path, section: str, entry: dict[str, Any]) -> FileChange:
     try:
         data = json.loads(before) if before and before.strip() else {}
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path} is not valid JSON ({error.msg}, line {error.lineno}); fix it or move it aside first.") from None
+        raise ValueError(
+            f"{path} is not valid JSON ({error.msg}, line {error.lineno}); fix it or move it aside first."
+        ) from None
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold a JSON object; fix it or move it aside first.")
     servers = data.setdefault(section, {})
@@ -146,8 +150,12 @@ def _stop_hook(path: Path, command: str) -> FileChange:
     wanted = f"{command} hook stop"
     present = any(
         isinstance(group, dict)
-        and any(isinstance(h, dict) and str(h.get("command", "")).endswith("hook stop") and "memorybank" in str(h.get("command", ""))
-                for h in group.get("hooks", []))
+        and any(
+            isinstance(h, dict)
+            and str(h.get("command", "")).endswith("hook stop")
+            and "memorybank" in str(h.get("command", ""))
+            for h in group.get("hooks", [])
+        )
         for group in stop
     )
     if not present:
@@ -168,7 +176,9 @@ def _codex_entry(path: Path, command: str) -> FileChange:
         ]
     )
     if before and f"[mcp_servers.{SERVER}]" in before and TOML_START not in before:
-        raise ValueError(f"{path} already defines [mcp_servers.{SERVER}] outside memorybank's markers; edit it by hand.")
+        raise ValueError(
+            f"{path} already defines [mcp_servers.{SERVER}] outside memorybank's markers; edit it by hand."
+        )
     after = _between_markers(before, block, TOML_START, TOML_END)
     return FileChange(str(path), before, after, f"the [mcp_servers.{SERVER}] table between markers")
 
@@ -193,15 +203,24 @@ def plan_setup(client: str, bank_root: Path, *, home: Path | None = None, comman
     project_args = ["mcp", "--root", bank_rel]
     plan = SetupPlan(client, str(project), str(bank_root.resolve()))
     if client == "claude-code":
-        plan.changes.append(_json_entry(project / ".mcp.json", "mcpServers", {"type": "stdio", "command": exe, "args": project_args}))
+        plan.changes.append(
+            _json_entry(project / ".mcp.json", "mcpServers", {"type": "stdio", "command": exe, "args": project_args})
+        )
         plan.changes.append(_agent_file(project / "CLAUDE.md", bank_rel))
         plan.changes.append(_stop_hook(project / ".claude" / "settings.json", exe))
     elif client == "claude-desktop":
-        entry = {"command": exe if os.path.isabs(exe) else shutil.which(exe) or exe, "args": ["mcp", "--root", str(bank_root.resolve())]}
+        entry = {
+            "command": exe if os.path.isabs(exe) else shutil.which(exe) or exe,
+            "args": ["mcp", "--root", str(bank_root.resolve())],
+        }
         plan.changes.append(_json_entry(desktop_config(home), "mcpServers", entry))
-        plan.notes.append("Claude Desktop has no project file for instructions; paste the paragraph from the README into a project's instructions.")
+        plan.notes.append(
+            "Claude Desktop has no project file for instructions; paste the paragraph from the README into a project's instructions."
+        )
     elif client == "cursor":
-        plan.changes.append(_json_entry(project / ".cursor" / "mcp.json", "mcpServers", {"command": exe, "args": project_args}))
+        plan.changes.append(
+            _json_entry(project / ".cursor" / "mcp.json", "mcpServers", {"command": exe, "args": project_args})
+        )
         plan.changes.append(_agent_file(project / "AGENTS.md", bank_rel))
     elif client == "vscode":
         entry = {"type": "stdio", "command": exe, "args": ["mcp", "--root", "${workspaceFolder}/" + bank_rel]}

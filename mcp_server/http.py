@@ -60,7 +60,9 @@ def http_app(server: BankServer, host: str, port: int) -> Starlette:
     from mcp.server.transport_security import TransportSecuritySettings
 
     hosts, origins = allowed(host, port)
-    security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
     return server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security, host=host)
 
 

@@ -14,8 +14,13 @@ if TYPE_CHECKING:
 def register(server: BankServer) -> None:
     owner = server.inbox_exits == "owner"
 
-    @server.prompt(name="session-start", description="Catch up on the project from the bank: state, work in flight, recent decisions, open questions.")
-    def session_start(since: Annotated[str, Field(description="Git ref or ISO date (default HEAD~20)")] = "HEAD~20") -> str:
+    @server.prompt(
+        name="session-start",
+        description="Catch up on the project from the bank: state, work in flight, recent decisions, open questions.",
+    )
+    def session_start(
+        since: Annotated[str, Field(description="Git ref or ISO date (default HEAD~20)")] = "HEAD~20",
+    ) -> str:
         return (
             f"Catch me up on this project from its memory bank. Read memorybank://index, then call bank_changed with "
             f'since="{since}". Read only what is still unclear, with bank_read batches and sections; never cat the '
@@ -24,7 +29,10 @@ def register(server: BankServer) -> None:
             "activated, documents the index promises that do not exist). End by saying what you did not read."
         )
 
-    @server.prompt(name="route-then-read", description="Answer a question from the bank: route first, then read only the best sections.")
+    @server.prompt(
+        name="route-then-read",
+        description="Answer a question from the bank: route first, then read only the best sections.",
+    )
     def route_then_read(question: Annotated[str, Field(description="The question, as asked")]) -> str:
         return (
             f"Question: {question}\n\nCall bank_route with this question exactly as written (any language). Read only "
@@ -33,7 +41,9 @@ def register(server: BankServer) -> None:
             "rather than reading broadly."
         )
 
-    @server.prompt(name="check-before-commit", description="Validate the bank and list the smallest fix for each finding.")
+    @server.prompt(
+        name="check-before-commit", description="Validate the bank and list the smallest fix for each finding."
+    )
     def check_before_commit(scope: Annotated[str | None, Field(description="A bank subdirectory")] = None) -> str:
         where = f' with scope="{scope}"' if scope else ""
         return (
@@ -42,7 +52,9 @@ def register(server: BankServer) -> None:
             "with a count. Fix nothing unless I ask."
         )
 
-    @server.prompt(name="record-adr", description="Record a decision as a draft ADR, after checking who already owns the topic.")
+    @server.prompt(
+        name="record-adr", description="Record a decision as a draft ADR, after checking who already owns the topic."
+    )
     def record_adr(decision: Annotated[str, Field(description="The decision, in a sentence")]) -> str:
         return (
             f"Record this decision as an ADR: {decision}\n\nFirst read memorybank://schema/frontmatter and bank_route "
@@ -56,11 +68,14 @@ def register(server: BankServer) -> None:
     exits = (
         "bank_promote and bank_discard only record a proposal on the note; I apply or reject it in the memorybank "
         "workbench or with `memorybank inbox apply|reject`."
-        if owner else
-        "bank_promote and bank_discard act at once: call them only after I say which."
+        if owner
+        else "bank_promote and bank_discard act at once: call them only after I say which."
     )
 
-    @server.prompt(name="review-inbox", description="Go through _inbox/ notes: promote, fold into the owning document, or discard each.")
+    @server.prompt(
+        name="review-inbox",
+        description="Go through _inbox/ notes: promote, fold into the owning document, or discard each.",
+    )
     def review_inbox() -> str:
         return (
             "Review the notes in _inbox/. Read memorybank://inbox. For each note: summarise its claim in a line, "

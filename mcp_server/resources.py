@@ -25,8 +25,12 @@ def _json(value: Any) -> str:
 def register(server: BankServer) -> None:
     bank = server.bank
 
-    @server.resource("memorybank://index", name="index", mime_type="application/json",
-                     description="Every document (path, title, purpose, kind, layer, status, owned keys). Read it first.")
+    @server.resource(
+        "memorybank://index",
+        name="index",
+        mime_type="application/json",
+        description="Every document (path, title, purpose, kind, layer, status, owned keys). Read it first.",
+    )
     def index() -> str:
         with resource_errors(), bank.lock:
             bank.refresh()
@@ -34,15 +38,25 @@ def register(server: BankServer) -> None:
             for doc in bank:
                 if doc.is_template:
                     continue
-                entry = {"path": doc.path, "title": doc.title, "purpose": doc.purpose, "doc_kind": doc.doc_kind,
-                         "layer": doc.layer, "status": doc.status}
+                entry = {
+                    "path": doc.path,
+                    "title": doc.title,
+                    "purpose": doc.purpose,
+                    "doc_kind": doc.doc_kind,
+                    "layer": doc.layer,
+                    "status": doc.status,
+                }
                 if doc.canonical_for:
                     entry["canonical_for"] = list(doc.canonical_for)
                 documents.append(entry)
             return _json({"root": str(bank.root), "count": len(documents), "documents": documents})
 
-    @server.resource("memorybank://schema/frontmatter", name="frontmatter-schema", mime_type="text/markdown",
-                     description="The bank's own frontmatter rules (dna/frontmatter.md).")
+    @server.resource(
+        "memorybank://schema/frontmatter",
+        name="frontmatter-schema",
+        mime_type="text/markdown",
+        description="The bank's own frontmatter rules (dna/frontmatter.md).",
+    )
     def frontmatter_schema() -> str:
         with resource_errors(), bank.lock:
             bank.refresh()
@@ -51,8 +65,12 @@ def register(server: BankServer) -> None:
                 return DEGRADED_NOTE
             return (bank.root / source).read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
 
-    @server.resource("memorybank://health", name="health", mime_type="application/json",
-                     description="A fresh validation: errors, warnings, counts by rule, findings.")
+    @server.resource(
+        "memorybank://health",
+        name="health",
+        mime_type="application/json",
+        description="A fresh validation: errors, warnings, counts by rule, findings.",
+    )
     def health() -> str:
         with resource_errors(), bank.lock:
             bank.refresh()
@@ -60,8 +78,12 @@ def register(server: BankServer) -> None:
             contract = list(bank.contract.source) if bank.contract.present else None
             return _json({"root": str(bank.root), "documents": len(bank), "contract": contract, **report})
 
-    @server.resource("memorybank://inbox", name="inbox", mime_type="application/json",
-                     description="Notes in _inbox/, oldest first, with origin and pending proposals. Outside routing until promoted.")
+    @server.resource(
+        "memorybank://inbox",
+        name="inbox",
+        mime_type="application/json",
+        description="Notes in _inbox/, oldest first, with origin and pending proposals. Outside routing until promoted.",
+    )
     def inbox() -> str:
         with resource_errors(), bank.lock:
             bank.refresh()

@@ -84,7 +84,9 @@ class BankServer(MCPServer):
         self.inbox_exits = inbox_exits
         self.activity = activity
         super().__init__(
-            "memorybank", version=version, instructions=surface.instructions(state, bank.root, inbox_exits),
+            "memorybank",
+            version=version,
+            instructions=surface.instructions(state, bank.root, inbox_exits),
             log_level="WARNING",
         )
         self._published: dict[str, Tool] = {}
@@ -118,9 +120,14 @@ class BankServer(MCPServer):
         # Handshake-era clients hear it on their session, 2026-07-28 clients through
         # subscriptions/listen; a transport with no way back drops it, and the next listing shows it.
         session = context.session
-        for announce in (session.send_tool_list_changed, session.send_resource_list_changed,
-                         session.send_prompt_list_changed, context.notify_tools_changed,
-                         context.notify_resources_changed, context.notify_prompts_changed):
+        for announce in (
+            session.send_tool_list_changed,
+            session.send_resource_list_changed,
+            session.send_prompt_list_changed,
+            context.notify_tools_changed,
+            context.notify_resources_changed,
+            context.notify_prompts_changed,
+        ):
             with suppress(Exception):
                 await announce()
 
@@ -156,19 +163,23 @@ class BankServer(MCPServer):
     async def list_prompts(self) -> list[Prompt]:
         return await super().list_prompts() if self.offers_the_rest else []
 
-    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
-                         context: Context | None = None) -> GetPromptResult:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None
+    ) -> GetPromptResult:
         if not self.offers_the_rest:
             raise ValueError(f"Unknown prompt {name}: {self._unavailable()}")
         return await super().get_prompt(name, arguments, context)
 
-    def _report(self, context: Context | None, tool: str, arguments: dict[str, Any] | None, ok: bool, outcome: str) -> None:
+    def _report(
+        self, context: Context | None, tool: str, arguments: dict[str, Any] | None, ok: bool, outcome: str
+    ) -> None:
         if self.activity is None:
             return
         prefix = f"Error executing tool {tool}: "
-        message = outcome[len(prefix):] if outcome.startswith(prefix) else outcome
-        call = ToolCall(_dt.datetime.now(_dt.UTC), client_name(context) or "unknown", tool,
-                        short_arguments(arguments), ok, message)
+        message = outcome[len(prefix) :] if outcome.startswith(prefix) else outcome
+        call = ToolCall(
+            _dt.datetime.now(_dt.UTC), client_name(context) or "unknown", tool, short_arguments(arguments), ok, message
+        )
         try:
             self.activity(call)
         except Exception:  # the hook is a spectator: it never breaks a call

@@ -69,13 +69,16 @@ def instructions(state: str, root: Path, inbox_exits: str) -> str:
     """The server instructions for a state: short, because clients that defer tool schemas show
     the model little else, and every request pays for them."""
     if state == OFF:
-        return ("memorybank is switched off for this project (an --off path or a .memorybank-off file beside the "
-                "bank). It offers nothing.")
+        return (
+            "memorybank is switched off for this project (an --off path or a .memorybank-off file beside the "
+            "bank). It offers nothing."
+        )
     if state == SEED:
-        return (f"No memory bank at {root} yet, so only bank_init is offered. Call it only when the user asks for "
-                "a memory bank; the other tools appear once it exists.")
-    exits = ("they record a proposal the owner applies" if inbox_exits == "owner"
-             else "they move or delete the note")
+        return (
+            f"No memory bank at {root} yet, so only bank_init is offered. Call it only when the user asks for "
+            "a memory bank; the other tools appear once it exists."
+        )
+    exits = "they record a proposal the owner applies" if inbox_exits == "owner" else "they move or delete the note"
     return (
         f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first, then "
         "bank_route before opening any file, and bank_read by section or lines. Pass questions as the user asked "
@@ -129,8 +132,11 @@ class SurfaceCost:
 
     def plain(self) -> dict[str, Any]:
         return {
-            "state": self.state, "inbox_exits": self.inbox_exits, "chars": self.chars,
-            "tokens": round(self.tokens), "budget_tokens": BUDGET_TOKENS if self.state == FULL else None,
+            "state": self.state,
+            "inbox_exits": self.inbox_exits,
+            "chars": self.chars,
+            "tokens": round(self.tokens),
+            "budget_tokens": BUDGET_TOKENS if self.state == FULL else None,
             "parts": [{"part": line.part, "chars": line.chars, "tokens": round(line.tokens)} for line in self.lines],
         }
 

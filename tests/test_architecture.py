@@ -33,3 +33,12 @@ def test_import_linter_contracts_hold():
     command = [str(lint)] if lint.exists() else [shutil.which("lint-imports") or "lint-imports"]
     result = subprocess.run(command, capture_output=True, text=True, cwd=PROJECT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_code_is_linted_and_formatted():
+    """``ruff check`` and ``ruff format --check`` pass on the whole tree, with the rules in pyproject."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    assert ruff, "ruff is a test dependency: pip install -e '.[test]'"
+    for command in ([ruff, "check", "--quiet", "."], [ruff, "format", "--check", "--quiet", "."]):
+        done = subprocess.run(command, cwd=PROJECT, capture_output=True, text=True)
+        assert done.returncode == 0, f"{' '.join(command[1:])}:\n{done.stdout}{done.stderr}"

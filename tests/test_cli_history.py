@@ -39,8 +39,9 @@ def test_graph_text_is_a_tree_with_markers_layers_and_loose_edges(capsys):
         "  v features/FT-001/brief.md  FT-001: Raise Throughput  [feature / delivery]",
     ]
     assert "4 documents, walking down 2 hops (decision 1, delivery 1, knowledge 1)" in out
-    assert "external (leave the bank; not broken):\n" \
-           "  features/FT-001/brief.md -> ../../../outside-bank/upstream.md" in out
+    assert (
+        "external (leave the bank; not broken):\n  features/FT-001/brief.md -> ../../../outside-bank/upstream.md" in out
+    )
     assert "broken (lead to no document of this bank):\n  engineering/architecture.md -> ../missing/nowhere.md" in out
     assert "truncated" not in out
 
@@ -48,15 +49,18 @@ def test_graph_text_is_a_tree_with_markers_layers_and_loose_edges(capsys):
 def test_graph_text_up_shows_the_fit_and_the_truncation(capsys):
     assert main(["graph", "features/FT-001/brief.md", "-d", "up", "--root", REFERENCE]) == 0
     out = capsys.readouterr().out
-    assert "  ^ adr/ADR-001-queue-choice.md  ADR-001: One Shared Queue  [adr / decision]\n" \
-           "      fit: Only the accepted queue topology is reused." in out
+    assert (
+        "  ^ adr/ADR-001-queue-choice.md  ADR-001: One Shared Queue  [adr / decision]\n"
+        "      fit: Only the accepted queue topology is reused." in out
+    )
     assert main(["graph", "dna/principles.md", "--limit", "3", "--root", REFERENCE]) == 0
     assert "truncated: the cap of 3 documents (root included) was reached" in capsys.readouterr().out
 
 
 def test_graph_json_speaks_snake_case(capsys):
-    data = run_json(capsys, "graph", "features/FT-001/brief.md", "--direction", "up", "--depth", "1", "--json",
-                    "--root", REFERENCE)
+    data = run_json(
+        capsys, "graph", "features/FT-001/brief.md", "--direction", "up", "--depth", "1", "--json", "--root", REFERENCE
+    )
     assert data["root"] == "features/FT-001/brief.md" and data["truncated"] is False
     assert [n["path"] for n in data["nodes"]][1:] == ["adr/ADR-001-queue-choice.md", "domain/rules.md"]
     assert data["nodes"][1]["reached_from"] == "features/FT-001/brief.md" and "doc_kind" in data["nodes"][1]
@@ -204,17 +208,21 @@ def test_a_real_bank_committed_twice_reports_exactly_what_was_done(source, tmp_p
 
     data = run_json(capsys, "changed", "HEAD~1", "--json", "--root", str(root))
     got = sorted((c["change_kind"], c["path"], c.get("renamed_from")) for c in data["changes"])
-    assert got == sorted([
-        ("renamed", renamed, moved),
-        ("deleted", deleted, None),
-        ("modified", edited, None),
-        ("modified", dirty, None),
-        ("added", "notes/added-in-test.md", None),
-        ("added", "notes/untracked.md", None),
-    ])
+    assert got == sorted(
+        [
+            ("renamed", renamed, moved),
+            ("deleted", deleted, None),
+            ("modified", edited, None),
+            ("modified", dirty, None),
+            ("added", "notes/added-in-test.md", None),
+            ("added", "notes/untracked.md", None),
+        ]
+    )
     head = run_json(capsys, "changed", "HEAD", "--json", "--root", str(root))
     assert sorted((c["change_kind"], c["path"]) for c in head["changes"]) == [
-        ("added", "notes/untracked.md"), ("modified", dirty)]
+        ("added", "notes/untracked.md"),
+        ("modified", dirty),
+    ]
 
     bank = Bank.open(root)
     below = dependents_by_hand(bank)

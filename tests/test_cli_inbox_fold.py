@@ -13,26 +13,46 @@ from tui.cli.main import main
 def bank_with_a_note(tmp_path, capsys) -> str:
     root = str(tmp_path / "memory_bank")
     assert main(["init", "Fold", "--root", root]) == 0
-    create(Bank.open(root), path="_inbox/parsers.md", title="Parsers need round-trip tests",
-           purpose="Every parser is tested on real files.", body="Round-trip tests caught two bugs.\n", inbox=True)
+    create(
+        Bank.open(root),
+        path="_inbox/parsers.md",
+        title="Parsers need round-trip tests",
+        purpose="Every parser is tested on real files.",
+        body="Round-trip tests caught two bugs.\n",
+        inbox=True,
+    )
     capsys.readouterr()
     return root
 
 
 def test_fold_appends_the_note_body_then_discards_it_with_the_reason(tmp_path, capsys):
     root = bank_with_a_note(tmp_path, capsys)
-    args = ["inbox", "fold", "_inbox/parsers.md", "--into", "engineering/testing-policy.md",
-            "--section", "what must be tested", "--append", "--root", root]
+    args = [
+        "inbox",
+        "fold",
+        "_inbox/parsers.md",
+        "--into",
+        "engineering/testing-policy.md",
+        "--section",
+        "what must be tested",
+        "--append",
+        "--root",
+        root,
+    ]
     before = tree_snapshot(tmp_path)
     assert main([*args, "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("WOULD FOLD _inbox/parsers.md into engineering/testing-policy.md :: What Must Be Tested (append)")
+    assert out.startswith(
+        "WOULD FOLD _inbox/parsers.md into engineering/testing-policy.md :: What Must Be Tested (append)"
+    )
     assert "would discard _inbox/parsers.md: folded into engineering/testing-policy.md#What Must Be Tested" in out
     assert "+Round-trip tests caught two bugs." in out and tree_snapshot(tmp_path) == before
 
     assert main(args) == 0
-    assert "discarded _inbox/parsers.md: folded into engineering/testing-policy.md#What Must Be Tested" in \
-        capsys.readouterr().out
+    assert (
+        "discarded _inbox/parsers.md: folded into engineering/testing-policy.md#What Must Be Tested"
+        in capsys.readouterr().out
+    )
     bank = Bank.open(root)
     section = read_document(bank, "engineering/testing-policy.md", section="What Must Be Tested").content
     assert section.endswith("\n\nRound-trip tests caught two bugs.") and "_inbox/parsers.md" not in bank
@@ -41,8 +61,21 @@ def test_fold_appends_the_note_body_then_discards_it_with_the_reason(tmp_path, c
 def test_fold_into_a_missing_section_is_refused_and_writes_nothing(tmp_path, capsys):
     root = bank_with_a_note(tmp_path, capsys)
     before = tree_snapshot(tmp_path)
-    code = main(["inbox", "fold", "_inbox/parsers.md", "--into", "engineering/testing-policy.md",
-                 "--section", "Nowhere", "--content", "x", "--root", root])
+    code = main(
+        [
+            "inbox",
+            "fold",
+            "_inbox/parsers.md",
+            "--into",
+            "engineering/testing-policy.md",
+            "--section",
+            "Nowhere",
+            "--content",
+            "x",
+            "--root",
+            root,
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and 'Section "Nowhere" not found in engineering/testing-policy.md' in err
     assert tree_snapshot(tmp_path) == before

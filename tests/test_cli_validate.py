@@ -41,7 +41,9 @@ SARIF_SUBSET = {
                                             "required": ["id", "shortDescription", "defaultConfiguration"],
                                             "properties": {
                                                 "defaultConfiguration": {
-                                                    "properties": {"level": {"enum": ["none", "note", "warning", "error"]}}
+                                                    "properties": {
+                                                        "level": {"enum": ["none", "note", "warning", "error"]}
+                                                    }
                                                 }
                                             },
                                         },
@@ -110,7 +112,9 @@ def test_text_lists_findings_then_counts_and_summary_only_counts(capsys):
 def test_json_format(capsys):
     main(["validate", "--root", REFERENCE, "--format", "json", "--scope", "engineering"])
     data = json.loads(capsys.readouterr().out)
-    assert data["total"] == 1 and data["findings"][0]["rule"] == "broken-derived-from" and data["findings"][0]["line"] == 8
+    assert (
+        data["total"] == 1 and data["findings"][0]["rule"] == "broken-derived-from" and data["findings"][0]["line"] == 8
+    )
 
 
 def test_github_annotations_are_chosen_under_actions(capsys, monkeypatch, tmp_path):
@@ -120,7 +124,7 @@ def test_github_annotations_are_chosen_under_actions(capsys, monkeypatch, tmp_pa
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
         "::error file=tests/fixtures/banks/reference/broken/bad-yaml.md,line=5,title=memorybank invalid-frontmatter::"
-        'YAML frontmatter does not parse (mapping values are not allowed in this context (line 4)). Values were '
+        "YAML frontmatter does not parse (mapping values are not allowed in this context (line 4)). Values were "
         'recovered leniently; quote any value containing ": ".'
     )
     assert any(line.startswith("::warning file=tests/fixtures/banks/reference/orphan.md,title=") for line in lines)

@@ -29,22 +29,74 @@ def test_init_dry_run_then_for_real_then_refused(tmp_path, capsys):
 
 def test_create_then_refusal_with_its_reason(tmp_path, capsys):
     root = seeded_root(tmp_path, capsys)
-    code = main(["create", "domain/model.md", "--kind", "domain", "--title", "Model", "--purpose", "The model.",
-                 "--derived", "../product/context.md", "--canonical", "document_model", "--status", "active", "--root", root])
+    code = main(
+        [
+            "create",
+            "domain/model.md",
+            "--kind",
+            "domain",
+            "--title",
+            "Model",
+            "--purpose",
+            "The model.",
+            "--derived",
+            "../product/context.md",
+            "--canonical",
+            "document_model",
+            "--status",
+            "active",
+            "--root",
+            root,
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and out.startswith("CREATED domain/model.md") and "registered in: domain/README.md" in out
     before = tree_snapshot(tmp_path)
-    code = main(["create", "domain/other.md", "--kind", "domain", "--title", "O", "--purpose", "o.",
-                 "--canonical", "document_model", "--root", root])
+    code = main(
+        [
+            "create",
+            "domain/other.md",
+            "--kind",
+            "domain",
+            "--title",
+            "O",
+            "--purpose",
+            "o.",
+            "--canonical",
+            "document_model",
+            "--root",
+            root,
+        ]
+    )
     err = capsys.readouterr().err
-    assert code == 1 and "refused (key-owned): canonical_for \"document_model\" is already owned by domain/model.md" in err
+    assert (
+        code == 1 and 'refused (key-owned): canonical_for "document_model" is already owned by domain/model.md' in err
+    )
     assert tree_snapshot(tmp_path) == before
 
 
 def test_edit_update_status_and_field(tmp_path, capsys):
     root = seeded_root(tmp_path, capsys)
-    assert main(["update-section", "product/context.md", "Problem", "--content", "Readers lose their place.", "--root", root]) == 0
-    assert main(["edit", "product/context.md", "--find", "lose their place", "--replace", "lose the thread", "--root", root]) == 0
+    assert (
+        main(
+            [
+                "update-section",
+                "product/context.md",
+                "Problem",
+                "--content",
+                "Readers lose their place.",
+                "--root",
+                root,
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            ["edit", "product/context.md", "--find", "lose their place", "--replace", "lose the thread", "--root", root]
+        )
+        == 0
+    )
     assert main(["set-field", "product/context.md", "owner", "product team", "--root", root]) == 0
     assert main(["set-status", "product/context.md", "active", "--root", root]) == 0
     out = capsys.readouterr().out
@@ -57,15 +109,36 @@ def test_edit_update_status_and_field(tmp_path, capsys):
 def test_inbox_capture_list_proposal_apply_and_reject(tmp_path, capsys):
     root = seeded_root(tmp_path, capsys)
     for name in ("one", "two"):
-        assert main(["create", f"{name}.md", "--kind", "domain", "--title", name.title(), "--purpose", f"Fact {name}.",
-                     "--derived", "../product/context.md", "--inbox", "--root", root]) == 0
+        assert (
+            main(
+                [
+                    "create",
+                    f"{name}.md",
+                    "--kind",
+                    "domain",
+                    "--title",
+                    name.title(),
+                    "--purpose",
+                    f"Fact {name}.",
+                    "--derived",
+                    "../product/context.md",
+                    "--inbox",
+                    "--root",
+                    root,
+                ]
+            )
+            == 0
+        )
     bank = Bank.open(root)
     propose(bank, action="promote", path="_inbox/one.md", to="domain/one.md", client="claude-code")
     propose(bank, action="discard", path="_inbox/two.md", reason="duplicate", client="cursor")
     capsys.readouterr()
     assert main(["inbox", "list", "--root", root]) == 0
     listing = capsys.readouterr().out
-    assert "proposal: promote -> domain/one.md by claude-code" in listing and "proposal: discard (duplicate) by cursor" in listing
+    assert (
+        "proposal: promote -> domain/one.md by claude-code" in listing
+        and "proposal: discard (duplicate) by cursor" in listing
+    )
     assert main(["inbox", "apply", "_inbox/one.md", "--root", root]) == 0
     assert "PROMOTED _inbox/one.md -> domain/one.md" in capsys.readouterr().out
     assert main(["inbox", "reject", "_inbox/two.md", "--note", "keep it", "--root", root]) == 0
@@ -78,8 +151,23 @@ def test_inbox_capture_list_proposal_apply_and_reject(tmp_path, capsys):
 
 def test_promote_from_the_shell(tmp_path, capsys):
     root = seeded_root(tmp_path, capsys)
-    main(["create", "note.md", "--kind", "domain", "--title", "Note", "--purpose", "A fact.", "--derived",
-          "../product/context.md", "--inbox", "--root", root])
+    main(
+        [
+            "create",
+            "note.md",
+            "--kind",
+            "domain",
+            "--title",
+            "Note",
+            "--purpose",
+            "A fact.",
+            "--derived",
+            "../product/context.md",
+            "--inbox",
+            "--root",
+            root,
+        ]
+    )
     assert main(["promote", "_inbox/note.md", "--to", "domain/note.md", "--dry-run", "--root", root]) == 0
     assert "WOULD PROMOTE _inbox/note.md -> domain/note.md" in capsys.readouterr().out
     assert main(["promote", "_inbox/note.md", "--to", "domain/note.md", "--json", "--root", root]) == 0

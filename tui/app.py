@@ -62,8 +62,9 @@ class MemoryBankApp(App[None]):
             super().__init__()
             self.call = call
 
-    def __init__(self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS,
-                 mcp: McpHost | None = None) -> None:
+    def __init__(
+        self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS, mcp: McpHost | None = None
+    ) -> None:
         super().__init__()
         self.mcp = mcp
         """The MCP server hosted in this process (``--serve-mcp``), started on mount."""
@@ -125,7 +126,7 @@ class MemoryBankApp(App[None]):
         before = self.bank.generation
         try:
             self.bank.refresh()
-        except Exception:  # noqa: BLE001 - a file vanishing mid-walk is retried on the next tick
+        except Exception:
             return
         if self.bank.generation != before:
             self.post_message(self.DiskChanged())
@@ -163,8 +164,9 @@ class MemoryBankApp(App[None]):
 
     def action_jump(self) -> None:
         if self.bank is not None and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(providers=[JumpProvider], placeholder="Jump to a document…",
-                                            id="--command-palette"))
+            self.push_screen(
+                CommandPalette(providers=[JumpProvider], placeholder="Jump to a document…", id="--command-palette")
+            )
 
     def open_document(self, path: str) -> None:
         workbench = self.workbench
@@ -175,8 +177,12 @@ class MemoryBankApp(App[None]):
         """Open a file in ``$VISUAL``/``$EDITOR`` at a line, then re-check the disk."""
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not editor:
-            self.notify("Set $EDITOR (for example `export EDITOR=vim`) to open documents from here.",
-                        title="No editor", severity="warning", timeout=6)
+            self.notify(
+                "Set $EDITOR (for example `export EDITOR=vim`) to open documents from here.",
+                title="No editor",
+                severity="warning",
+                timeout=6,
+            )
             return
         command = editor_command(editor, path, line)
         try:
@@ -192,15 +198,18 @@ class MemoryBankApp(App[None]):
         workbench = screen if isinstance(screen, WorkbenchScreen) else None
         if workbench is not None:
             yield from workbench.palette_commands()
-            yield SystemCommand("Jump to a document…", "Every document of the bank, by path or title (ctrl+o)",
-                                self.action_jump)
-            yield SystemCommand("Re-check the disk now", "Pick up writes made by agents, editors or the CLI",
-                                self.action_recheck)
+            yield SystemCommand(
+                "Jump to a document…", "Every document of the bank, by path or title (ctrl+o)", self.action_jump
+            )
+            yield SystemCommand(
+                "Re-check the disk now", "Pick up writes made by agents, editors or the CLI", self.action_recheck
+            )
         yield from super().get_system_commands(screen)
 
 
-def make_app(root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS,
-             mcp: McpHost | None = None) -> MemoryBankApp:
+def make_app(
+    root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS, mcp: McpHost | None = None
+) -> MemoryBankApp:
     """The app over the bank at ``root`` (found as every command finds it when None).
 
     ``mcp`` is an MCP server bound to a loopback port (``tui.mcp_host``); the app serves it while it

@@ -30,8 +30,9 @@ class DocumentsProvider(Provider):
             text = f"{path} · {title}"
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), partial(self._open, path),
-                          help=purpose or "Open this document")
+                yield Hit(
+                    score, matcher.highlight(text), partial(self._open, path), help=purpose or "Open this document"
+                )
 
 
 class JumpProvider(DocumentsProvider):

@@ -50,7 +50,9 @@ class McpHost:
         except OSError as error:
             self.socket.close()
             if error.errno == errno.EADDRINUSE:
-                raise UsageError(f"Port {port} on {host} is taken; choose another, e.g. --serve-mcp {port + 1}.") from None
+                raise UsageError(
+                    f"Port {port} on {host} is taken; choose another, e.g. --serve-mcp {port + 1}."
+                ) from None
             raise UsageError(f"Cannot serve on {host}:{port}: {error.strerror or error}.") from None
         self.socket.listen(64)
         self.port: int = self.socket.getsockname()[1]
@@ -76,8 +78,14 @@ class McpHost:
         from mcp_server.server import build_server
 
         server = build_server(self.root, inbox_exits="owner", activity=activity)
-        config = uvicorn.Config(http_app(server, self.host, self.port), log_config=None, access_log=False,
-                                log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            http_app(server, self.host, self.port),
+            log_config=None,
+            access_log=False,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=1,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="memorybank-mcp", daemon=True)
         self._thread.start()

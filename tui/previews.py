@@ -35,11 +35,12 @@ def _lines(items: list[Text], empty: str) -> Text:
 def promote_grid(result: PromoteResult, index_lines: tuple[tuple[str, str], ...]) -> Table:
     """Template, index line, rewritten links and warnings of one promotion."""
     grid = _grid()
-    grid.add_row("Template", Text(result.template) if result.template else
-                 Text("none: the note's own body is kept", style="dim"))
+    grid.add_row(
+        "Template", Text(result.template) if result.template else Text("none: the note's own body is kept", style="dim")
+    )
     index = [Text.assemble((f"{path}  ", "dim"), (f"+ {line}", "green")) for path, line in index_lines]
     grid.add_row("Index", _lines(index, "not registered anywhere (see the warnings)"))
-    links = [Text(w[len(LINK_NOTE):]) for w in result.warnings if w.startswith(LINK_NOTE)]
+    links = [Text(w[len(LINK_NOTE) :]) for w in result.warnings if w.startswith(LINK_NOTE)]
     grid.add_row("Links", _lines(links, "none rewritten"))
     others = [Text(f"⚠ {w}", style="yellow") for w in result.warnings if not w.startswith(LINK_NOTE)]
     grid.add_row("Warnings", _lines(others, "none"))
@@ -72,8 +73,10 @@ def diff_text(lines: list[str]) -> Text:
 def fold_preview(plan: FoldPlan) -> RenderableType:
     """The owner's section before and after, as a diff, and the discard that follows."""
     update = plan.update
-    heading = Text.assemble((f"{update.path}  § {update.section}", "bold"),
-                            (f"  ({update.mode}, {update.bytes_before} → {update.bytes_after} bytes)\n", "dim"))
+    heading = Text.assemble(
+        (f"{update.path}  § {update.section}", "bold"),
+        (f"  ({update.mode}, {update.bytes_before} → {update.bytes_after} bytes)\n", "dim"),
+    )
     then = Text("\nThen the note is discarded:", style="bold")
     return Group(heading, diff_text(plan.diff), then, discard_grid(plan.discard))
 

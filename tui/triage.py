@@ -38,6 +38,7 @@ CANDIDATES = 5
 
 # -- the note and where it belongs --------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class NoteView:
     """One note as the Inbox pane shows it, with the documents its fact may already live in."""
@@ -85,6 +86,7 @@ def note_view(bank: Bank, entry: InboxEntry) -> NoteView:
 
 # -- promote --------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class PromoteRequest:
     """The promote form's fields as typed; ``derived_from`` as bank paths or as links."""
@@ -123,8 +125,11 @@ def promote_arguments(bank: Bank, request: PromoteRequest) -> dict[str, Any]:
     """The core's ``promote`` arguments for a filled-in form."""
     target = request.to.strip()
     return dict(
-        path=request.note, to=target, doc_kind=request.doc_kind.strip() or None,
-        title=request.title.strip() or None, purpose=request.purpose.strip() or None,
+        path=request.note,
+        to=target,
+        doc_kind=request.doc_kind.strip() or None,
+        title=request.title.strip() or None,
+        purpose=request.purpose.strip() or None,
         derived_from=relative_derived(bank, target, request.derived_from),
         canonical_for=[k.strip() for k in request.canonical_for if k.strip()],
     )
@@ -179,8 +184,11 @@ def suggested_promotion(view: NoteView) -> PromoteRequest:
         to = str(proposal["to"])
         derived = as_bank_paths(to, proposal["derived_from"]) if proposal.get("derived_from") else ()
         return PromoteRequest(
-            note=doc.path, to=to, doc_kind=str(proposal.get("doc_kind") or doc.doc_kind or kind_for(to)),
-            title=str(proposal.get("title") or doc.title), purpose=str(proposal.get("purpose") or doc.purpose),
+            note=doc.path,
+            to=to,
+            doc_kind=str(proposal.get("doc_kind") or doc.doc_kind or kind_for(to)),
+            title=str(proposal.get("title") or doc.title),
+            purpose=str(proposal.get("purpose") or doc.purpose),
             derived_from=derived or as_bank_paths(doc.path, [e.raw for e in doc.derived_from]),
             canonical_for=tuple(proposal.get("canonical_for") or doc.canonical_for),
         )
@@ -191,8 +199,15 @@ def suggested_promotion(view: NoteView) -> PromoteRequest:
     derived = as_bank_paths(doc.path, [e.raw for e in doc.derived_from])
     if not derived and first is not None and not first.endswith("README.md"):
         derived = (first,)
-    return PromoteRequest(note=doc.path, to=to, doc_kind=doc.doc_kind or kind_for(to), title=doc.title,
-                          purpose=doc.purpose, derived_from=derived, canonical_for=tuple(doc.canonical_for))
+    return PromoteRequest(
+        note=doc.path,
+        to=to,
+        doc_kind=doc.doc_kind or kind_for(to),
+        title=doc.title,
+        purpose=doc.purpose,
+        derived_from=derived,
+        canonical_for=tuple(doc.canonical_for),
+    )
 
 
 def destinations(bank: Bank, note: str) -> list[str]:
@@ -227,6 +242,7 @@ def kind_for(destination: str) -> str:
 
 
 # -- fold ------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class FoldPlan:
@@ -280,6 +296,7 @@ def apply_fold(bank: Bank, *, note: str, path: str, section: str, content: str, 
 
 
 # -- proposals ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ProposalOutcome:

@@ -40,7 +40,9 @@ def _all_findings(bank: Bank, _previous: object) -> list[Finding]:
     return found
 
 
-def validate(bank: Bank, *, scope: str | None = None, severity: str | None = None, rule: str | None = None) -> ValidationReport:
+def validate(
+    bank: Bank, *, scope: str | None = None, severity: str | None = None, rule: str | None = None
+) -> ValidationReport:
     """Run every rule and filter the findings.
 
     Args:

@@ -71,7 +71,9 @@ def pin_route_check(bank: Bank, *, question: str, expected: str, dry_run: bool =
     with write_session(bank):
         doc = bank.document(expected)
         if doc.is_template or doc.is_inbox:
-            raise Refusal(f"{doc.path} is a template or a quarantined note; routing never returns it.", reason="not-routable")
+            raise Refusal(
+                f"{doc.path} is a template or a quarantined note; routing never returns it.", reason="not-routable"
+            )
         firewall.check(question, ROUTE_CHECKS)
         tx = Transaction(bank.root)
         created = ROUTE_CHECKS not in bank
@@ -98,8 +100,18 @@ def pin_route_check(bank: Bank, *, question: str, expected: str, dry_run: bool =
         tx.write(ROUTE_CHECKS, raw.encode(new_text) if raw else new_text.encode("utf-8"))
         if created and "dna/README.md" in bank:
             index = RawDoc.load(bank.root, "dna/README.md")
-            tx.write("dna/README.md", index.encode(register_line(index.text, "dna/README.md", ROUTE_CHECKS, "Route Checks",
-                                                                  "the questions routing is measured against.")))
+            tx.write(
+                "dna/README.md",
+                index.encode(
+                    register_line(
+                        index.text,
+                        "dna/README.md",
+                        ROUTE_CHECKS,
+                        "Route Checks",
+                        "the questions routing is measured against.",
+                    )
+                ),
+            )
         if not dry_run:
             tx.commit()
             bank.refresh()

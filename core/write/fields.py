@@ -69,7 +69,13 @@ def _key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | Non
             end = index + 1
             while end < closing:
                 line = lines[end]
-                if line.startswith((" ", "\t")) or line.startswith("- ") or not line.strip() and end + 1 < closing and lines[end + 1].startswith((" ", "\t")):
+                if (
+                    line.startswith((" ", "\t"))
+                    or line.startswith("- ")
+                    or not line.strip()
+                    and end + 1 < closing
+                    and lines[end + 1].startswith((" ", "\t"))
+                ):
                     end += 1
                 else:
                     break
@@ -85,7 +91,9 @@ def _land(bank: Bank, writes: dict[str, bytes]) -> None:
     bank.refresh()
 
 
-def set_status(bank: Bank, *, path: str, status: str, release_canonical: bool = False, dry_run: bool = False) -> StatusResult:
+def set_status(
+    bank: Bank, *, path: str, status: str, release_canonical: bool = False, dry_run: bool = False
+) -> StatusResult:
     """Move a document to a lifecycle status, through the gates that guard each transition.
 
     Activation requires ``derived_from`` where dna/ does (roots exempt) and edges that resolve;
@@ -126,7 +134,9 @@ def set_status(bank: Bank, *, path: str, status: str, release_canonical: bool = 
         if doc.status == target and not releasing:
             return StatusResult(doc.path, doc.status, target, False, dry_run, warnings, released)
         if target == "active":
-            broken = [e.raw for e in doc.derived_from if not e.external and (e.resolved is None or e.resolved not in bank)]
+            broken = [
+                e.raw for e in doc.derived_from if not e.external and (e.resolved is None or e.resolved not in bank)
+            ]
             if broken:
                 raise Refusal(
                     f'derived_from "{broken[0]}" does not resolve to a document of this bank; fix it before activating.',
@@ -189,7 +199,9 @@ def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = 
         if not _FIELD.match(key):
             raise Refusal(f'"{field}" is not a frontmatter key.', reason="bad-key")
         if key == "status":
-            raise Refusal("status is where the gates are. Use bank_set_status, which runs them.", reason="governed-field")
+            raise Refusal(
+                "status is where the gates are. Use bank_set_status, which runs them.", reason="governed-field"
+            )
         if key == "doc_kind":
             raise Refusal(
                 "doc_kind decides the template, the section index and the gates a document was created under. "
@@ -211,12 +223,17 @@ def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = 
                 message += " Archiving gives the keys up: bank_set_status with releaseCanonical."
             raise Refusal(message, reason="list-field")
         if key in STAMPS:
-            raise Refusal(f"{key} is recorded by the server when a note is captured, proposed or promoted.", reason="governed-field")
+            raise Refusal(
+                f"{key} is recorded by the server when a note is captured, proposed or promoted.",
+                reason="governed-field",
+            )
         if value is None or not str(value).strip():
             raise Refusal("`value` is empty. To remove a field, edit the document by hand and say so.", reason="empty")
         value = str(value)
         if "\n" in value or "\r" in value:
-            raise Refusal("`value` must fit on one line: frontmatter values here are single scalars.", reason="multi-line")
+            raise Refusal(
+                "`value` must fit on one line: frontmatter values here are single scalars.", reason="multi-line"
+            )
         allowed = bank.contract.values_for(key) if key in ("delivery_status", "decision_status") else frozenset()
         if allowed and value not in allowed:
             raise Refusal(
@@ -227,8 +244,13 @@ def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = 
         lines, closing, body = _head_lines(raw, key)
         previous = doc.frontmatter.get(key)
         if isinstance(previous, (list, dict)):
-            raise Refusal(f"{key} in {doc.path} holds a list or a mapping, not one value. This tool sets scalars only.", reason="not-scalar")
-        previous_text = None if previous is None else (previous.isoformat() if hasattr(previous, "isoformat") else str(previous))
+            raise Refusal(
+                f"{key} in {doc.path} holds a list or a mapping, not one value. This tool sets scalars only.",
+                reason="not-scalar",
+            )
+        previous_text = (
+            None if previous is None else (previous.isoformat() if hasattr(previous, "isoformat") else str(previous))
+        )
         span = _key_span(lines, closing, key)
         if span and previous_text == value:
             return FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False)
@@ -239,7 +261,10 @@ def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = 
             style = {"'": "single", '"': "double"}.get(inline[:1], "plain")
         written = next((c for c in _candidates(style, value) if _reads_back(c, value, previous)), None)
         if written is None:
-            raise Refusal(f"{json.dumps(value, ensure_ascii=False)} cannot be written as a frontmatter value that reads back unchanged.", reason="unwritable")
+            raise Refusal(
+                f"{json.dumps(value, ensure_ascii=False)} cannot be written as a frontmatter value that reads back unchanged.",
+                reason="unwritable",
+            )
         new_line = f"{key}: {written}"
         if span:
             lines[span[0] : span[1]] = [new_line]
@@ -251,7 +276,10 @@ def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = 
         text = "\n".join(lines) + "\n" + body
         after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
         if doc.parse_error is None and after.parse_error is not None:
-            raise Refusal(f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.", reason="unparseable")
+            raise Refusal(
+                f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
+                reason="unparseable",
+            )
         writes = {doc.path: raw.encode(text)}
         indexes: list[str] = []
         if key in ("purpose", "title") and previous_text:

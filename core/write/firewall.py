@@ -27,10 +27,18 @@ CREDENTIALS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 OMISSIONS: tuple[re.Pattern[str], ...] = (
-    re.compile(r"\brest (?:of (?:the )?(?:file|document|section|content|text|body) )?(?:is |remains |stays )?unchanged\b", re.I),
-    re.compile(r"\b(?:everything else|remaining (?:content|sections?)|other sections?) (?:is |are |remains? |stays? )?unchanged\b", re.I),
+    re.compile(
+        r"\brest (?:of (?:the )?(?:file|document|section|content|text|body) )?(?:is |remains |stays )?unchanged\b", re.I
+    ),
+    re.compile(
+        r"\b(?:everything else|remaining (?:content|sections?)|other sections?) (?:is |are |remains? |stays? )?unchanged\b",
+        re.I,
+    ),
     re.compile(r"\[(?:\.\.\.\s*)?(?:truncated|omitted|snipped|content omitted|rest omitted)(?:\s*\.\.\.)?\]", re.I),
-    re.compile(r"(?:\.\.\.|…)\s*(?:\(?\s*)?(?:existing|previous|original|unchanged|rest of(?: the)?|remaining) (?:content|text|sections?|lines?|code)(?:\s*\)?)?\s*(?:\.\.\.|…)", re.I),
+    re.compile(
+        r"(?:\.\.\.|…)\s*(?:\(?\s*)?(?:existing|previous|original|unchanged|rest of(?: the)?|remaining) (?:content|text|sections?|lines?|code)(?:\s*\)?)?\s*(?:\.\.\.|…)",
+        re.I,
+    ),
     re.compile(r"\b(?:omitted|unchanged|elided) for brevity\b", re.I),
     re.compile(r"<!--\s*(?:rest unchanged|unchanged|existing content|\.\.\.)\s*-->", re.I),
 )

@@ -17,8 +17,20 @@ CONTENT_FILE_LIMIT = 1_000_000
 """Bytes a ``bodyFile`` or ``contentFile`` may hold."""
 
 GOVERNED_KEYS = frozenset(
-    {"title", "doc_kind", "doc_function", "purpose", "status", "derived_from", "canonical_for",
-     "must_not_define", "promoted_from", "captured_at", "captured_by", "proposal"}
+    {
+        "title",
+        "doc_kind",
+        "doc_function",
+        "purpose",
+        "status",
+        "derived_from",
+        "canonical_for",
+        "must_not_define",
+        "promoted_from",
+        "captured_at",
+        "captured_by",
+        "proposal",
+    }
 )
 """Frontmatter keys that only their own parameters (and their gates) may set."""
 
@@ -84,7 +96,9 @@ def check_target(bank: Bank, target: str, given: str) -> None:
     if target in bank:
         raise Refusal(f"Refusing to overwrite an existing document: {target}", reason="path-taken")
     if os.path.lexists(bank.root / target):
-        raise Refusal(f"A file already exists at {target} but is not indexed. Refusing to overwrite it.", reason="path-taken")
+        raise Refusal(
+            f"A file already exists at {target} but is not indexed. Refusing to overwrite it.", reason="path-taken"
+        )
 
 
 def check_governance(

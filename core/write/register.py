@@ -88,7 +88,11 @@ def register_line(index_text: str, index_path: str, doc_path: str, title: str, p
     for index in entries:
         for _, target in _MD_LINK.findall(lines[index]):
             resolved, _ = resolve_link(index_path, target)
-            if resolved and (resolved.rsplit("/", 1)[0] if "/" in resolved else "") == directory and not resolved.endswith("README.md"):
+            if (
+                resolved
+                and (resolved.rsplit("/", 1)[0] if "/" in resolved else "") == directory
+                and not resolved.endswith("README.md")
+            ):
                 siblings.append(index)
                 break
     link = relative_link(index_path, doc_path)

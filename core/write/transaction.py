@@ -73,7 +73,9 @@ class Transaction:
             self._undo(staged, done, made_dirs)
             raise
 
-    def _undo(self, staged: list[tuple[Path, Path]], done: list[tuple[Path, bytes | None]], made_dirs: list[Path]) -> None:
+    def _undo(
+        self, staged: list[tuple[Path, Path]], done: list[tuple[Path, bytes | None]], made_dirs: list[Path]
+    ) -> None:
         for target, previous in reversed(done):
             if previous is None:
                 target.unlink(missing_ok=True)

@@ -74,8 +74,15 @@ def as_result(value: Any) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
-def tool(server: BankServer, *, read_only: bool, destructive: bool = False, idempotent: bool = False,
-         name: str | None = None, description: str | None = None) -> Callable[[F], F]:
+def tool(
+    server: BankServer,
+    *,
+    read_only: bool,
+    destructive: bool = False,
+    idempotent: bool = False,
+    name: str | None = None,
+    description: str | None = None,
+) -> Callable[[F], F]:
     """Register a function as a tool of ``server`` (see the module docstring)."""
     annotations = ToolAnnotations(
         read_only_hint=read_only,
@@ -86,12 +93,14 @@ def tool(server: BankServer, *, read_only: bool, destructive: bool = False, idem
 
     def decorate(fn: F) -> F:
         if inspect.iscoroutinefunction(fn):
+
             @functools.wraps(fn)
             async def run(*args: Any, **kwargs: Any) -> Any:
                 with tool_errors():
                     server.bank.refresh()
                     return as_result(await fn(*args, **kwargs))
         else:
+
             @functools.wraps(fn)
             def run(*args: Any, **kwargs: Any) -> Any:
                 with tool_errors():

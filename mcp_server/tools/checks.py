@@ -35,7 +35,9 @@ def register(server: BankServer) -> None:
     @tool(server, read_only=True)
     def bank_graph(
         path: str,
-        direction: Annotated[Literal["up", "down", "both"], Field(description="down: what rests on it; up: what it rests on")] = "down",
+        direction: Annotated[
+            Literal["up", "down", "both"], Field(description="down: what rests on it; up: what it rests on")
+        ] = "down",
         depth: Annotated[int, Field(ge=1, le=MAX_DEPTH)] = DEFAULT_DEPTH,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Node cap")] = DEFAULT_LIMIT,
         neighbours: Annotated[bool, Field(description="Read headers of targets outside the bank, one hop")] = True,

@@ -42,33 +42,75 @@ def register(server: BankServer) -> None:
     owner = server.inbox_exits == "owner"
 
     def overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status):
-        return dict(doc_kind=docKind, title=title, purpose=purpose, derived_from=derivedFrom, canonical_for=canonicalFor,
-                    must_not_define=mustNotDefine, status=status)
+        return dict(
+            doc_kind=docKind,
+            title=title,
+            purpose=purpose,
+            derived_from=derivedFrom,
+            canonical_for=canonicalFor,
+            must_not_define=mustNotDefine,
+            status=status,
+        )
 
     if owner:
+
         @tool(server, read_only=False, name="bank_promote", description=OWNER_PROMOTE)
         def propose_promotion(
-            path: Note, to: To, ctx: Context, docKind: str | None = None, title: str | None = None,
-            purpose: str | None = None, derivedFrom: Derived = None, canonicalFor: StrList | None = None,
-            mustNotDefine: StrList | None = None, status: str = "active", dryRun: bool = False,
+            path: Note,
+            to: To,
+            ctx: Context,
+            docKind: str | None = None,
+            title: str | None = None,
+            purpose: str | None = None,
+            derivedFrom: Derived = None,
+            canonicalFor: StrList | None = None,
+            mustNotDefine: StrList | None = None,
+            status: str = "active",
+            dryRun: bool = False,
         ) -> ProposalResult:
-            return propose(bank, action="promote", path=path, to=to, client=client_name(ctx) or "mcp-client", dry_run=dryRun,
-                           **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status))
+            return propose(
+                bank,
+                action="promote",
+                path=path,
+                to=to,
+                client=client_name(ctx) or "mcp-client",
+                dry_run=dryRun,
+                **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status),
+            )
 
         @tool(server, read_only=False, name="bank_discard", description=OWNER_DISCARD)
         def propose_discard(path: Note, reason: Reason, ctx: Context, dryRun: bool = False) -> ProposalResult:
-            return propose(bank, action="discard", path=path, reason=reason, client=client_name(ctx) or "mcp-client",
-                           dry_run=dryRun)
+            return propose(
+                bank,
+                action="discard",
+                path=path,
+                reason=reason,
+                client=client_name(ctx) or "mcp-client",
+                dry_run=dryRun,
+            )
+
         return
 
     @tool(server, read_only=False, destructive=True, name="bank_promote", description=AGENT_PROMOTE)
     def promote_note(
-        path: Note, to: To, docKind: str | None = None, title: str | None = None, purpose: str | None = None,
-        derivedFrom: Derived = None, canonicalFor: StrList | None = None, mustNotDefine: StrList | None = None,
-        status: str = "active", dryRun: bool = False,
+        path: Note,
+        to: To,
+        docKind: str | None = None,
+        title: str | None = None,
+        purpose: str | None = None,
+        derivedFrom: Derived = None,
+        canonicalFor: StrList | None = None,
+        mustNotDefine: StrList | None = None,
+        status: str = "active",
+        dryRun: bool = False,
     ) -> PromoteResult:
-        return promote(bank, path=path, to=to, dry_run=dryRun,
-                       **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status))
+        return promote(
+            bank,
+            path=path,
+            to=to,
+            dry_run=dryRun,
+            **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status),
+        )
 
     @tool(server, read_only=False, destructive=True, name="bank_discard", description=AGENT_DISCARD)
     def discard_note(path: Note, reason: Reason, ctx: Context, dryRun: bool = False) -> DiscardResult:

@@ -60,7 +60,9 @@ def register(server: BankServer) -> None:
 
     @tool(server, read_only=True)
     def bank_route(
-        question: Annotated[str, Field(min_length=2, description="As the user asked it, any language; don't translate")],
+        question: Annotated[
+            str, Field(min_length=2, description="As the user asked it, any language; don't translate")
+        ],
         limit: Annotated[int, Field(ge=1, le=ROUTE_MAX)] = ROUTE_DEFAULT,
         docKind: str | None = None,
         layer: Layer | None = None,
@@ -69,16 +71,26 @@ def register(server: BankServer) -> None:
         (canonical_for, purpose, title, ## headings; bodies only as secondary evidence) and says why, with
         the section to read. Call before reading files. For a literal string use bank_search."""
         found = route(bank, question, limit=limit, doc_kind=docKind, layer=layer)
-        hits = [RouteHit(h.path, h.title, h.purpose, h.doc_kind, h.layer, h.status, h.score, h.why, h.section,
-                         h.section_line) for h in found.hits]
+        hits = [
+            RouteHit(
+                h.path, h.title, h.purpose, h.doc_kind, h.layer, h.status, h.score, h.why, h.section, h.section_line
+            )
+            for h in found.hits
+        ]
         return RouteAnswer(found.question, hits, found.why_intent, found.hint)
 
     @tool(server, read_only=True)
     def bank_read(
-        path: Annotated[str | list[str | ReadItem], Field(description="A bank path, or a list of paths or {path, section?, lines?}")],
+        path: Annotated[
+            str | list[str | ReadItem], Field(description="A bank path, or a list of paths or {path, section?, lines?}")
+        ],
         section: Annotated[str | None, Field(description="A ## heading: read only that section")] = None,
-        lines: Annotated[str | None, Field(description='Line range of the file, e.g. "120-160" (one path only)')] = None,
-        maxBytes: Annotated[int | None, Field(ge=MIN_BUDGET, description=f"Lowers the {BATCH_CEILING}-byte budget")] = None,
+        lines: Annotated[
+            str | None, Field(description='Line range of the file, e.g. "120-160" (one path only)')
+        ] = None,
+        maxBytes: Annotated[
+            int | None, Field(ge=MIN_BUDGET, description=f"Lowers the {BATCH_CEILING}-byte budget")
+        ] = None,
     ) -> BatchReadResult:
         """Read documents (frontmatter + content), whole, one ## section or a line range; batch many in one
         call. Documents past the budget come back under skipped with their sections: re-ask by section. A

@@ -32,7 +32,9 @@ def register(server: BankServer) -> None:
     ) -> InitResult:
         """Create the memory bank: 24 files (governance in dna/, flows, section indexes, a root index). Refuses
         a root that already holds documents unless force. Call only when the user asks for a bank."""
-        result = await anyio.to_thread.run_sync(functools.partial(init, bank.root, name=name, dry_run=dryRun, force=force))
+        result = await anyio.to_thread.run_sync(
+            functools.partial(init, bank.root, name=name, dry_run=dryRun, force=force)
+        )
         if not dryRun:
             bank.refresh()
             await server.open_full_surface(ctx)

@@ -47,9 +47,21 @@ def register(server: BankServer) -> None:
         Refused: a taken path, a derived_from that doesn't resolve, a canonical_for key another document owns,
         an active document without derived_from where dna/ requires one."""
         return create(
-            bank, path=path, title=title, purpose=purpose, doc_kind=docKind, derived_from=derivedFrom,
-            canonical_for=canonicalFor, must_not_define=mustNotDefine, status=status, body=body, body_file=bodyFile,
-            extra=extra, inbox=inbox, dry_run=dryRun, client=client_name(ctx) or "mcp-client",
+            bank,
+            path=path,
+            title=title,
+            purpose=purpose,
+            doc_kind=docKind,
+            derived_from=derivedFrom,
+            canonical_for=canonicalFor,
+            must_not_define=mustNotDefine,
+            status=status,
+            body=body,
+            body_file=bodyFile,
+            extra=extra,
+            inbox=inbox,
+            dry_run=dryRun,
+            client=client_name(ctx) or "mcp-client",
         )
 
     @tool(server, read_only=False, destructive=True)
@@ -75,8 +87,9 @@ def register(server: BankServer) -> None:
     ) -> SectionUpdateResult:
         """Replace or append to the body of one existing ## section; everything else stays byte for byte. An
         unknown section is refused with the real ones listed."""
-        return update_section(bank, path=path, section=section, content=content, content_file=contentFile, mode=mode,
-                              dry_run=dryRun)
+        return update_section(
+            bank, path=path, section=section, content=content, content_file=contentFile, mode=mode, dry_run=dryRun
+        )
 
     @tool(server, read_only=False, destructive=True, idempotent=True)
     def bank_set_status(

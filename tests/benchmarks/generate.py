@@ -112,13 +112,33 @@ def generate(dest: Path, docs: int, seed: int = 7) -> Path:
     rng = random.Random(seed)
     root = dest
     files: dict[str, str] = {}
-    files["dna/principles.md"] = frontmatter({"title": "Principles", "doc_kind": "governance", "doc_function": "canonical",
-                                              "purpose": "The root of the dependency tree.", "status": "active"}) + "# Principles\n\n1. One fact, one owner.\n"
+    files["dna/principles.md"] = (
+        frontmatter(
+            {
+                "title": "Principles",
+                "doc_kind": "governance",
+                "doc_function": "canonical",
+                "purpose": "The root of the dependency tree.",
+                "status": "active",
+            }
+        )
+        + "# Principles\n\n1. One fact, one owner.\n"
+    )
     files["dna/governance.md"] = DNA_GOVERNANCE
     files["dna/frontmatter.md"] = DNA_FRONTMATTER
-    files["dna/README.md"] = frontmatter({"title": "DNA", "doc_kind": "governance", "doc_function": "index",
-                                          "purpose": "Entry to the governance documents.", "derived_from": ["principles.md"],
-                                          "status": "active"}) + "# DNA\n\n- [Principles](principles.md)\n- [Governance](governance.md)\n- [Frontmatter](frontmatter.md)\n"
+    files["dna/README.md"] = (
+        frontmatter(
+            {
+                "title": "DNA",
+                "doc_kind": "governance",
+                "doc_function": "index",
+                "purpose": "Entry to the governance documents.",
+                "derived_from": ["principles.md"],
+                "status": "active",
+            }
+        )
+        + "# DNA\n\n- [Principles](principles.md)\n- [Governance](governance.md)\n- [Frontmatter](frontmatter.md)\n"
+    )
     knowledge_dirs = ["product", "domain", "engineering", "ops"]
     remaining = max(docs - len(files) - 7, 10)
     plan: list[tuple[str, str]] = []
@@ -162,8 +182,14 @@ def generate(dest: Path, docs: int, seed: int = 7) -> Path:
             derived.append(f"{up}../outside/upstream.md")
         if rng.random() < 0.005:
             derived.append(f"{up}missing/nowhere.md")
-        fields: dict[str, object] = {"title": title, "doc_kind": kind, "doc_function": "canonical", "purpose": purpose,
-                                     "derived_from": derived, "status": rng.choice(["active"] * 8 + ["draft", "archived"])}
+        fields: dict[str, object] = {
+            "title": title,
+            "doc_kind": kind,
+            "doc_function": "canonical",
+            "purpose": purpose,
+            "derived_from": derived,
+            "status": rng.choice(["active"] * 8 + ["draft", "archived"]),
+        }
         if section in knowledge_dirs and rng.random() < 0.4:
             fields["canonical_for"] = [f"{section}_fact_{position:05d}"]
         if section == "features" and path.endswith("brief.md"):
@@ -182,13 +208,36 @@ def generate(dest: Path, docs: int, seed: int = 7) -> Path:
         for title, path, purpose in entries:
             rel = path[len(section) + 1 :]
             lines.append(f"| [{title}]({rel}) | {purpose} |")
-        files[f"{section}/README.md"] = frontmatter({"title": f"{section.title()} Registry", "doc_kind": "governance",
-                                                     "doc_function": "index", "purpose": f"Registry of {section}.",
-                                                     "derived_from": ["../dna/governance.md"], "status": "active"}) + "\n".join(lines) + "\n"
+        files[f"{section}/README.md"] = (
+            frontmatter(
+                {
+                    "title": f"{section.title()} Registry",
+                    "doc_kind": "governance",
+                    "doc_function": "index",
+                    "purpose": f"Registry of {section}.",
+                    "derived_from": ["../dna/governance.md"],
+                    "status": "active",
+                }
+            )
+            + "\n".join(lines)
+            + "\n"
+        )
         root_links.append(f"- [{section}]({section}/README.md)")
-    files["README.md"] = frontmatter({"title": "Bench Bank", "doc_kind": "governance", "doc_function": "index",
-                                      "purpose": "Entry point of the benchmark bank.", "derived_from": ["dna/governance.md"],
-                                      "status": "active"}) + "# Bench Bank\n\n- [DNA](dna/README.md)\n" + "\n".join(root_links) + "\n"
+    files["README.md"] = (
+        frontmatter(
+            {
+                "title": "Bench Bank",
+                "doc_kind": "governance",
+                "doc_function": "index",
+                "purpose": "Entry point of the benchmark bank.",
+                "derived_from": ["dna/governance.md"],
+                "status": "active",
+            }
+        )
+        + "# Bench Bank\n\n- [DNA](dna/README.md)\n"
+        + "\n".join(root_links)
+        + "\n"
+    )
     for path, text in files.items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)

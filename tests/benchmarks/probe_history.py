@@ -63,8 +63,13 @@ PROBES = [("graph", graph_probe)]
 
 
 def _git(repo: Path, *args: str, date: str | None = None) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
-           "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Bench",
+        "GIT_AUTHOR_EMAIL": "bench@example.com",
+        "GIT_COMMITTER_NAME": "Bench",
+        "GIT_COMMITTER_EMAIL": "bench@example.com",
+    }
     if date:
         env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
@@ -142,10 +147,14 @@ def main() -> None:
     figures = {"docs": len(bank), **graph_probe(bank)}
     print(f"graph on synthetic-{args.docs}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
     drift = drift_figures(args.anchored, args.commits)
-    print(f"drift on a repository with {args.anchored} anchored documents and {args.commits + 1} commits: "
-          + ", ".join(f"{k} {v}" for k, v in drift.items()))
-    print("bars: graph on the 10,000-document hub < 50 ms with the cap honoured; "
-          "drift with 1,000 anchored documents < 5 s")
+    print(
+        f"drift on a repository with {args.anchored} anchored documents and {args.commits + 1} commits: "
+        + ", ".join(f"{k} {v}" for k, v in drift.items())
+    )
+    print(
+        "bars: graph on the 10,000-document hub < 50 ms with the cap honoured; "
+        "drift with 1,000 anchored documents < 5 s"
+    )
 
 
 if __name__ == "__main__":

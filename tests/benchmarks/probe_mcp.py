@@ -16,8 +16,16 @@ from pathlib import Path
 
 RUNS = 5
 HANDSHAKE = [
-    {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-     "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}},
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"},
+        },
+    },
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
 ]
@@ -27,7 +35,9 @@ def start_to_tools_list(root: str | Path) -> float:
     """Seconds from spawning ``memorybank mcp --root ROOT`` to its ``tools/list`` answer."""
     command = [str(Path(sys.executable).parent / "memorybank"), "mcp", "--root", str(root)]
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     try:
         assert process.stdin is not None and process.stdout is not None
         process.stdin.write("".join(json.dumps(message) + "\n" for message in HANDSHAKE))

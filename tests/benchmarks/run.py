@@ -88,7 +88,10 @@ def synthetic(size: int) -> Path:
 def child(root: Path) -> dict[str, object]:
     result = subprocess.run(
         [sys.executable, "-m", "tests.benchmarks.run", "--child", str(root)],
-        capture_output=True, text=True, cwd=PROJECT, env={**os.environ, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
     )
     if result.returncode != 0:
         raise SystemExit(result.stderr)

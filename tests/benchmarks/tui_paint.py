@@ -58,8 +58,11 @@ async def _measure(root: str, started: float) -> dict[str, float]:
                 typed = question[: index + 1].strip()
                 sent = time.perf_counter()
                 app.post_message(events.Key(char if char != " " else "space", char))
-                while not (route.result is not None and route.result.question == typed and
-                           route.query_one("#route-results").row_count == len(route.result.hits)):
+                while not (
+                    route.result is not None
+                    and route.result.question == typed
+                    and route.query_one("#route-results").row_count == len(route.result.hits)
+                ):
                     await asyncio.sleep(0.0005)
                     if time.perf_counter() - sent > 2:
                         raise SystemExit(f"no answer for {typed!r} within 2 s")
@@ -82,8 +85,9 @@ def child(root: str, started: float) -> None:
 def run_once(root: Path) -> dict[str, float]:
     started = time.monotonic()
     code = f"from tests.benchmarks.tui_paint import child; child({str(root)!r}, {started!r})"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT,
-                            env={**os.environ, "TZ": "UTC"})
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, env={**os.environ, "TZ": "UTC"}
+    )
     if result.returncode != 0:
         raise SystemExit(result.stderr)
     return json.loads(result.stdout.strip().splitlines()[-1])

@@ -107,8 +107,10 @@ def test_a_ref_past_the_start_of_history_falls_back_to_the_first_commit(repo):
     for ref in ("HEAD~20", "HEAD^^^", "HEAD~1~1~1"):
         result = changes_since(Bank.open(repo / "memory_bank"), ref)
         assert result.since == ref and result.base == first
-        assert result.note == (f'"{ref}" reaches past the start of this repository, so the delta is measured from '
-                               f"its first commit ({first[:8]}) instead.")
+        assert result.note == (
+            f'"{ref}" reaches past the start of this repository, so the delta is measured from '
+            f"its first commit ({first[:8]}) instead."
+        )
         assert len(result.changes) == 4
 
 
@@ -124,8 +126,16 @@ def test_the_walking_fallback_lands_on_the_first_parent_root_not_the_last_root_l
     write(tmp_path, "memory_bank/b.md", "---\ntitle: B\n---\n")
     other_root = commit(tmp_path, "Other root", "2025-01-01T00:00:00+00:00")
     git(tmp_path, "checkout", "-q", branch)
-    git(tmp_path, "merge", "-q", "--allow-unrelated-histories", "-m", "Join", "other",
-        env={"GIT_AUTHOR_DATE": "2026-03-01T00:00:00+00:00", "GIT_COMMITTER_DATE": "2026-03-01T00:00:00+00:00"})
+    git(
+        tmp_path,
+        "merge",
+        "-q",
+        "--allow-unrelated-histories",
+        "-m",
+        "Join",
+        "other",
+        env={"GIT_AUTHOR_DATE": "2026-03-01T00:00:00+00:00", "GIT_COMMITTER_DATE": "2026-03-01T00:00:00+00:00"},
+    )
     assert git(tmp_path, "rev-list", "--max-parents=0", "HEAD").split()[-1] == other_root
     result = changes_since(Bank.open(tmp_path / "memory_bank"), "HEAD~5")
     assert result.base == main_root
@@ -138,8 +148,9 @@ def test_a_date_in_a_repository_is_measured_from_the_last_commit_before_it(repo)
     first = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     result = changes_since(Bank.open(repo / "memory_bank"), "2026-02-01")
     assert result.mode == "git" and result.base == first
-    assert result.note == (f"Measured from commit {first[:8]} (2026-01-10T09:00:00+00:00), "
-                           "the last one before 2026-02-01.")
+    assert result.note == (
+        f"Measured from commit {first[:8]} (2026-01-10T09:00:00+00:00), the last one before 2026-02-01."
+    )
     assert ("deleted", "conflict.md", None) in summary(result) and len(result.changes) == 4
 
 

@@ -28,8 +28,10 @@ def write(root: Path, rel: str, text: str) -> None:
 
 def anchored(title: str, anchors: list[str]) -> str:
     listed = "\n".join(f"  - {a}" for a in anchors)
-    return (f"---\ntitle: {title}\ndoc_kind: engineering\ndoc_function: canonical\nstatus: active\n"
-            f"derived_from:\n  - ../domain/rules.md\nanchors:\n{listed}\n---\n# {title}\n")
+    return (
+        f"---\ntitle: {title}\ndoc_kind: engineering\ndoc_function: canonical\nstatus: active\n"
+        f"derived_from:\n  - ../domain/rules.md\nanchors:\n{listed}\n---\n# {title}\n"
+    )
 
 
 @pytest.fixture(scope="module")

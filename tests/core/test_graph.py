@@ -249,9 +249,17 @@ def test_neighbours_above_the_ceiling_or_not_markdown_are_not_read(tmp_path, wri
     write_file(tmp_path / "a", "near.md", doc("Near"))
     write_file(tmp_path / "a", "spec.yaml", "title: no\n")
     os.symlink(tmp_path / "top.md", tmp_path / "a" / "link.md")
-    edges = [LooseEdge("x.md", raw) for raw in
-             ("../../../../top.md", "../../../near.md#intro", "../../../spec.yaml", "../../../link.md",
-              str(tmp_path / "a" / "near.md"), "https://example.com/x.md")]
+    edges = [
+        LooseEdge("x.md", raw)
+        for raw in (
+            "../../../../top.md",
+            "../../../near.md#intro",
+            "../../../spec.yaml",
+            "../../../link.md",
+            str(tmp_path / "a" / "near.md"),
+            "https://example.com/x.md",
+        )
+    ]
     found = read_neighbours(root, edges)
     assert found[0].unreadable == OUTSIDE_CEILING and "outside" in found[0].unreadable
     assert found[1].title == "Near" and found[1].file == "near.md" and found[1].unreadable is None

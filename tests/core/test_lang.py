@@ -59,8 +59,19 @@ def test_identifiers_never_touch_the_dictionary():
     assert BUILTIN.term("filter_thresholds").translations == ()
 
 
-@pytest.mark.parametrize("question", ["why did we", "the rationale", "trade-off", "почему так", "зачем это", "обоснование",
-                                      "one queue instead of many", "what was decided"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "why did we",
+        "the rationale",
+        "trade-off",
+        "почему так",
+        "зачем это",
+        "обоснование",
+        "one queue instead of many",
+        "what was decided",
+    ],
+)
 def test_why_intent_fires_on_rationale_questions(question):
     assert has_why_intent(question)
 
@@ -89,11 +100,22 @@ def test_search_tokens_keep_identifiers_whole_and_drop_one_letter_words():
     assert search_tokens("--Ёлка_") == ["елка"]
 
 
-@pytest.mark.parametrize("word, english", [
-    ("книга", "book"), ("страницы", "pagination"), ("экран", "screen"), ("библиотека", "library"), ("текст", "text"),
-    ("перевод", "translation"), ("пользователя", "user"), ("файлов", "file"), ("уведомления", "notification"),
-    ("офлайн", "offline"), ("банка", "bank"),
-])
+@pytest.mark.parametrize(
+    "word, english",
+    [
+        ("книга", "book"),
+        ("страницы", "pagination"),
+        ("экран", "screen"),
+        ("библиотека", "library"),
+        ("текст", "text"),
+        ("перевод", "translation"),
+        ("пользователя", "user"),
+        ("файлов", "file"),
+        ("уведомления", "notification"),
+        ("офлайн", "offline"),
+        ("банка", "bank"),
+    ],
+)
 def test_product_nouns_translate(word, english):
     assert english in BUILTIN.term(word).translations
 
@@ -131,10 +153,19 @@ def test_a_token_table_grades_matches():
 
 
 def test_vocabulary_rows_are_read_from_cyrillic_table_rows_only():
-    text = "\n".join([
-        "---", "title: Vocabulary", "---", "| Russian stem | English |", "|---|---|",
-        "| `корпус` | `corpus`, collection |", "| выборк | sample, 2bad |", "prose with | a pipe", "| only one cell |",
-    ])
+    text = "\n".join(
+        [
+            "---",
+            "title: Vocabulary",
+            "---",
+            "| Russian stem | English |",
+            "|---|---|",
+            "| `корпус` | `corpus`, collection |",
+            "| выборк | sample, 2bad |",
+            "prose with | a pipe",
+            "| only one cell |",
+        ]
+    )
     assert parse_vocabulary(text) == [("корпус", ("corpus", "collection")), ("выборк", ("sample",))]
 
 
@@ -143,7 +174,11 @@ VOCABULARY = "---\ntitle: Vocabulary\ndoc_kind: governance\n---\n# Vocabulary\n\
 
 def test_the_banks_vocabulary_extends_the_dictionary_and_is_re_read_on_refresh(fixture_bank, write_file):
     root = fixture_bank()
-    write_file(root, "engineering/corpus.md", "---\ntitle: Corpus Builder\npurpose: How the corpus is assembled.\n---\n# Corpus\n")
+    write_file(
+        root,
+        "engineering/corpus.md",
+        "---\ntitle: Corpus Builder\npurpose: How the corpus is assembled.\n---\n# Corpus\n",
+    )
     bank = Bank.open(root)
     assert vocabulary_for(bank).term("корпуса").translations == ()
     assert route(bank, "где корпус").hits == ()

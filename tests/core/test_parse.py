@@ -79,7 +79,10 @@ def test_derived_from_as_string_list_and_mapping_forms():
     one = parse_document("a/x.md", b"---\nderived_from: ../b.md\n---\n")[0]
     assert [e.resolved for e in one.derived_from] == ["b.md"]
     many = parse_document("a/x.md", b"---\nderived_from:\n  - y.md\n  - path: ../z.md#part\n    fit: why\n---\n")[0]
-    assert [(e.raw, e.resolved, e.fit) for e in many.derived_from] == [("y.md", "a/y.md", None), ("../z.md#part", "z.md", "why")]
+    assert [(e.raw, e.resolved, e.fit) for e in many.derived_from] == [
+        ("y.md", "a/y.md", None),
+        ("../z.md#part", "z.md", "why"),
+    ]
 
 
 def test_derived_from_targets_outside_the_bank_are_external_never_broken():
@@ -97,7 +100,7 @@ def test_derived_from_with_the_bank_folder_prefix_is_read_from_the_bank_root():
 
 def test_links_in_every_shape_outside_fences_and_code_spans():
     raw = (
-        b"- [a](a.md)\n| [b](sub/b.md) | x |\n1. [c](../c.md#frag)\nProse [d](d.md \"title\").\n"
+        b'- [a](a.md)\n| [b](sub/b.md) | x |\n1. [c](../c.md#frag)\nProse [d](d.md "title").\n'
         b"`[not](code.md)`\n```\n[fenced](f.md)\n```\n[ref]: refs/e.md\n[site](https://x.org/y.md)\n"
     )
     doc = parse_document("dir/README.md", raw)[0]

@@ -16,8 +16,14 @@ def bank(fixture_bank):
 
 def test_accepted_forms_fold_to_the_bank_relative_path(bank):
     absolute = str(bank.root / "domain" / "rules.md")
-    for given in ("domain/rules.md", "./domain/rules.md", "memory_bank/domain/rules.md",
-                  "memory-bank/domain/rules.md", absolute, " domain//rules.md "):
+    for given in (
+        "domain/rules.md",
+        "./domain/rules.md",
+        "memory_bank/domain/rules.md",
+        "memory-bank/domain/rules.md",
+        absolute,
+        " domain//rules.md ",
+    ):
         assert bank.document(given).path == "domain/rules.md", given
 
 

@@ -37,7 +37,9 @@ def independent_scan(root: Path) -> dict:
         derived = data.get("derived_from")
         if isinstance(derived, (str, dict)):
             derived = [derived]
-        edges += sum(1 for d in derived or [] if isinstance(d, str) or (isinstance(d, dict) and isinstance(d.get("path"), str)))
+        edges += sum(
+            1 for d in derived or [] if isinstance(d, str) or (isinstance(d, dict) and isinstance(d.get("path"), str))
+        )
         canonical = data.get("canonical_for")
         if isinstance(canonical, str):
             canonical = [canonical]

@@ -37,7 +37,9 @@ def test_a_compound_key_wins_by_coverage_not_by_one_of_its_words(bank):
 
 
 def test_a_why_question_leads_to_the_decision_record(bank):
-    assert route(bank, "why one shared queue instead of per-tenant queues").hits[0].path == "adr/ADR-001-queue-choice.md"
+    assert (
+        route(bank, "why one shared queue instead of per-tenant queues").hits[0].path == "adr/ADR-001-queue-choice.md"
+    )
     result = route(bank, "почему выбрана эта очередь")
     assert result.why_intent and result.hits[0].path == "adr/ADR-001-queue-choice.md"
 
@@ -56,8 +58,12 @@ def test_templates_never_appear(bank, question):
 
 def test_inbox_notes_never_appear_in_route(fixture_bank, write_file):
     root = fixture_bank()
-    write_file(root, "_inbox/thresholds-note.md", "---\ntitle: Filter thresholds note\npurpose: Filter thresholds again.\n"
-               "canonical_for: [filter_thresholds]\nstatus: draft\n---\n# Filter thresholds\n\nfilter thresholds " * 3)
+    write_file(
+        root,
+        "_inbox/thresholds-note.md",
+        "---\ntitle: Filter thresholds note\npurpose: Filter thresholds again.\n"
+        "canonical_for: [filter_thresholds]\nstatus: draft\n---\n# Filter thresholds\n\nfilter thresholds " * 3,
+    )
     found = paths(route(Bank.open(root), "filter thresholds", limit=25))
     assert found and not any(p.startswith("_inbox/") for p in found)
 
@@ -79,7 +85,10 @@ def test_a_russian_question_finds_the_same_document_as_the_english_one(bank):
 
 
 def test_filters_keep_one_layer_or_one_kind(bank):
-    assert set(paths(route(bank, "queue", layer="decision", limit=25))) <= {"adr/ADR-001-queue-choice.md", "adr/README.md"}
+    assert set(paths(route(bank, "queue", layer="decision", limit=25))) <= {
+        "adr/ADR-001-queue-choice.md",
+        "adr/README.md",
+    }
     assert paths(route(bank, "queue", layer="decision"))
     assert paths(route(bank, "filter threshold", doc_kind="feature")) == ["features/FT-001/brief.md"]
 
@@ -96,7 +105,9 @@ def test_the_breakdown_adds_up_to_the_score(bank):
         b = hit.breakdown
         assert b.raw == pytest.approx(b.canonical + b.purpose + b.title + b.heading)
         assert hit.score == pytest.approx(b.raw * b.layer_weight * b.status_weight * b.closed_work + b.body, abs=0.011)
-    feature = next(h for h in route(bank, "raise the filter threshold", limit=10).hits if h.path.startswith("features/"))
+    feature = next(
+        h for h in route(bank, "raise the filter threshold", limit=10).hits if h.path.startswith("features/")
+    )
     assert feature.breakdown.closed_work == 0.5 and feature.breakdown.layer_weight == 0.6
 
 
@@ -114,30 +125,40 @@ def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
 
 
 def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
-    bank = _bank(tmp_path / "memory_bank", {
-        "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated."),
-        "features/FT-009/brief.md": doc("Cache invalidation", "When the cache is invalidated."),
-    })
+    bank = _bank(
+        tmp_path / "memory_bank",
+        {
+            "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated."),
+            "features/FT-009/brief.md": doc("Cache invalidation", "When the cache is invalidated."),
+        },
+    )
     assert paths(route(bank, "cache invalidation")) == ["engineering/cache.md", "features/FT-009/brief.md"]
 
 
 def test_a_why_question_turns_the_order_of_knowledge_and_decision(tmp_path):
-    bank = _bank(tmp_path / "memory_bank", {
-        "engineering/cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
-        "adr/ADR-007-cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
-    })
+    bank = _bank(
+        tmp_path / "memory_bank",
+        {
+            "engineering/cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
+            "adr/ADR-007-cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
+        },
+    )
     assert paths(route(bank, "cache invalidated on write"))[0] == "engineering/cache.md"
     assert paths(route(bank, "why is the cache invalidated on write"))[0] == "adr/ADR-007-cache.md"
 
 
 def test_body_evidence_lifts_an_unnamed_document_but_never_above_a_strong_header_match(tmp_path):
     prose = "The scheduler retries a failed upload with jittered backoff. " * 30
-    bank = _bank(tmp_path / "memory_bank", {
-        "engineering/retries.md": doc("Upload retries", "How a failed upload is retried with backoff.",
-                                      canonical_for="[upload_retries]"),
-        "engineering/notes.md": doc("Notes", "Loose engineering notes.", prose),
-        "engineering/other.md": doc("Other", "Unrelated.", "Nothing here."),
-    })
+    bank = _bank(
+        tmp_path / "memory_bank",
+        {
+            "engineering/retries.md": doc(
+                "Upload retries", "How a failed upload is retried with backoff.", canonical_for="[upload_retries]"
+            ),
+            "engineering/notes.md": doc("Notes", "Loose engineering notes.", prose),
+            "engineering/other.md": doc("Other", "Unrelated.", "Nothing here."),
+        },
+    )
     result = route(bank, "upload retries backoff")
     assert paths(result)[:2] == ["engineering/retries.md", "engineering/notes.md"]
     strong, lifted = result.hits[0], result.hits[1]
@@ -152,8 +173,10 @@ def test_an_edit_shows_up_on_the_next_route_after_a_refresh(fixture_bank):
     bank = Bank.open(root)
     assert route(bank, "orbital mechanics").hits == ()
     target = root / "orphan.md"
-    target.write_text(target.read_text(encoding="utf-8").replace("Notes nobody links to.", "Orbital mechanics notes."),
-                      encoding="utf-8")
+    target.write_text(
+        target.read_text(encoding="utf-8").replace("Notes nobody links to.", "Orbital mechanics notes."),
+        encoding="utf-8",
+    )
     bank.refresh()
     assert paths(route(bank, "orbital mechanics")) == ["orphan.md"]
 

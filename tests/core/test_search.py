@@ -75,7 +75,9 @@ def test_a_russian_word_finds_english_bodies(bank):
 
 
 def test_filters_are_honoured(bank):
-    assert paths(search(bank, "queue", layer="decision")) and all(p.startswith("adr/") for p in paths(search(bank, "queue", layer="decision")))
+    assert paths(search(bank, "queue", layer="decision")) and all(
+        p.startswith("adr/") for p in paths(search(bank, "queue", layer="decision"))
+    )
     assert paths(search(bank, "queue", doc_kind="feature")) == ["features/FT-001/brief.md"]
     assert search(bank, "queue", status="archived").hits == ()
     with pytest.raises(UsageError):
@@ -85,7 +87,9 @@ def test_filters_are_honoured(bank):
 def test_an_archived_document_is_damped(fixture_bank):
     root = fixture_bank()
     conflict = root / "conflict.md"
-    conflict.write_text(conflict.read_text(encoding="utf-8").replace("status: active", "status: archived"), encoding="utf-8")
+    conflict.write_text(
+        conflict.read_text(encoding="utf-8").replace("status: active", "status: archived"), encoding="utf-8"
+    )
     scores = {h.path: h.score for h in search(Bank.open(root), "thresholds").hits}
     assert scores["conflict.md"] < scores["domain/rules.md"]
 

@@ -102,7 +102,11 @@ def test_results_are_cached_until_the_disk_changes(fixture_bank):
 
 def test_rule_order_is_the_fixed_rank():
     assert RULE_ORDER[:5] == (
-        "invalid-frontmatter", "broken-derived-from", "missing-derived-from", "cycle-in-derived-from", "unregistered-doc",
+        "invalid-frontmatter",
+        "broken-derived-from",
+        "missing-derived-from",
+        "cycle-in-derived-from",
+        "unregistered-doc",
     )
     assert RULE_ORDER[-1] == "no-contract"
     assert set(RULES) <= set(RULE_ORDER)

@@ -40,9 +40,13 @@ def test_a_healthy_setup_is_all_green(project, tmp_path, monkeypatch):
 
 
 def test_broken_configs_are_named_with_their_fix(project, tmp_path):
-    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"memorybank": {"command": "/nowhere/memorybank", "args": ["mcp"]}}}))
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"memorybank": {"command": "/nowhere/memorybank", "args": ["mcp"]}}})
+    )
     (project / ".cursor").mkdir()
-    (project / ".cursor/mcp.json").write_text(json.dumps({"mcpServers": {"memorybank": {"command": sys.executable, "args": ["mcp", "--root", "gone"]}}}))
+    (project / ".cursor/mcp.json").write_text(
+        json.dumps({"mcpServers": {"memorybank": {"command": sys.executable, "args": ["mcp", "--root", "gone"]}}})
+    )
     (project / ".vscode").mkdir()
     (project / ".vscode/mcp.json").write_text("{ broken")
     checks = by_name(run_checks(project / "memory_bank", home=tmp_path / "home"))
@@ -61,6 +65,7 @@ def test_no_bank_and_degraded_mode(tmp_path, write_file):
 
 
 def test_the_command_exits_non_zero_on_a_problem(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "tui.cli", "doctor", "--root", str(tmp_path / "none")],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "doctor", "--root", str(tmp_path / "none")], capture_output=True, text=True
+    )
     assert result.returncode == 1 and "bank: no bank found" in result.stdout and "fix:" in result.stdout

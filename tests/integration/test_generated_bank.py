@@ -30,26 +30,66 @@ def generated(tmp_path_factory):
     root = top / "memory_bank"
     seeded = init(root, name="ebook_parser")
     bank = Bank.open(root)
-    create(bank, doc_kind="domain", path="domain/model.md", title="Document Model",
-           purpose="The one model that every input format is read into.", derived_from=["../product/context.md"],
-           canonical_for=["document_model"], status="active")
-    create(bank, doc_kind="domain", path="domain/rules.md", title="Parsing Rules",
-           purpose="Canonical filter thresholds and the invariants every parser keeps.", derived_from=["model.md"],
-           canonical_for=["filter_thresholds"], status="active")
-    create(bank, doc_kind="engineering", path="engineering/architecture.md", title="Architecture",
-           purpose="Package layout: which module reads which format and how they depend on each other.",
-           derived_from=["../domain/model.md", "../domain/rules.md"], canonical_for=["package_layout"], status="active")
-    create(bank, doc_kind="adr", path=ADR, title="Two Formats, One Model",
-           purpose="Why EPUB and FB2 are read into one document model instead of two.", derived_from=["../domain/model.md"],
-           status="active")
-    create(bank, doc_kind="feature", path=FEATURE, title="FT-01 Extract Package",
-           purpose="Deliver the package layout extraction for both formats.",
-           derived_from=["../../engineering/architecture.md"], status="active")
+    create(
+        bank,
+        doc_kind="domain",
+        path="domain/model.md",
+        title="Document Model",
+        purpose="The one model that every input format is read into.",
+        derived_from=["../product/context.md"],
+        canonical_for=["document_model"],
+        status="active",
+    )
+    create(
+        bank,
+        doc_kind="domain",
+        path="domain/rules.md",
+        title="Parsing Rules",
+        purpose="Canonical filter thresholds and the invariants every parser keeps.",
+        derived_from=["model.md"],
+        canonical_for=["filter_thresholds"],
+        status="active",
+    )
+    create(
+        bank,
+        doc_kind="engineering",
+        path="engineering/architecture.md",
+        title="Architecture",
+        purpose="Package layout: which module reads which format and how they depend on each other.",
+        derived_from=["../domain/model.md", "../domain/rules.md"],
+        canonical_for=["package_layout"],
+        status="active",
+    )
+    create(
+        bank,
+        doc_kind="adr",
+        path=ADR,
+        title="Two Formats, One Model",
+        purpose="Why EPUB and FB2 are read into one document model instead of two.",
+        derived_from=["../domain/model.md"],
+        status="active",
+    )
+    create(
+        bank,
+        doc_kind="feature",
+        path=FEATURE,
+        title="FT-01 Extract Package",
+        purpose="Deliver the package layout extraction for both formats.",
+        derived_from=["../../engineering/architecture.md"],
+        status="active",
+    )
     git(top, "init", "-q")
     git(top, "add", "-A")
     git(top, "commit", "-qm", "bank")
-    create(bank, doc_kind="domain", path="domain/glossary.md", title="Glossary", purpose="Words of the book domain.",
-           derived_from=["model.md"], status="active")
+    create(
+        bank,
+        doc_kind="domain",
+        path="domain/glossary.md",
+        title="Glossary",
+        purpose="Words of the book domain.",
+        derived_from=["model.md"],
+        status="active",
+    )
     return bank, seeded
 
 
@@ -92,7 +132,10 @@ def test_the_graph(generated):
     down = walk_graph(bank, "domain/model.md", direction="down", depth=3)
     assert [n.path for n in down.nodes if n.depth > 0] == sorted(
         [ADR, "domain/glossary.md", "domain/rules.md", "engineering/architecture.md", FEATURE],
-        key=lambda p: ({"domain/glossary.md": 1, "domain/rules.md": 1, ADR: 1, "engineering/architecture.md": 2, FEATURE: 3}[p], p),
+        key=lambda p: (
+            {"domain/glossary.md": 1, "domain/rules.md": 1, ADR: 1, "engineering/architecture.md": 2, FEATURE: 3}[p],
+            p,
+        ),
     )
     assert down.broken == ()
     up = walk_graph(bank, FEATURE, direction="up", depth=5)
@@ -108,17 +151,33 @@ def test_search_and_the_delta(generated):
     with pytest.raises(GitError, match="not a commit"):
         changes_since(bank, "no-such-ref-here")
     walked = changes_since(bank, "HEAD~20")
-    assert walked.mode == "git" and "reaches past the start of this repository" in (walked.note or "") and walked.changes
+    assert (
+        walked.mode == "git" and "reaches past the start of this repository" in (walked.note or "") and walked.changes
+    )
 
 
 def test_three_refusals_leave_zero_findings(generated):
     bank, _ = generated
     before = tree_snapshot(bank.root)
     with pytest.raises(Refusal, match=r"already owned by domain/model\.md"):
-        create(bank, doc_kind="domain", path="domain/second.md", title="S", purpose="s.", canonical_for=["document_model"],
-               derived_from=["model.md"])
+        create(
+            bank,
+            doc_kind="domain",
+            path="domain/second.md",
+            title="S",
+            purpose="s.",
+            canonical_for=["document_model"],
+            derived_from=["model.md"],
+        )
     with pytest.raises(Refusal, match="does not resolve to a document of this bank"):
-        create(bank, doc_kind="domain", path="domain/third.md", title="T", purpose="t.", derived_from=["../does-not-exist.md"])
+        create(
+            bank,
+            doc_kind="domain",
+            path="domain/third.md",
+            title="T",
+            purpose="t.",
+            derived_from=["../does-not-exist.md"],
+        )
     with pytest.raises(PathRefused, match="must stay inside the bank"):
         create(bank, doc_kind="domain", path="../escape.md", title="E", purpose="e.")
     assert tree_snapshot(bank.root) == before

@@ -21,7 +21,13 @@ def project(tmp_path):
     init(root / "memory_bank", name="Hooked")
     git(root, "init", "-q")
     git(root, "add", "-A")
-    git(root, "commit", "-qm", "seed", env={"GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z"})
+    git(
+        root,
+        "commit",
+        "-qm",
+        "seed",
+        env={"GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z"},
+    )
     return root
 
 
@@ -112,7 +118,10 @@ def test_internal_errors_fail_open(project, tmp_path, monkeypatch):
 def test_the_command_end_to_end(project, tmp_path):
     (project / "e.py").write_text("1\n")
     result = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "hook", "stop"], input=json.dumps(payload(project, session="cli")),
-        capture_output=True, text=True, env={**os.environ, "TMPDIR": str(tmp_path)},
+        [sys.executable, "-m", "tui.cli", "hook", "stop"],
+        input=json.dumps(payload(project, session="cli")),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert result.returncode == 0 and json.loads(result.stdout)["decision"] == "block"

@@ -45,7 +45,9 @@ def test_existing_user_content_is_preserved(project, tmp_path):
     (project / "CLAUDE.md").write_text("# House rules\n\nAlways run the tests.\n")
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"other": {"command": "other"}}}))
     (project / ".claude").mkdir()
-    (project / ".claude/settings.json").write_text(json.dumps({"model": "x", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}}))
+    (project / ".claude/settings.json").write_text(
+        json.dumps({"model": "x", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}})
+    )
     apply_setup(plan_setup("claude-code", project / "memory_bank", home=tmp_path, command="memorybank"))
     claude = (project / "CLAUDE.md").read_text()
     assert claude.startswith("# House rules\n\nAlways run the tests.\n") and "<!-- memorybank:start -->" in claude
@@ -57,7 +59,11 @@ def test_existing_user_content_is_preserved(project, tmp_path):
     (project / "CLAUDE.md").write_text(claude.replace("bank_route", "bank_route (old wording)") + "\nMore user text.\n")
     apply_setup(plan_setup("claude-code", project / "memory_bank", home=tmp_path, command="memorybank"))
     text = (project / "CLAUDE.md").read_text()
-    assert text.count("<!-- memorybank:start -->") == 1 and "(old wording)" not in text and text.endswith("More user text.\n")
+    assert (
+        text.count("<!-- memorybank:start -->") == 1
+        and "(old wording)" not in text
+        and text.endswith("More user text.\n")
+    )
 
 
 def test_a_broken_config_is_refused_not_overwritten(project, tmp_path):
@@ -72,5 +78,5 @@ def test_the_plan_shows_the_exact_diff(project, tmp_path, capsys):
 
     assert main(["setup", "cursor", "--plan", "--root", str(project / "memory_bank")]) == 0
     out = capsys.readouterr().out
-    assert "+    \"memorybank\": {" in out and "nothing was written" in out
+    assert '+    "memorybank": {' in out and "nothing was written" in out
     assert not (project / ".cursor").exists()

@@ -23,9 +23,22 @@ from mcp_server.server import BankServer, build_server
 CLIENT = "pytest-agent"
 
 ALL_TOOLS = {
-    "bank_route", "bank_read", "bank_search", "bank_validate", "bank_graph", "bank_drift", "bank_changed", "bank_init",
-    "bank_materialize_flows", "bank_create", "bank_edit", "bank_update_section", "bank_set_status", "bank_set_field",
-    "bank_promote", "bank_discard",
+    "bank_route",
+    "bank_read",
+    "bank_search",
+    "bank_validate",
+    "bank_graph",
+    "bank_drift",
+    "bank_changed",
+    "bank_init",
+    "bank_materialize_flows",
+    "bank_create",
+    "bank_edit",
+    "bank_update_section",
+    "bank_set_status",
+    "bank_set_field",
+    "bank_promote",
+    "bank_discard",
 }
 RESOURCES = {"memorybank://index", "memorybank://schema/frontmatter", "memorybank://health", "memorybank://inbox"}
 PROMPTS = {"session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"}
@@ -83,8 +96,9 @@ class Session:
 
 @asynccontextmanager
 async def connect(server: BankServer, **options: Any) -> AsyncIterator[Session]:
-    async with Client(server, raise_exceptions=True, client_info=Implementation(name=CLIENT, version="1"),
-                      **options) as client:
+    async with Client(
+        server, raise_exceptions=True, client_info=Implementation(name=CLIENT, version="1"), **options
+    ) as client:
         yield Session(client, server)
 
 

@@ -51,6 +51,8 @@ def test_mcp_without_a_bank_serves_the_seed_surface_for_the_working_directory(tm
         "sys.exit(main(['mcp']))\n"
     )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"seed {tmp_path / 'memory_bank'}"

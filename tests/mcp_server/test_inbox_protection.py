@@ -27,8 +27,16 @@ NOTES = ("_inbox/queue-note.md", "_inbox/retry-note.md")
 
 def spellings(root: Path, note: str) -> list[str]:
     name = note.split("/", 1)[1]
-    return [note, f"./{note}", f"memory_bank/{note}", str(root / note), f"_inbox/../{note}", f"_inbox//{name}",
-            f"domain/../{note}", name]
+    return [
+        note,
+        f"./{note}",
+        f"memory_bank/{note}",
+        str(root / note),
+        f"_inbox/../{note}",
+        f"_inbox//{name}",
+        f"domain/../{note}",
+        name,
+    ]
 
 
 def attempts(root: Path) -> list[tuple[str, dict]]:
@@ -36,28 +44,66 @@ def attempts(root: Path) -> list[tuple[str, dict]]:
     for note in NOTES:
         stem = note.split("/", 1)[1]
         for path, to, dry, status in itertools.product(
-            spellings(root, note), [f"domain/{stem}", f"_inbox/moved-{stem}", f"../{stem}", stem], [False, True],
+            spellings(root, note),
+            [f"domain/{stem}", f"_inbox/moved-{stem}", f"../{stem}", stem],
+            [False, True],
             ["active", "draft"],
         ):
-            calls.append(("bank_promote", dict(path=path, to=to, dryRun=dry, status=status, docKind="domain",
-                                               derivedFrom=["../product/context.md"])))
+            calls.append(
+                (
+                    "bank_promote",
+                    dict(
+                        path=path,
+                        to=to,
+                        dryRun=dry,
+                        status=status,
+                        docKind="domain",
+                        derivedFrom=["../product/context.md"],
+                    ),
+                )
+            )
         for path, dry in itertools.product(spellings(root, note), [False, True]):
             calls.append(("bank_discard", dict(path=path, reason="duplicate", dryRun=dry)))
             calls.append(("bank_set_status", dict(path=path, status="active", dryRun=dry)))
             calls.append(("bank_set_status", dict(path=path, status="archived", releaseCanonical=True, dryRun=dry)))
-            for field, value in [("status", "active"), ("promoted_from", note), ("proposal", "apply"),
-                                 ("captured_by", "owner"), ("doc_function", "template"), ("purpose", "Changed.")]:
+            for field, value in [
+                ("status", "active"),
+                ("promoted_from", note),
+                ("proposal", "apply"),
+                ("captured_by", "owner"),
+                ("doc_function", "template"),
+                ("purpose", "Changed."),
+            ]:
                 calls.append(("bank_set_field", dict(path=path, field=field, value=value, dryRun=dry)))
             calls.append(("bank_edit", dict(path=path, find="Bursts arrive", replace="Bursts come", dryRun=dry)))
             calls.append(("bank_update_section", dict(path=path, section="Finding", content="Rewritten.", dryRun=dry)))
         for inbox, dry in itertools.product([True, False], [False, True]):
-            calls.append(("bank_create", dict(docKind="domain", path=note, title="Same Name", purpose="Overwrite?",
-                                              inbox=inbox, dryRun=dry)))
-            calls.append(("bank_create", dict(docKind="domain", path=stem, title="Same Name", purpose="Overwrite?",
-                                              inbox=inbox, dryRun=dry)))
-        calls.append(("bank_create", dict(docKind="domain", path=f"domain/{stem}", title="Smuggled", purpose="P",
-                                          derivedFrom=["../product/context.md"], status="active",
-                                          extra={"promoted_from": note, "proposal": {"action": "discard"}})))
+            calls.append(
+                (
+                    "bank_create",
+                    dict(docKind="domain", path=note, title="Same Name", purpose="Overwrite?", inbox=inbox, dryRun=dry),
+                )
+            )
+            calls.append(
+                (
+                    "bank_create",
+                    dict(docKind="domain", path=stem, title="Same Name", purpose="Overwrite?", inbox=inbox, dryRun=dry),
+                )
+            )
+        calls.append(
+            (
+                "bank_create",
+                dict(
+                    docKind="domain",
+                    path=f"domain/{stem}",
+                    title="Smuggled",
+                    purpose="P",
+                    derivedFrom=["../product/context.md"],
+                    status="active",
+                    extra={"promoted_from": note, "proposal": {"action": "discard"}},
+                ),
+            )
+        )
         calls.append(("bank_read", dict(path=note)))
         calls.append(("bank_graph", dict(path=note, direction="both")))
     calls += [
@@ -79,9 +125,16 @@ async def capture_notes(s) -> None:
         if (s.server.bank.root / note).exists():
             continue
         title = note.split("/")[1].removesuffix(".md").replace("-", " ").title()
-        await s.call("bank_create", docKind="domain", path=note, title=title, purpose=f"What we learned: {title}.",
-                     inbox=True, derivedFrom=["../product/context.md"],
-                     body="## Finding\n\nBursts arrive at night. See [context](../product/context.md).")
+        await s.call(
+            "bank_create",
+            docKind="domain",
+            path=note,
+            title=title,
+            purpose=f"What we learned: {title}.",
+            inbox=True,
+            derivedFrom=["../product/context.md"],
+            body="## Finding\n\nBursts arrive at night. See [context](../product/context.md).",
+        )
 
 
 def inbox_files(root: Path) -> set[str]:
@@ -89,8 +142,11 @@ def inbox_files(root: Path) -> set[str]:
 
 
 def promoted_documents(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md")
-                  if not p.relative_to(root).as_posix().startswith("_inbox/") and "promoted_from:" in p.read_text())
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*.md")
+        if not p.relative_to(root).as_posix().startswith("_inbox/") and "promoted_from:" in p.read_text()
+    )
 
 
 async def barrage(root: Path, exits: str) -> tuple[list[tuple[str, dict]], int]:

@@ -24,7 +24,9 @@ async def test_index_lists_documents_without_templates_and_with_inbox_notes(open
         assert all("canonical_for" not in d or d["canonical_for"] for d in index["documents"])
 
 
-async def test_frontmatter_schema_is_the_banks_own_file_or_says_degraded(open_session, reference_root, tmp_path, write_file):
+async def test_frontmatter_schema_is_the_banks_own_file_or_says_degraded(
+    open_session, reference_root, tmp_path, write_file
+):
     async with open_session(reference_root) as s:
         text = await s.resource("memorybank://schema/frontmatter")
         assert text == (reference_root / "dna/frontmatter.md").read_text(encoding="utf-8")
@@ -80,5 +82,10 @@ async def test_prompts_walk_the_agent_through_each_job(open_session, seeded_root
         review = await prompt_text(s, "review-inbox")
         assert "memorybank://inbox" in review and "bank_update_section" in review
         arguments = {p.name: [a.name for a in p.arguments or []] for p in (await s.client.list_prompts()).prompts}
-        assert arguments == {"session-start": ["since"], "route-then-read": ["question"],
-                             "check-before-commit": ["scope"], "record-adr": ["decision"], "review-inbox": []}
+        assert arguments == {
+            "session-start": ["since"],
+            "route-then-read": ["question"],
+            "check-before-commit": ["scope"],
+            "record-adr": ["decision"],
+            "review-inbox": [],
+        }

@@ -13,6 +13,7 @@ from tests.mcp_server.conftest import ALL_TOOLS, PROMPTS, RESOURCES, connect
 
 pytestmark = pytest.mark.anyio
 
+
 async def listed(s) -> tuple[set[str], set[str], set[str]]:
     tools = set(await s.tool_names())
     resources = {str(r.uri) for r in (await s.client.list_resources()).resources}
@@ -34,8 +35,15 @@ async def test_every_tool_declares_all_four_annotations(open_session, seeded_roo
             assert None not in (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint), tool.name
             assert "title" not in tool.input_schema and tool.description
         read_only = {t.name for t in (await s.client.list_tools()).tools if t.annotations.read_only_hint}
-        assert read_only == {"bank_route", "bank_read", "bank_search", "bank_validate", "bank_graph", "bank_drift",
-                             "bank_changed"}
+        assert read_only == {
+            "bank_route",
+            "bank_read",
+            "bank_search",
+            "bank_validate",
+            "bank_graph",
+            "bank_drift",
+            "bank_changed",
+        }
 
 
 async def test_seed_surface_offers_only_init_and_init_opens_the_rest_in_the_same_session(tmp_path):
@@ -83,7 +91,10 @@ async def test_a_root_holding_only_an_inbox_is_still_a_seed(tmp_path):
 
 async def test_off_by_path_and_by_marker_offers_nothing(seeded_root: Path):
     project = seeded_root.parent
-    for server in (build_server(seeded_root, off_paths=[project.parent]), build_server(seeded_root, off_paths=[seeded_root])):
+    for server in (
+        build_server(seeded_root, off_paths=[project.parent]),
+        build_server(seeded_root, off_paths=[seeded_root]),
+    ):
         async with connect(server) as s:
             assert await listed(s) == (set(), set(), set())
             assert "switched off" in s.client.instructions

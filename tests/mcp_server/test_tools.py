@@ -40,10 +40,13 @@ async def test_read_a_section_a_line_range_and_a_batch(open_session, reference_r
         doc = one["documents"][0]
         assert doc["section"] == "Decision" and doc["content"].startswith("## Decision")
         assert doc["frontmatter"]["doc_kind"] == "adr"
-        ranged = (await s.call("bank_read", path="memory_bank/adr/ADR-001-queue-choice.md", lines="1-3"))["documents"][0]
+        ranged = (await s.call("bank_read", path="memory_bank/adr/ADR-001-queue-choice.md", lines="1-3"))["documents"][
+            0
+        ]
         assert ranged["lines"] == [1, 3] and ranged["content"].split("\n")[0] == "---"
-        batch = await s.call("bank_read", path=json.dumps(["domain/rules.md", {"path": "adr/README.md", "lines": "2"},
-                                                           "gone.md"]))
+        batch = await s.call(
+            "bank_read", path=json.dumps(["domain/rules.md", {"path": "adr/README.md", "lines": "2"}, "gone.md"])
+        )
         assert [d["path"] for d in batch["documents"]] == ["domain/rules.md", "adr/README.md"]
         assert batch["failed"][0]["path"] == "gone.md"
         budget = await s.call("bank_read", path=["domain/rules.md", "domain/long.md"], maxBytes=1000)
@@ -64,7 +67,9 @@ async def test_read_refuses_escapes_missing_sections_and_misplaced_ranges(open_s
 async def test_search_finds_the_line_of_a_literal(open_session, reference_root):
     async with open_session(reference_root) as s:
         hits = (await s.call("bank_search", query="per-tenant queues", limit=2))["hits"]
-        assert hits[0]["path"] == "adr/ADR-001-queue-choice.md" and hits[0]["line"] > 0 and "queue" in hits[0]["excerpt"]
+        assert (
+            hits[0]["path"] == "adr/ADR-001-queue-choice.md" and hits[0]["line"] > 0 and "queue" in hits[0]["excerpt"]
+        )
         assert "less than or equal to 50" in await s.refusal("bank_search", query="queue", limit=51)
         assert "at least 2 characters" in await s.refusal("bank_search", query="q")
 
@@ -137,13 +142,21 @@ ADR = "adr/ADR-20260101T120000Z-one-queue.md"
 async def test_create_registers_and_stamps_captures_with_the_client(open_session, seeded_root):
     async with open_session(seeded_root) as s:
         created = await s.call(
-            "bank_create", docKind="adr", path=ADR, title="One Queue", purpose="Why one queue.",
-            derivedFrom='["../product/context.md"]', canonicalFor="queue_choice", extra='{"decision_status": "proposed"}',
+            "bank_create",
+            docKind="adr",
+            path=ADR,
+            title="One Queue",
+            purpose="Why one queue.",
+            derivedFrom='["../product/context.md"]',
+            canonicalFor="queue_choice",
+            extra='{"decision_status": "proposed"}',
         )
         assert created["created"] and created["registered_in"] == ["adr/README.md"]
         assert created["frontmatter"]["canonical_for"] == ["queue_choice"]
         assert created["frontmatter"]["decision_status"] == "proposed"
-        note = await s.call("bank_create", docKind="domain", path="idea.md", title="Idea", purpose="A thought.", inbox=True)
+        note = await s.call(
+            "bank_create", docKind="domain", path="idea.md", title="Idea", purpose="A thought.", inbox=True
+        )
         assert note["path"] == "_inbox/idea.md" and note["frontmatter"]["captured_by"] == "pytest-agent"
         assert (await s.call("bank_validate"))["total"] == 0
 
@@ -153,8 +166,15 @@ async def test_create_refusals_name_their_reason_and_write_nothing(open_session,
         before = tree_snapshot(seeded_root)
         taken = await s.refusal("bank_create", docKind="product", path="product/context.md", title="T", purpose="P")
         assert "Refused (" in taken and "overwrite" in taken
-        owned = await s.refusal("bank_create", docKind="adr", path=ADR, title="T", purpose="P",
-                                derivedFrom=["../product/context.md"], canonicalFor=["product_constraints"])
+        owned = await s.refusal(
+            "bank_create",
+            docKind="adr",
+            path=ADR,
+            title="T",
+            purpose="P",
+            derivedFrom=["../product/context.md"],
+            canonicalFor=["product_constraints"],
+        )
         assert "already owned by product/context.md" in owned
         assert "purpose" in await s.refusal("bank_create", docKind="adr", path=ADR, title="T", purpose="")
         assert tree_snapshot(seeded_root) == before
@@ -162,22 +182,42 @@ async def test_create_refusals_name_their_reason_and_write_nothing(open_session,
 
 async def test_edit_replaces_one_exact_fragment(open_session, seeded_root):
     async with open_session(seeded_root) as s:
-        edited = await s.call("bank_edit", path="product/context.md", find="The first document to fill in",
-                              replace="The first page to fill in", dryRun=True)
+        edited = await s.call(
+            "bank_edit",
+            path="product/context.md",
+            find="The first document to fill in",
+            replace="The first page to fill in",
+            dryRun=True,
+        )
         assert edited["dry_run"] and "first page" in edited["context"]
-        assert (await s.call("bank_edit", path="product/context.md", find="The first document to fill in",
-                             replace="The first page to fill in"))["edited"]
+        assert (
+            await s.call(
+                "bank_edit",
+                path="product/context.md",
+                find="The first document to fill in",
+                replace="The first page to fill in",
+            )
+        )["edited"]
         assert "Not found" in await s.refusal("bank_edit", path="product/context.md", find="no such words", replace="x")
 
 
 async def test_update_section_writes_one_section_and_lists_the_real_ones(open_session, seeded_root):
     async with open_session(seeded_root) as s:
-        updated = await s.call("bank_update_section", path="product/context.md", section="Problem",
-                               content="Parsing ebooks by hand is slow.")
+        updated = await s.call(
+            "bank_update_section",
+            path="product/context.md",
+            section="Problem",
+            content="Parsing ebooks by hand is slow.",
+        )
         assert updated["updated"] and updated["section"] == "Problem"
         assert "Parsing ebooks by hand" in (seeded_root / "product/context.md").read_text()
-        appended = await s.call("bank_update_section", path="product/context.md", section="Problem",
-                                content="It costs a day per book.", mode="append")
+        appended = await s.call(
+            "bank_update_section",
+            path="product/context.md",
+            section="Problem",
+            content="It costs a day per book.",
+            mode="append",
+        )
         assert appended["mode"] == "append"
         refused = await s.refusal("bank_update_section", path="product/context.md", section="Pricing", content="x")
         assert "Available: " in refused and "Non-Goals" in refused
@@ -194,10 +234,16 @@ async def test_set_status_gates_archiving_an_owner(open_session, seeded_root):
 
 async def test_set_field_sets_a_scalar_and_refuses_governed_fields(open_session, seeded_root):
     async with open_session(seeded_root) as s:
-        done = await s.call("bank_set_field", path="engineering/testing-policy.md", field="purpose",
-                            value="How we test: what must be covered: and what is checked by hand.")
+        done = await s.call(
+            "bank_set_field",
+            path="engineering/testing-policy.md",
+            field="purpose",
+            value="How we test: what must be covered: and what is checked by hand.",
+        )
         assert done["changed"] and done["line"].startswith("purpose: ")
-        assert "bank_set_status" in await s.refusal("bank_set_field", path="product/context.md", field="status", value="active")
+        assert "bank_set_status" in await s.refusal(
+            "bank_set_field", path="product/context.md", field="status", value="active"
+        )
         assert "list" in await s.refusal("bank_set_field", path="product/context.md", field="derived_from", value="x")
 
 
@@ -205,9 +251,16 @@ async def test_set_field_sets_a_scalar_and_refuses_governed_fields(open_session,
 
 
 async def capture(s, name: str = "queue-note.md") -> str:
-    created = await s.call("bank_create", docKind="domain", path=name, title="Queue Note", inbox=True,
-                           purpose="What we learned about the queue.", body="Bursts arrive at night.",
-                           derivedFrom=["../product/context.md"])
+    created = await s.call(
+        "bank_create",
+        docKind="domain",
+        path=name,
+        title="Queue Note",
+        inbox=True,
+        purpose="What we learned about the queue.",
+        body="Bursts arrive at night.",
+        derivedFrom=["../product/context.md"],
+    )
     return created["path"]
 
 
@@ -234,7 +287,8 @@ async def test_owner_mode_discard_records_a_proposal(open_session, seeded_root):
         assert (seeded_root / note).exists()
         assert "at least 1 character" in await s.refusal("bank_discard", path=note, reason="")
         assert "Only quarantined documents can be discarded" in await s.refusal(
-            "bank_discard", path="product/context.md", reason="x")
+            "bank_discard", path="product/context.md", reason="x"
+        )
 
 
 async def test_agent_mode_exits_act_directly(open_session, seeded_root):

@@ -31,8 +31,9 @@ async def test_stdio_serves_tools_resources_and_captures_with_the_client_name(se
         assert {t.name for t in (await client.list_tools()).tools} == ALL_TOOLS
         routed = await client.call_tool("bank_route", {"question": "what problem does the product solve"})
         assert not routed.is_error and routed.structured_content["hits"][0]["path"] == "product/context.md"
-        note = await client.call_tool("bank_create", {"docKind": "domain", "path": "n.md", "title": "N",
-                                                      "purpose": "A note.", "inbox": True})
+        note = await client.call_tool(
+            "bank_create", {"docKind": "domain", "path": "n.md", "title": "N", "purpose": "A note.", "inbox": True}
+        )
         assert note.structured_content["frontmatter"]["captured_by"] == "transport-test"
         refused = await client.call_tool("bank_discard", {"path": "product/context.md", "reason": "x"})
         assert refused.is_error and "Only quarantined documents" in refused.content[0].text
@@ -59,8 +60,11 @@ def free_port() -> int:
 @pytest.fixture
 def http_server(seeded_root):
     port = free_port()
-    process = subprocess.Popen([COMMAND, "mcp", "--root", str(seeded_root), "--http", f"127.0.0.1:{port}"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [COMMAND, "mcp", "--root", str(seeded_root), "--http", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 15
     while True:
         try:
@@ -86,8 +90,12 @@ async def test_http_serves_a_client_on_loopback(http_server):
 def post(port: int, headers: dict[str, str]) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-    connection.request("POST", "/mcp", body, {"Content-Type": "application/json",
-                                              "Accept": "application/json, text/event-stream", **headers})
+    connection.request(
+        "POST",
+        "/mcp",
+        body,
+        {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers},
+    )
     status = connection.getresponse().status
     connection.close()
     return status

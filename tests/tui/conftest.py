@@ -6,6 +6,7 @@ the app's workers and lets the messages they posted be handled, until nothing is
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -70,10 +71,8 @@ def reference_bank(tmp_path: Path) -> Path:
 async def workers_done(app) -> None:
     """Await every worker of the app, cancelled ones (a newer request replaced them) included."""
     for worker in list(app.workers):
-        try:
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await worker.wait()
-        except (WorkerCancelled, WorkerFailed):
-            pass
 
 
 async def settle(pilot, rounds: int = 2) -> None:
@@ -98,4 +97,3 @@ class Notes:
 
     def errors(self) -> list[str]:
         return [m for m, severity in self.messages if severity == "error"]
-

@@ -47,17 +47,26 @@ async def test_the_activity_pane_lists_the_calls_a_real_http_client_makes(demo_b
             assert not routed.is_error
             refused = await client.call_tool("bank_discard", {"path": "domain/tax-model.md", "reason": "old"})
             assert refused.is_error
-            captured = await client.call_tool("bank_create", {
-                "docKind": "engineering", "path": "stripe-webhooks.md", "title": "Stripe webhooks arrive twice",
-                "purpose": "Stripe retries webhooks, so payment events must be idempotent.", "inbox": True})
+            captured = await client.call_tool(
+                "bank_create",
+                {
+                    "docKind": "engineering",
+                    "path": "stripe-webhooks.md",
+                    "title": "Stripe webhooks arrive twice",
+                    "purpose": "Stripe retries webhooks, so payment events must be idempotent.",
+                    "inbox": True,
+                },
+            )
             assert not captured.is_error
         await settle(pilot, rounds=3)
 
         await pilot.press("escape", "9")
         pane = app.screen.query_one(ActivityPane)
         assert [(c.client, c.tool, c.ok) for c in pane.calls] == [
-            ("claude-code", "bank_create", True), ("claude-code", "bank_discard", False),
-            ("claude-code", "bank_route", True)]
+            ("claude-code", "bank_create", True),
+            ("claude-code", "bank_discard", False),
+            ("claude-code", "bank_route", True),
+        ]
         assert pane.calls[1].outcome.startswith("Refused (not-inbox): Only quarantined documents can be discarded")
         assert pane.calls[2].arguments == "question=how are invoices numbered"
         table = pane.query_one("#activity-calls", DataTable)

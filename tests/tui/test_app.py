@@ -142,18 +142,29 @@ async def test_an_agent_note_captured_through_memorybank_mcp_shows_up_within_thr
     from mcp import Client, StdioServerParameters
     from mcp_types import Implementation
 
-    server = StdioServerParameters(command=str(Path(sys.executable).parent / "memorybank"),
-                                   args=["mcp", "--root", str(demo_bank)], cwd=str(demo_bank.parent))
+    server = StdioServerParameters(
+        command=str(Path(sys.executable).parent / "memorybank"),
+        args=["mcp", "--root", str(demo_bank)],
+        cwd=str(demo_bank.parent),
+    )
     app = make_app(demo_bank)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         header = app.screen.query_one(BankHeader)
         before = header.summary.inbox
         async with Client(server, client_info=Implementation(name="claude-code", version="1")) as client:
-            result = await client.call_tool("bank_create", {
-                "docKind": "engineering", "path": "stripe-webhooks.md", "title": "Stripe webhooks arrive twice",
-                "purpose": "Stripe retries webhooks, so payment events must be idempotent.", "inbox": True})
+            result = await client.call_tool(
+                "bank_create",
+                {
+                    "docKind": "engineering",
+                    "path": "stripe-webhooks.md",
+                    "title": "Stripe webhooks arrive twice",
+                    "purpose": "Stripe retries webhooks, so payment events must be idempotent.",
+                    "inbox": True,
+                },
+            )
             assert not result.is_error, result.content
-        assert await wait_for(pilot, lambda: header.summary.inbox == before + 1, 3.0), \
+        assert await wait_for(pilot, lambda: header.summary.inbox == before + 1, 3.0), (
             "the captured note did not appear within 3 s"
+        )
         assert app.bank.document("_inbox/stripe-webhooks.md").frontmatter["captured_by"] == "claude-code"

@@ -29,8 +29,7 @@ async def test_the_outline_lists_sections_with_line_ranges_edges_and_frontmatter
         await settle(pilot)
         pane = await open_doc(app, pilot, "domain/invoicing-rules.md")
         labels = [str(node.label) for node in pane.query_one("#doc-outline", Tree).root.children]
-        assert labels == ["Whole document", "Sections (4)", "Derived from ↑ (1)", "Used by ↓ (4)",
-                          "Frontmatter (8)"]
+        assert labels == ["Whole document", "Sections (4)", "Derived from ↑ (1)", "Used by ↓ (4)", "Frontmatter (8)"]
         sections = pane.query_one("#doc-outline", Tree).root.children[1]
         assert [str(n.label) for n in sections.children][0] == "Numbering  17–21"
 

@@ -45,8 +45,11 @@ async def test_walking_down_then_up_then_both_from_the_open_document(demo_source
         await pilot.press("u")
         await settle(pilot)
         assert graph.graph.direction == "up"
-        assert [n.path for n in graph.graph.nodes] == ["domain/invoicing-rules.md", "product/plans-and-limits.md",
-                                                       "product/context.md"]
+        assert [n.path for n in graph.graph.nodes] == [
+            "domain/invoicing-rules.md",
+            "product/plans-and-limits.md",
+            "product/context.md",
+        ]
         await pilot.press("b", "minus")
         await settle(pilot)
         assert graph.graph.direction == "both" and graph.graph.depth == 1

@@ -160,8 +160,13 @@ def test_bulk_apply_preview(snap_compare, inbox_demo):
     """Two proposals applied together (claude-code also proposed discarding the flaky PDF note):
     "Apply 2 proposals?", a ✓ block for the promotion with its template, index line, links and
     warnings, and a ✓ block for the discard with its reason; the button "Apply 2 (y)"."""
-    propose(Bank.open(inbox_demo), action="discard", path="_inbox/flaky-pdf-test.md", client="claude-code",
-            reason="A local font problem, not bank material.")
+    propose(
+        Bank.open(inbox_demo),
+        action="discard",
+        path="_inbox/flaky-pdf-test.md",
+        client="claude-code",
+        reason="A local font problem, not bank material.",
+    )
     pin_inbox_times(inbox_demo)
 
     async def run_before(pilot):

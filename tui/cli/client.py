@@ -12,18 +12,24 @@ from tui.cli.context import require_root
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("setup", parents=[common], help="wire memorybank into an agent client (--plan shows, writes nothing)")
+    p = sub.add_parser(
+        "setup", parents=[common], help="wire memorybank into an agent client (--plan shows, writes nothing)"
+    )
     p.add_argument("client", choices=CLIENTS)
     p.add_argument("--plan", action="store_true", help="print each file and the exact change; write nothing")
     p.set_defaults(handler=run_setup)
 
-    p = sub.add_parser("doctor", parents=[common], help="check the bank, the command, the MCP handshake and client configs")
+    p = sub.add_parser(
+        "doctor", parents=[common], help="check the bank, the command, the MCP handshake and client configs"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=run_doctor)
 
     hook = sub.add_parser("hook", parents=[common], help="agent client hooks")
     hooks = hook.add_subparsers(dest="hook_name", metavar="HOOK")
-    p = hooks.add_parser("stop", parents=[common], help="the Stop hook: ask the agent to capture durable facts into _inbox/")
+    p = hooks.add_parser(
+        "stop", parents=[common], help="the Stop hook: ask the agent to capture durable facts into _inbox/"
+    )
     p.set_defaults(handler=run_hook_stop)
 
 

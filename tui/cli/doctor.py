@@ -68,42 +68,83 @@ def _resolve(command: str) -> str | None:
 def environment_checks() -> list[Check]:
     checks = []
     py = sys.version_info
-    checks.append(Check("python", "ok" if py >= (3, 11) else "fail", f"{py.major}.{py.minor}.{py.micro} at {sys.executable}",
-                        "" if py >= (3, 11) else "memorybank needs Python 3.11 or newer."))
-    checks.append(Check("packages", "ok", f"memorybank {_version('memorybank')}, mcp {_version('mcp')}, textual {_version('textual')}"))
+    checks.append(
+        Check(
+            "python",
+            "ok" if py >= (3, 11) else "fail",
+            f"{py.major}.{py.minor}.{py.micro} at {sys.executable}",
+            "" if py >= (3, 11) else "memorybank needs Python 3.11 or newer.",
+        )
+    )
+    checks.append(
+        Check(
+            "packages",
+            "ok",
+            f"memorybank {_version('memorybank')}, mcp {_version('mcp')}, textual {_version('textual')}",
+        )
+    )
     encodings = {
         "stdout": getattr(sys.stdout, "encoding", None) or "?",
         "stdin": getattr(sys.stdin, "encoding", None) or "?",
         "locale": locale.getpreferredencoding(False),
     }
     utf8 = all(str(e).lower().replace("-", "") in ("utf8", "?") for e in encodings.values())
-    checks.append(Check("encoding", "ok" if utf8 else "warn", ", ".join(f"{k} {v}" for k, v in encodings.items()),
-                        "" if utf8 else "Run with PYTHONIOENCODING=utf-8 (or a UTF-8 locale such as LANG=C.UTF-8)."))
+    checks.append(
+        Check(
+            "encoding",
+            "ok" if utf8 else "warn",
+            ", ".join(f"{k} {v}" for k, v in encodings.items()),
+            "" if utf8 else "Run with PYTHONIOENCODING=utf-8 (or a UTF-8 locale such as LANG=C.UTF-8).",
+        )
+    )
     on_path = shutil.which("memorybank")
     if on_path:
         checks.append(Check("command", "ok", f"memorybank on PATH: {on_path}"))
     else:
         here = Path(sys.executable).parent / "memorybank"
-        checks.append(Check("command", "warn", "memorybank is not on PATH",
-                            f"Add {here.parent} to PATH, or let `memorybank setup` write the absolute path {here}."))
+        checks.append(
+            Check(
+                "command",
+                "warn",
+                "memorybank is not on PATH",
+                f"Add {here.parent} to PATH, or let `memorybank setup` write the absolute path {here}.",
+            )
+        )
     return checks
 
 
 def bank_checks(root: Path | None) -> list[Check]:
     if root is None or not root.is_dir():
-        return [Check("bank", "fail", f"no bank found{f' at {root}' if root else ''}",
-                      "Pass --root, set MEMORYBANK_ROOT, or run `memorybank init NAME` in the project.")]
+        return [
+            Check(
+                "bank",
+                "fail",
+                f"no bank found{f' at {root}' if root else ''}",
+                "Pass --root, set MEMORYBANK_ROOT, or run `memorybank init NAME` in the project.",
+            )
+        ]
     bank = Bank.open(root)
     checks = [Check("bank", "ok", f"{root} ({len(bank)} documents)")]
     if bank.contract.present:
         checks.append(Check("contract", "ok", f"read from {', '.join(bank.contract.source)}"))
     else:
-        checks.append(Check("contract", "warn", "no dna/: degraded mode (routing and reading, no contract rules)",
-                            "`memorybank init NAME --force` seeds a contract, or write dna/governance.md yourself."))
+        checks.append(
+            Check(
+                "contract",
+                "warn",
+                "no dna/: degraded mode (routing and reading, no contract rules)",
+                "`memorybank init NAME --force` seeds a contract, or write dna/governance.md yourself.",
+            )
+        )
     report = validate(bank)
-    checks.append(Check("validation", "ok" if not report.errors else "warn",
-                        f"{report.errors} errors, {report.warnings} warnings",
-                        "" if not report.errors else "Run `memorybank validate` and fix the errors it lists."))
+    checks.append(
+        Check(
+            "validation",
+            "ok" if not report.errors else "warn",
+            f"{report.errors} errors, {report.warnings} warnings",
+            "" if not report.errors else "Run `memorybank validate` and fix the errors it lists.",
+        )
+    )
     return checks
 
 
@@ -112,11 +153,19 @@ def server_check(root: Path) -> Check:
     try:
         count, seconds = handshake(command, ["mcp", "--root", str(root)])
     except BaseException as error:
-        return Check("mcp handshake", "fail", f"{command} mcp did not answer tools/list: {_short(error)}",
-                     "Run `memorybank mcp --root <bank>` by hand to see its error.")
+        return Check(
+            "mcp handshake",
+            "fail",
+            f"{command} mcp did not answer tools/list: {_short(error)}",
+            "Run `memorybank mcp --root <bank>` by hand to see its error.",
+        )
     status = "ok" if count else "warn"
-    return Check("mcp handshake", status, f"{command} mcp listed {count} tools in {seconds:.2f} s",
-                 "" if count else "The surface is off or seed only: check --off paths and .memorybank-off.")
+    return Check(
+        "mcp handshake",
+        status,
+        f"{command} mcp listed {count} tools in {seconds:.2f} s",
+        "" if count else "The surface is off or seed only: check --off paths and .memorybank-off.",
+    )
 
 
 def _short(error: BaseException) -> str:
@@ -127,16 +176,25 @@ def _short(error: BaseException) -> str:
 
 def _entry_check(name: str, path: Path, command: str | None, args: list[str], project: Path) -> Check:
     if not command:
-        return Check(name, "fail", f"{path} names memorybank without a command", f"Re-run `memorybank setup {name.split()[0]}`.")
+        return Check(
+            name, "fail", f"{path} names memorybank without a command", f"Re-run `memorybank setup {name.split()[0]}`."
+        )
     resolved = _resolve(command)
     if resolved is None:
-        return Check(name, "fail", f"{path}: command {command!r} is not found", f"Re-run `memorybank setup {name.split()[0]}` to write the installed path.")
+        return Check(
+            name,
+            "fail",
+            f"{path}: command {command!r} is not found",
+            f"Re-run `memorybank setup {name.split()[0]}` to write the installed path.",
+        )
     if "--root" in args:
         raw = args[args.index("--root") + 1] if args.index("--root") + 1 < len(args) else ""
         root = Path(raw.replace("${workspaceFolder}", str(project)))
         root = root if root.is_absolute() else project / root
         if not root.is_dir():
-            return Check(name, "fail", f"{path}: --root {raw} does not exist", "Point --root at the bank, or re-run setup.")
+            return Check(
+                name, "fail", f"{path}: --root {raw} does not exist", "Point --root at the bank, or re-run setup."
+            )
     return Check(name, "ok", f"{path}: {command} {' '.join(args)}")
 
 
@@ -154,19 +212,27 @@ def client_checks(root: Path | None, home: Path) -> list[Check]:
         try:
             entry = json.loads(path.read_text(encoding="utf-8")).get(section, {}).get("memorybank")
         except (json.JSONDecodeError, AttributeError):
-            checks.append(Check(f"{client} config", "fail", f"{path} is not valid JSON", "Fix the file, then re-run setup."))
+            checks.append(
+                Check(f"{client} config", "fail", f"{path} is not valid JSON", "Fix the file, then re-run setup.")
+            )
             continue
         if entry:
-            checks.append(_entry_check(f"{client} config", path, entry.get("command"), list(entry.get("args", [])), project))
+            checks.append(
+                _entry_check(f"{client} config", path, entry.get("command"), list(entry.get("args", [])), project)
+            )
     codex = home / ".codex" / "config.toml"
     if codex.exists():
         try:
             entry = tomllib.loads(codex.read_text(encoding="utf-8")).get("mcp_servers", {}).get("memorybank")
         except tomllib.TOMLDecodeError:
             entry = None
-            checks.append(Check("codex config", "fail", f"{codex} is not valid TOML", "Fix the file, then re-run setup."))
+            checks.append(
+                Check("codex config", "fail", f"{codex} is not valid TOML", "Fix the file, then re-run setup.")
+            )
         if entry:
-            checks.append(_entry_check("codex config", codex, entry.get("command"), list(entry.get("args", [])), project))
+            checks.append(
+                _entry_check("codex config", codex, entry.get("command"), list(entry.get("args", [])), project)
+            )
     settings = project / ".claude" / "settings.json"
     if settings.exists():
         try:
@@ -179,11 +245,23 @@ def client_checks(root: Path | None, home: Path) -> list[Check]:
                 if "memorybank" in command and command.endswith("hook stop"):
                     exe = command[: -len(" hook stop")]
                     ok = _resolve(exe) is not None
-                    checks.append(Check("claude-code stop hook", "ok" if ok else "fail", f"{settings}: {command}",
-                                        "" if ok else "Re-run `memorybank setup claude-code` to write the installed path."))
+                    checks.append(
+                        Check(
+                            "claude-code stop hook",
+                            "ok" if ok else "fail",
+                            f"{settings}: {command}",
+                            "" if ok else "Re-run `memorybank setup claude-code` to write the installed path.",
+                        )
+                    )
     if not checks:
-        checks.append(Check("clients", "warn", "no client configuration mentions memorybank",
-                            "Run `memorybank setup claude-code` (or cursor, vscode, codex, claude-desktop)."))
+        checks.append(
+            Check(
+                "clients",
+                "warn",
+                "no client configuration mentions memorybank",
+                "Run `memorybank setup claude-code` (or cursor, vscode, codex, claude-desktop).",
+            )
+        )
     return checks
 
 

@@ -21,21 +21,38 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "graph", parents=[common], help="the derived_from graph around a document: up, down (blast radius) or both"
     )
     graph.add_argument("path", help="bank path of the start document")
-    graph.add_argument("--direction", "-d", choices=DIRECTIONS, default="down",
-                       help="up: what it rests on; down: who rests on it (default); both")
+    graph.add_argument(
+        "--direction",
+        "-d",
+        choices=DIRECTIONS,
+        default="down",
+        help="up: what it rests on; down: who rests on it (default); both",
+    )
     graph.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"hops to walk, 1-6 (default {DEFAULT_DEPTH})")
-    graph.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
-                       help=f"node cap, root included, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})")
-    graph.add_argument("--format", "-f", choices=GRAPH_FORMATS, default="text",
-                       help="text (a tree), json, or a diagram to paste: mermaid or dot")
+    graph.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        help=f"node cap, root included, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})",
+    )
+    graph.add_argument(
+        "--format",
+        "-f",
+        choices=GRAPH_FORMATS,
+        default="text",
+        help="text (a tree), json, or a diagram to paste: mermaid or dot",
+    )
     graph.add_argument("--json", action="store_const", dest="format", const="json", help="same as --format json")
     graph.add_argument("--no-neighbours", action="store_true", help="do not read the headers of external targets")
     graph.set_defaults(handler=run_graph)
 
     drift = sub.add_parser("drift", parents=[common], help="documents whose anchored code moved on in git without them")
-    drift.add_argument("--threshold-days", type=int, default=DEFAULT_THRESHOLD_DAYS,
-                       help=f"report code ahead by more than this many days "
-                            f"(default {DEFAULT_THRESHOLD_DAYS}; 0 shows every gap)")
+    drift.add_argument(
+        "--threshold-days",
+        type=int,
+        default=DEFAULT_THRESHOLD_DAYS,
+        help=f"report code ahead by more than this many days (default {DEFAULT_THRESHOLD_DAYS}; 0 shows every gap)",
+    )
     drift.add_argument("--scope", help="only documents under this directory of the bank")
     drift.add_argument("--json", action="store_true", help="print JSON")
     drift.set_defaults(handler=run_drift)
@@ -53,8 +70,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def run_graph(args: argparse.Namespace) -> int:
     bank = open_bank(args)
-    graph = walk_graph(bank, args.path, direction=args.direction, depth=args.depth, limit=args.limit,
-                       neighbours=not args.no_neighbours)
+    graph = walk_graph(
+        bank, args.path, direction=args.direction, depth=args.depth, limit=args.limit, neighbours=not args.no_neighbours
+    )
     if args.format == "json":
         emit_json(graph)
     else:
@@ -101,8 +119,10 @@ def format_graph(graph: Graph) -> str:
     summary += f" ({layers})" if layers else ""
     lines += ["", summary]
     if graph.truncated:
-        lines.append(f"truncated: the cap of {graph.limit} documents (root included) was reached; "
-                     f"raise --limit (at most {MAX_LIMIT}) or lower --depth")
+        lines.append(
+            f"truncated: the cap of {graph.limit} documents (root included) was reached; "
+            f"raise --limit (at most {MAX_LIMIT}) or lower --depth"
+        )
     if graph.external:
         readable = {(n.source, n.raw): n for n in graph.neighbours}
         lines += ["", "external (leave the bank; not broken):"]
@@ -125,9 +145,11 @@ def format_graph(graph: Graph) -> str:
 
 
 def _caption(graph: Graph) -> str:
-    return (f"derived_from walk {graph.direction} from {graph.root}, depth {graph.depth}"
-            f"{', truncated at ' + str(graph.limit) + ' documents' if graph.truncated else ''}; "
-            "an arrow runs from a document to one derived from it")
+    return (
+        f"derived_from walk {graph.direction} from {graph.root}, depth {graph.depth}"
+        f"{', truncated at ' + str(graph.limit) + ' documents' if graph.truncated else ''}; "
+        "an arrow runs from a document to one derived from it"
+    )
 
 
 def _mermaid_text(text: str) -> str:
@@ -205,8 +227,10 @@ def format_drift(drift: Drift) -> str:
         else:
             lines += ["", f"no anchored code is ahead of its document by more than {drift.threshold_days} days"]
         for pair in drift.drifted:
-            lines.append(f"  {pair.path} -> {pair.anchor}: code {pair.ahead_days} days ahead "
-                         f"(document {pair.doc_touched[:10]}, code {pair.code_touched[:10]})")
+            lines.append(
+                f"  {pair.path} -> {pair.anchor}: code {pair.ahead_days} days ahead "
+                f"(document {pair.doc_touched[:10]}, code {pair.code_touched[:10]})"
+            )
             for commit in pair.commits:
                 lines.append(f"      {commit.short_hash} {commit.date[:10]} {commit.subject}")
             if pair.commit_count > len(pair.commits):

@@ -63,7 +63,10 @@ def format_stats(stats: Stats) -> str:
                     ("delivery_status", _join(c.delivery_statuses)),
                     ("decision_status", _join(c.decision_statuses)),
                     ("roots", _join(c.roots)),
-                    ("derived_from", "required for active non-root documents" if c.requires_derived_from else "not required"),
+                    (
+                        "derived_from",
+                        "required for active non-root documents" if c.requires_derived_from else "not required",
+                    ),
                     ("cycles", "forbidden" if c.forbids_cycles else "not forbidden"),
                 ],
                 indent=2,
@@ -74,7 +77,10 @@ def format_stats(stats: Stats) -> str:
     lines.append(
         rows(
             [
-                ("layers", f"declared: {declared}" if declared else "built-in map (no Directory | Layer table in dna/)"),
+                (
+                    "layers",
+                    f"declared: {declared}" if declared else "built-in map (no Directory | Layer table in dna/)",
+                ),
                 *[("  unknown layer", row) for row in c.unknown_layers],
                 (
                     "edges",

@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     parser.set_defaults(handler=run_search)
 
     parser = sub.add_parser("eval", parents=[common], help=f"Recall@1, Recall@3 and MRR of routing over {ROUTE_CHECKS}")
-    parser.add_argument("--file", "-f", type=Path, help=f"a file of Question | Expected rows (default: the bank's {ROUTE_CHECKS})")
+    parser.add_argument(
+        "--file", "-f", type=Path, help=f"a file of Question | Expected rows (default: the bank's {ROUTE_CHECKS})"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run_eval)
 
@@ -81,12 +83,19 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
         lines.append(f"    why: {hit.why}")
         if explain:
             b = hit.breakdown
-            fields = [f"canonical_for {b.canonical:g}" + (f" ({b.canonical_key})" if b.canonical_key else ""),
-                      f"purpose {b.purpose:g}", f"title {b.title:g}", f"section {b.heading:g}"]
+            fields = [
+                f"canonical_for {b.canonical:g}" + (f" ({b.canonical_key})" if b.canonical_key else ""),
+                f"purpose {b.purpose:g}",
+                f"title {b.title:g}",
+                f"section {b.heading:g}",
+            ]
             lines.append(f"    headers: {', '.join(fields)} = {b.raw:g}")
-            lines.append(f"    x layer {b.layer_weight:g} x status {b.status_weight:g}"
-                         + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
-                         + f" + body {b.body:g}" + (f" ({', '.join(b.body_words)})" if b.body_words else ""))
+            lines.append(
+                f"    x layer {b.layer_weight:g} x status {b.status_weight:g}"
+                + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
+                + f" + body {b.body:g}"
+                + (f" ({', '.join(b.body_words)})" if b.body_words else "")
+            )
     return "\n".join(lines)
 
 
@@ -108,7 +117,9 @@ def format_search(result: SearchResult) -> str:
         lines.append("(no document holds every word; showing documents that hold some of them)")
     for rank, hit in enumerate(result.hits, start=1):
         where = f"{hit.path}:{hit.line}" if hit.line else hit.path
-        lines.append(f"{rank:>2}. {where}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]  {hit.title}")
+        lines.append(
+            f"{rank:>2}. {where}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]  {hit.title}"
+        )
         if hit.excerpt:
             lines.append(f"    {hit.excerpt}")
     return "\n".join(lines)
@@ -147,7 +158,9 @@ def format_eval(report: EvalReport) -> str:
         for miss in report.misses:
             rank = f"rank {miss.rank}" if miss.rank else "not in the first 10"
             lines.append(f"  line {miss.line}: {miss.question}")
-            lines.append(f"    expected {', '.join(miss.expected)} ({rank}); got {', '.join(miss.got[:CHECK_DEPTH]) or 'nothing'}")
+            lines.append(
+                f"    expected {', '.join(miss.expected)} ({rank}); got {', '.join(miss.got[:CHECK_DEPTH]) or 'nothing'}"
+            )
     else:
         lines.append("no misses")
     return "\n".join(lines)

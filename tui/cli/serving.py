@@ -12,8 +12,10 @@ from typing import Any
 
 from core.bank import find_root
 
-EXITS_HELP = ("owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
-              "agent: they move or delete the note at once")
+EXITS_HELP = (
+    "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
+    "agent: they move or delete the note at once"
+)
 
 
 def serve_main(argv: list[str]) -> int:
@@ -27,10 +29,17 @@ def serve_main(argv: list[str]) -> int:
 
 
 def _mcp_options(mcp: argparse.ArgumentParser) -> None:
-    mcp.add_argument("--off", action="append", default=[], metavar="PATH",
-                     help="offer nothing for banks at or under PATH (repeatable)")
+    mcp.add_argument(
+        "--off",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="offer nothing for banks at or under PATH (repeatable)",
+    )
     mcp.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
-    mcp.add_argument("--http", metavar="127.0.0.1:PORT", help="serve streamable HTTP on a loopback address instead of stdio")
+    mcp.add_argument(
+        "--http", metavar="127.0.0.1:PORT", help="serve streamable HTTP on a loopback address instead of stdio"
+    )
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -39,8 +48,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     _mcp_options(mcp)
     mcp.set_defaults(handler=run_mcp)
 
-    surface = sub.add_parser("surface", parents=[common],
-                             help="characters and estimated tokens the MCP surface costs per request, per state")
+    surface = sub.add_parser(
+        "surface", parents=[common], help="characters and estimated tokens the MCP surface costs per request, per state"
+    )
     surface.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
     surface.add_argument("--json", action="store_true", help="print JSON")
     surface.set_defaults(handler=run_surface)
@@ -86,8 +96,10 @@ def run_surface(args: argparse.Namespace) -> int:
         if number:
             print()
         budget = f" (budget {BUDGET_TOKENS:,})" if cost.state == "full" else ""
-        print(f"{cost.state} surface, inbox exits {cost.inbox_exits}: {cost.chars:,} chars, "
-              f"~{cost.tokens:,.0f} tokens{budget}")
+        print(
+            f"{cost.state} surface, inbox exits {cost.inbox_exits}: {cost.chars:,} chars, "
+            f"~{cost.tokens:,.0f} tokens{budget}"
+        )
         width = max(len(line.part) for line in cost.lines)
         print(f"  {'part'.ljust(width)}  {'chars':>6}  {'tokens':>6}")
         for line in cost.lines:

@@ -14,9 +14,12 @@ import sys
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this family's subcommands to the parser."""
     p = sub.add_parser("tui", parents=[common], help="open the workbench on the bank (the default command)")
-    p.add_argument("--serve-mcp", metavar="PORT",
-                   help="also serve the bank to agents over MCP (streamable HTTP on 127.0.0.1:PORT, or HOST:PORT on "
-                        "loopback); the Activity pane lists every tool call")
+    p.add_argument(
+        "--serve-mcp",
+        metavar="PORT",
+        help="also serve the bank to agents over MCP (streamable HTTP on 127.0.0.1:PORT, or HOST:PORT on "
+        "loopback); the Activity pane lists every tool call",
+    )
     p.set_defaults(handler=run_tui)
     p = sub.add_parser("demo", parents=[common], help="build a demo bank with history, drift and an inbox, and open it")
     p.add_argument("--dest", help="build the demo repository in this directory (default: a new temporary one)")

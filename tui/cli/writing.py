@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     _json_flag(p)
     p.set_defaults(handler=run_init)
 
-    p = sub.add_parser("materialize-flows", parents=[common], help="copy the shipped templates into the bank to own them")
+    p = sub.add_parser(
+        "materialize-flows", parents=[common], help="copy the shipped templates into the bank to own them"
+    )
     p.add_argument("--force", action="store_true", help="overwrite templates the bank already has")
     _json_flag(p)
     p.set_defaults(handler=run_materialize)
@@ -133,8 +135,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--note", help="why, for the agent that proposed it")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_reject)
-    p = actions.add_parser("fold", parents=[common],
-                           help="put a note's text into its owner's ## section, then discard it (reason: where it went)")
+    p = actions.add_parser(
+        "fold",
+        parents=[common],
+        help="put a note's text into its owner's ## section, then discard it (reason: where it went)",
+    )
     p.add_argument("path", help="the note, e.g. _inbox/note.md")
     p.add_argument("--into", required=True, help="the owner document's bank path")
     p.add_argument("--section", required=True, help="the ## section to update")
@@ -168,7 +173,9 @@ def _print_write(verb: str, result: Any, args: argparse.Namespace, lines: list[s
 def run_init(args: argparse.Namespace) -> int:
     result = init(require_root(args), name=args.name, dry_run=args.dry_run, force=args.force)
     verb = f"{'WOULD CREATE' if result.dry_run else 'CREATED'} {result.root}"
-    return _print_write(verb, result, args, [f"sections: {', '.join(result.directories)}", f"files: {len(result.files)}"])
+    return _print_write(
+        verb, result, args, [f"sections: {', '.join(result.directories)}", f"files: {len(result.files)}"]
+    )
 
 
 def run_materialize(args: argparse.Namespace) -> int:
@@ -189,35 +196,73 @@ def _extras(pairs: list[str]) -> dict[str, str]:
 
 def run_create(args: argparse.Namespace) -> int:
     result = create(
-        open_bank(args), path=args.path, title=args.title, purpose=args.purpose, doc_kind=args.doc_kind,
-        derived_from=_csv(args.derived), canonical_for=_csv(args.canonical), must_not_define=_csv(args.must_not_define),
-        status=args.status, body=args.body, body_file=args.body_file, extra=_extras(args.set), inbox=args.inbox,
-        dry_run=args.dry_run, client=CLI_CLIENT,
+        open_bank(args),
+        path=args.path,
+        title=args.title,
+        purpose=args.purpose,
+        doc_kind=args.doc_kind,
+        derived_from=_csv(args.derived),
+        canonical_for=_csv(args.canonical),
+        must_not_define=_csv(args.must_not_define),
+        status=args.status,
+        body=args.body,
+        body_file=args.body_file,
+        extra=_extras(args.set),
+        inbox=args.inbox,
+        dry_run=args.dry_run,
+        client=CLI_CLIENT,
     )
     verb = f"{'WOULD CREATE' if result.dry_run else 'CREATED'} {result.path}"
-    return _print_write(verb, result, args, [
-        f"template: {result.template or '(none)'}",
-        f"registered in: {', '.join(result.registered_in) or '(nothing)'}",
-    ])
+    return _print_write(
+        verb,
+        result,
+        args,
+        [
+            f"template: {result.template or '(none)'}",
+            f"registered in: {', '.join(result.registered_in) or '(nothing)'}",
+        ],
+    )
 
 
 def run_edit(args: argparse.Namespace) -> int:
-    result = edit(open_bank(args), path=args.path, find=args.find, replace=args.replace, section=args.section, dry_run=args.dry_run)
-    verb = f"{'WOULD EDIT' if result.dry_run else 'EDITED'} {result.path}" + (f" :: {result.section}" if result.section else "")
-    return _print_write(verb, result, args, [f"bytes: {result.bytes_before} -> {result.bytes_after}", "", result.context])
+    result = edit(
+        open_bank(args),
+        path=args.path,
+        find=args.find,
+        replace=args.replace,
+        section=args.section,
+        dry_run=args.dry_run,
+    )
+    verb = f"{'WOULD EDIT' if result.dry_run else 'EDITED'} {result.path}" + (
+        f" :: {result.section}" if result.section else ""
+    )
+    return _print_write(
+        verb, result, args, [f"bytes: {result.bytes_before} -> {result.bytes_after}", "", result.context]
+    )
 
 
 def run_update_section(args: argparse.Namespace) -> int:
     result = update_section(
-        open_bank(args), path=args.path, section=args.section, content=args.content, content_file=args.content_file,
-        mode="append" if args.append else "replace", dry_run=args.dry_run,
+        open_bank(args),
+        path=args.path,
+        section=args.section,
+        content=args.content,
+        content_file=args.content_file,
+        mode="append" if args.append else "replace",
+        dry_run=args.dry_run,
     )
     verb = f"{'WOULD UPDATE' if result.dry_run else 'UPDATED'} {result.path} :: {result.section} ({result.mode})"
     return _print_write(verb, result, args, [f"bytes: {result.bytes_before} -> {result.bytes_after}"])
 
 
 def run_set_status(args: argparse.Namespace) -> int:
-    result = set_status(open_bank(args), path=args.path, status=args.status, release_canonical=args.release_canonical, dry_run=args.dry_run)
+    result = set_status(
+        open_bank(args),
+        path=args.path,
+        status=args.status,
+        release_canonical=args.release_canonical,
+        dry_run=args.dry_run,
+    )
     if not result.changed and not result.dry_run:
         verb = f"UNCHANGED {result.path}: already {result.status}"
     else:
@@ -232,25 +277,41 @@ def run_set_field(args: argparse.Namespace) -> int:
         verb = f"UNCHANGED {result.path}: {result.field} already holds that value"
     else:
         verb = f"{'WOULD SET' if result.dry_run else 'SET'} {result.path}: {result.line}"
-    lines = [f"also updated: {', '.join(result.indexes)}" if result.indexes else "", "renamed the H1" if result.heading else ""]
+    lines = [
+        f"also updated: {', '.join(result.indexes)}" if result.indexes else "",
+        "renamed the H1" if result.heading else "",
+    ]
     return _print_write(verb, result, args, lines)
 
 
 def run_promote(args: argparse.Namespace) -> int:
     result = promote(
-        open_bank(args), path=args.path, to=args.to, doc_kind=args.doc_kind, title=args.title, purpose=args.purpose,
-        derived_from=_csv(args.derived), canonical_for=_csv(args.canonical), must_not_define=_csv(args.must_not_define),
-        status=args.status, dry_run=args.dry_run,
+        open_bank(args),
+        path=args.path,
+        to=args.to,
+        doc_kind=args.doc_kind,
+        title=args.title,
+        purpose=args.purpose,
+        derived_from=_csv(args.derived),
+        canonical_for=_csv(args.canonical),
+        must_not_define=_csv(args.must_not_define),
+        status=args.status,
+        dry_run=args.dry_run,
     )
     return _print_promote(result, args)
 
 
 def _print_promote(result: Any, args: argparse.Namespace) -> int:
     verb = f"{'WOULD PROMOTE' if result.dry_run else 'PROMOTED'} {result.source} -> {result.path}"
-    return _print_write(verb, result, args, [
-        f"template: {result.template or '(none)'}",
-        f"registered in: {', '.join(result.registered_in) or '(nothing)'}",
-    ])
+    return _print_write(
+        verb,
+        result,
+        args,
+        [
+            f"template: {result.template or '(none)'}",
+            f"registered in: {', '.join(result.registered_in) or '(nothing)'}",
+        ],
+    )
 
 
 def run_discard(args: argparse.Namespace) -> int:
@@ -278,7 +339,9 @@ def run_inbox_list(args: argparse.Namespace) -> int:
             p = entry.proposal
             target = f" -> {p['to']}" if p.get("to") else ""
             reason = f" ({p['reason']})" if p.get("reason") else ""
-            print(f"      proposal: {p.get('action')}{target}{reason} by {p.get('proposed_by', '?')} at {p.get('proposed_at', '?')}")
+            print(
+                f"      proposal: {p.get('action')}{target}{reason} by {p.get('proposed_by', '?')} at {p.get('proposed_at', '?')}"
+            )
     print(f"total: {len(entries)}")
     return 0
 
@@ -306,8 +369,13 @@ def run_inbox_fold(args: argparse.Namespace) -> int:
 
     bank = open_bank(args)
     content = args.content if args.content is not None else foldable_body(read_document(bank, args.path).content)
-    fold = dict(note=args.path, path=args.into, section=args.section, content=content,
-                mode="append" if args.append else "replace")
+    fold = dict(
+        note=args.path,
+        path=args.into,
+        section=args.section,
+        content=content,
+        mode="append" if args.append else "replace",
+    )
     plan = plan_fold(bank, **fold)  # every gate of both steps, before either writes
     if not args.dry_run:
         plan = apply_fold(bank, **fold)
@@ -315,7 +383,9 @@ def run_inbox_fold(args: argparse.Namespace) -> int:
         emit_json({"update": plan.update, "discard": plan.discard})
         return 0
     update, gone = plan.update, plan.discard
-    print(f"{'WOULD FOLD' if args.dry_run else 'FOLDED'} {gone.path} into {update.path} :: {update.section} ({update.mode})")
+    print(
+        f"{'WOULD FOLD' if args.dry_run else 'FOLDED'} {gone.path} into {update.path} :: {update.section} ({update.mode})"
+    )
     print(f"bytes: {update.bytes_before} -> {update.bytes_after}")
     print(f"{'would discard' if args.dry_run else 'discarded'} {gone.path}: {gone.reason}")
     print()

@@ -99,8 +99,14 @@ class CoreDialog(ModalScreen[Result], Generic[Result]):
             return
         self.pending = request
         self.show_refusal(None)
-        self.run_worker(lambda: self._call(request, call), thread=True, exclusive=True, exit_on_error=False,
-                        group="dialog-core", description=f"{type(self).__name__}: {request}")
+        self.run_worker(
+            lambda: self._call(request, call),
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+            group="dialog-core",
+            description=f"{type(self).__name__}: {request}",
+        )
 
     def _call(self, request: str, call: Callable[[], Any]) -> None:
         try:

@@ -31,12 +31,21 @@ class DiscardDialog(CoreDialog[DiscardResult | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(f"Discard {self.note}?", classes="dialog-title", markup=False)
-            yield Static(f"“{self.title_text}”. The file is deleted; say why, for the record.",
-                         classes="dialog-note", markup=False)
-            yield Horizontal(Label("Reason", classes="field-label"),
-                             Input(self.reason, id="discard-reason", compact=True,
-                                   placeholder="e.g. not bank material: a local setup problem"),
-                             classes="field")
+            yield Static(
+                f"“{self.title_text}”. The file is deleted; say why, for the record.",
+                classes="dialog-note",
+                markup=False,
+            )
+            yield Horizontal(
+                Label("Reason", classes="field-label"),
+                Input(
+                    self.reason,
+                    id="discard-reason",
+                    compact=True,
+                    placeholder="e.g. not bank material: a local setup problem",
+                ),
+                classes="field",
+            )
             yield Static("", classes="dialog-error")
             yield Static(HINT, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):

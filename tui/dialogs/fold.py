@@ -30,7 +30,9 @@ MODES = [("append to the section", "append"), ("replace the section", "replace")
 class FoldDialog(CoreDialog[FoldPlan | None]):
     """Fold one note into its owner; dismisses with what was written, or None when cancelled."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="FoldDialog") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="FoldDialog")
+        + """
     FoldDialog TextArea {
         height: 6;
     }
@@ -38,13 +40,15 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         margin-bottom: 0;
     }
     """
+    )
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "preview", "Preview"),
     ]
 
-    def __init__(self, bank: Bank, *, note: str, into: str = "", section: str | None = None, content: str = "",
-                 origin: str = "") -> None:
+    def __init__(
+        self, bank: Bank, *, note: str, into: str = "", section: str | None = None, content: str = "", origin: str = ""
+    ) -> None:
         super().__init__(bank)
         self.note = note
         self.into = into
@@ -60,13 +64,33 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         with Vertical():
             yield Label(f"Fold {self.note} into its owner", classes="dialog-title", markup=False)
             yield Static(self.origin or " ", classes="dialog-note", markup=False)
-            yield self._field("Into", CompletingInput(self.into, candidates=document_paths(self.bank), id="fold-into",
-                                                      compact=True, placeholder="the owner document's path"))
-            yield self._field("Section", Select([(s, s) for s in sections], value=chosen, id="fold-section",
-                                                compact=True, prompt="choose a ## section", allow_blank=not sections))
+            yield self._field(
+                "Into",
+                CompletingInput(
+                    self.into,
+                    candidates=document_paths(self.bank),
+                    id="fold-into",
+                    compact=True,
+                    placeholder="the owner document's path",
+                ),
+            )
+            yield self._field(
+                "Section",
+                Select(
+                    [(s, s) for s in sections],
+                    value=chosen,
+                    id="fold-section",
+                    compact=True,
+                    prompt="choose a ## section",
+                    allow_blank=not sections,
+                ),
+            )
             yield self._field("Mode", Select(MODES, value="append", allow_blank=False, id="fold-mode", compact=True))
-            yield Label("Text to fold; edit it to read well in its new place (f7 selects all):", id="fold-label",
-                        classes="dialog-note")
+            yield Label(
+                "Text to fold; edit it to read well in its new place (f7 selects all):",
+                id="fold-label",
+                classes="dialog-note",
+            )
             yield TextArea(self.content, id="fold-content", soft_wrap=True, show_line_numbers=False)
             yield Static("", classes="dialog-error")
             yield Static(HINT, classes="dialog-hint")
@@ -98,7 +122,8 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     def _fields(self) -> dict[str, str]:
         section = self.query_one("#fold-section", Select).value
         return dict(
-            note=self.note, path=self.query_one("#fold-into", Input).value.strip(),
+            note=self.note,
+            path=self.query_one("#fold-into", Input).value.strip(),
             section="" if section is Select.NULL else str(section),
             content=self.query_one("#fold-content", TextArea).text,
             mode=str(self.query_one("#fold-mode", Select).value),
@@ -127,5 +152,6 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
                 self.run_core("apply", lambda: apply_fold(self.bank, **fields))
 
         title = f"Fold into {plan.update.path} § {plan.update.section}?"
-        self.app.push_screen(PreviewDialog(title, fold_preview(plan), confirm="Fold and discard",
-                                           back="Back to the form"), answered)
+        self.app.push_screen(
+            PreviewDialog(title, fold_preview(plan), confirm="Fold and discard", back="Back to the form"), answered
+        )

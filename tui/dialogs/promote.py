@@ -48,19 +48,51 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
         with Vertical():
             yield Label(f"Promote {r.note}", classes="dialog-title", markup=False)
             yield Static(self.origin or " ", classes="dialog-note", markup=False)
-            yield self._field("Destination", CompletingInput(r.to, candidates=destinations(self.bank, r.note),
-                                                             id="promote-to", compact=True,
-                                                             placeholder="folder/name.md"))
-            yield self._field("Kind", CompletingInput(r.doc_kind, candidates=doc_kinds(self.bank), id="promote-kind",
-                                                      compact=True, placeholder="doc_kind, e.g. domain"))
+            yield self._field(
+                "Destination",
+                CompletingInput(
+                    r.to,
+                    candidates=destinations(self.bank, r.note),
+                    id="promote-to",
+                    compact=True,
+                    placeholder="folder/name.md",
+                ),
+            )
+            yield self._field(
+                "Kind",
+                CompletingInput(
+                    r.doc_kind,
+                    candidates=doc_kinds(self.bank),
+                    id="promote-kind",
+                    compact=True,
+                    placeholder="doc_kind, e.g. domain",
+                ),
+            )
             yield self._field("Title", Input(r.title, id="promote-title", compact=True))
-            yield self._field("Purpose", Input(r.purpose, id="promote-purpose", compact=True,
-                                               placeholder="one sentence: when to read it"))
-            yield self._field("Derived from", CompletingInput(", ".join(r.derived_from), id="promote-derived",
-                                                              candidates=document_paths(self.bank), multi=True,
-                                                              compact=True, placeholder="bank paths, comma-separated"))
-            yield self._field("Canonical for", Input(", ".join(r.canonical_for), id="promote-canonical", compact=True,
-                                                     placeholder="keys this document owns, comma-separated"))
+            yield self._field(
+                "Purpose",
+                Input(r.purpose, id="promote-purpose", compact=True, placeholder="one sentence: when to read it"),
+            )
+            yield self._field(
+                "Derived from",
+                CompletingInput(
+                    ", ".join(r.derived_from),
+                    id="promote-derived",
+                    candidates=document_paths(self.bank),
+                    multi=True,
+                    compact=True,
+                    placeholder="bank paths, comma-separated",
+                ),
+            )
+            yield self._field(
+                "Canonical for",
+                Input(
+                    ", ".join(r.canonical_for),
+                    id="promote-canonical",
+                    compact=True,
+                    placeholder="keys this document owns, comma-separated",
+                ),
+            )
             yield Static("", classes="dialog-error")
             yield Static(HINT, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
@@ -82,9 +114,13 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
     def filled(self) -> PromoteRequest:
         """The form as typed."""
         return PromoteRequest(
-            note=self.request.note, to=self._value("#promote-to"), doc_kind=self._value("#promote-kind"),
-            title=self._value("#promote-title"), purpose=self._value("#promote-purpose"),
-            derived_from=_csv(self._value("#promote-derived")), canonical_for=_csv(self._value("#promote-canonical")),
+            note=self.request.note,
+            to=self._value("#promote-to"),
+            doc_kind=self._value("#promote-kind"),
+            title=self._value("#promote-title"),
+            purpose=self._value("#promote-purpose"),
+            derived_from=_csv(self._value("#promote-derived")),
+            canonical_for=_csv(self._value("#promote-canonical")),
         )
 
     @on(Input.Changed, "#promote-to")
@@ -116,5 +152,9 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
             if go:
                 self.run_core("apply", lambda: plan_promote(self.bank, filled, dry_run=False))
 
-        self.app.push_screen(PreviewDialog(f"Promote to {plan.result.path}?", promote_preview(plan),
-                                           confirm="Promote", back="Back to the form"), answered)
+        self.app.push_screen(
+            PreviewDialog(
+                f"Promote to {plan.result.path}?", promote_preview(plan), confirm="Promote", back="Back to the form"
+            ),
+            answered,
+        )

@@ -42,9 +42,11 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
         with Vertical():
             yield Label(f"Reject the proposal on {self.note}?", classes="dialog-title", markup=False)
             yield Static(describe(self.proposal), classes="dialog-note", markup=False)
-            yield Horizontal(Label("Note (optional)", classes="field-label"),
-                             Input(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
-                             classes="field")
+            yield Horizontal(
+                Label("Note (optional)", classes="field-label"),
+                Input(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
+                classes="field",
+            )
             yield Static("", classes="dialog-error")
             yield Static(HINT, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):

@@ -24,8 +24,10 @@ if TYPE_CHECKING:  # the MCP SDK is imported only when a server is hosted
 
 KEPT = 500
 """Calls the pane remembers; older ones drop off the end."""
-NOT_SERVING = ("No MCP server is hosted here. Start the workbench with `memorybank tui --serve-mcp 8765` and "
-               "point your agent at http://127.0.0.1:8765/mcp: each tool call it makes shows up here, newest first.")
+NOT_SERVING = (
+    "No MCP server is hosted here. Start the workbench with `memorybank tui --serve-mcp 8765` and "
+    "point your agent at http://127.0.0.1:8765/mcp: each tool call it makes shows up here, newest first."
+)
 
 
 def clock(call: ToolCall) -> str:
@@ -51,8 +53,16 @@ class ActivityPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(NOT_SERVING, id="activity-summary", classes="pane-heading")
-        yield FittedTable([Column("Time", 8), Column("Client", 12), Column("Tool", 17), Column("Arguments", weight=3),
-                           Column("Outcome", weight=2)], id="activity-calls")
+        yield FittedTable(
+            [
+                Column("Time", 8),
+                Column("Client", 12),
+                Column("Tool", 17),
+                Column("Arguments", weight=3),
+                Column("Outcome", weight=2),
+            ],
+            id="activity-calls",
+        )
         yield Static("", id="activity-detail", classes="detail")
 
     def on_mount(self) -> None:
@@ -77,8 +87,11 @@ class ActivityPane(Pane):
         at_top = table.cursor_row <= 0
         rows = []
         for key, call in zip(self._keys, self.calls):
-            outcome = Text("ok", style="green") if call.ok else Text(f"✗ {call.outcome}", style="red",
-                                                                      no_wrap=True, overflow="ellipsis")
+            outcome = (
+                Text("ok", style="green")
+                if call.ok
+                else Text(f"✗ {call.outcome}", style="red", no_wrap=True, overflow="ellipsis")
+            )
             rows.append(([clock(call), call.client, call.tool, call.arguments, outcome], key))
         keep = None
         if not at_top and table.row_count:

@@ -97,8 +97,9 @@ class Pane(Vertical):
         if busy is not None:
             busy.loading = False
 
-    def run_core(self, request: Any, call: Callable[[], Any], *, busy: Widget | None = None,
-                 channel: str = "read") -> None:
+    def run_core(
+        self, request: Any, call: Callable[[], Any], *, busy: Widget | None = None, channel: str = "read"
+    ) -> None:
         """Run ``call`` (one core call) in a thread; ``on_loaded`` gets its value.
 
         Each channel keeps only its latest request: an answer to an older one is dropped, so typing
@@ -109,14 +110,20 @@ class Pane(Vertical):
         if busy is not None:
             busy.loading = True
             self._busy[channel] = busy
-        self.run_worker(partial(self._call_core, channel, request, call), thread=True, exclusive=True,
-                        exit_on_error=False, group=f"core-{channel}", description=f"{self.TITLE}: {channel}")
+        self.run_worker(
+            partial(self._call_core, channel, request, call),
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+            group=f"core-{channel}",
+            description=f"{self.TITLE}: {channel}",
+        )
 
     def _call_core(self, channel: str, request: Any, call: Callable[[], Any]) -> None:
         """The worker's body: one core call, and one message back with its value or its error."""
         try:
             value = call()
-        except Exception as error:  # noqa: BLE001 - every failure is shown, none may kill the app
+        except Exception as error:
             self.post_message(self.Loaded(channel, request, error=error))
         else:
             self.post_message(self.Loaded(channel, request, value=value))
@@ -144,8 +151,9 @@ class Pane(Vertical):
         if isinstance(error, BankError):
             self.notify(error.message, title=self.TITLE, severity="error", timeout=8)
         else:
-            self.notify(f"{type(error).__name__}: {error}", title=f"{self.TITLE}: unexpected error",
-                        severity="error", timeout=8)
+            self.notify(
+                f"{type(error).__name__}: {error}", title=f"{self.TITLE}: unexpected error", severity="error", timeout=8
+            )
 
     # -- the command palette ---------------------------------------------------------------
 

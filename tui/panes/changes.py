@@ -22,8 +22,12 @@ from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
 
 DEFAULT_SINCE = "HEAD~5"
-MARKS = {"added": ("+", "bold green"), "modified": ("~", "bold yellow"), "renamed": ("→", "bold cyan"),
-         "deleted": ("−", "bold red")}
+MARKS = {
+    "added": ("+", "bold green"),
+    "modified": ("~", "bold yellow"),
+    "renamed": ("→", "bold cyan"),
+    "deleted": ("−", "bold red"),
+}
 
 
 class ChangesPane(Pane):
@@ -47,11 +51,20 @@ class ChangesPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Since", classes="row-label")
-            yield Input(DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)",
-                        id="changes-since")
+            yield Input(
+                DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)", id="changes-since"
+            )
         yield Static("Reading git history…", id="changes-summary", classes="pane-heading")
-        yield FittedTable([Column("", 1), Column("Document", weight=3), Column("Title", weight=2), Column("Layer", 9),
-                           Column("Status", 8)], id="changes-table")
+        yield FittedTable(
+            [
+                Column("", 1),
+                Column("Document", weight=3),
+                Column("Title", weight=2),
+                Column("Layer", 9),
+                Column("Status", 8),
+            ],
+            id="changes-table",
+        )
 
     @on(Input.Submitted, "#changes-since")
     def _submitted(self) -> None:
@@ -60,8 +73,11 @@ class ChangesPane(Pane):
 
     def reload(self) -> None:
         since = self.query_one("#changes-since", Input).value.strip()
-        self.run_core(("changes", since, self.bank.generation), lambda: changes_since(self.bank, since),
-                      busy=self.query_one("#changes-summary", Static))
+        self.run_core(
+            ("changes", since, self.bank.generation),
+            lambda: changes_since(self.bank, since),
+            busy=self.query_one("#changes-summary", Static),
+        )
 
     def on_failed(self, request: Any, error: BaseException) -> None:
         self.changes = None
@@ -81,8 +97,9 @@ class ChangesPane(Pane):
         summary = Text(f"{count(len(changes.changes), 'document')} changed", style="bold")
         if counts:
             summary.append(": " + ", ".join(f"{n} {kind}" for kind, n in counts.items()))
-        summary.append(f"  ·  since {changes.since}" + ("" if changes.mode == "git" else " (modification times)"),
-                       style="dim")
+        summary.append(
+            f"  ·  since {changes.since}" + ("" if changes.mode == "git" else " (modification times)"), style="dim"
+        )
         if changes.note:
             summary.append(f"\n{changes.note}", style="italic")
         self.query_one("#changes-summary", Static).update(summary)

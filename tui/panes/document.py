@@ -29,8 +29,9 @@ from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.tree_cursor import place_cursor
 
-EMPTY = ("No document open. Choose one in Route, Search or Findings, or jump to one with ctrl+o "
-         "(or ctrl+p and its name).")
+EMPTY = (
+    "No document open. Choose one in Route, Search or Findings, or jump to one with ctrl+o (or ctrl+p and its name)."
+)
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,11 @@ class DocumentPane(Pane):
     ]
     COMMANDS_OFFERED = (
         PaletteCommand("Document: open in $EDITOR", "At the selected section's (or finding's) line", "edit"),
-        PaletteCommand("Document: switch between rendered and source", "Numbered source lines or rendered markdown",
-                       "toggle_source"),
+        PaletteCommand(
+            "Document: switch between rendered and source",
+            "Numbered source lines or rendered markdown",
+            "toggle_source",
+        ),
         PaletteCommand("Document: show the whole document", "Every section, rendered", "whole"),
     )
 
@@ -249,7 +253,7 @@ class DocumentPane(Pane):
     def _link(self, event: Markdown.LinkClicked) -> None:
         if self.opened is None:
             return
-        link = next((l for l in self.opened.doc.links if l.raw == event.href), None)
+        link = next((found for found in self.opened.doc.links if found.raw == event.href), None)
         if link is not None and link.resolved and link.resolved in self.bank:
             self.post_message(self.EdgeFollowed(link.resolved))
         elif link is not None and link.resolved:

@@ -70,9 +70,11 @@ class DriftPane(Pane):
 
     def reload(self) -> None:
         threshold = self.threshold
-        self.run_core(("drift", threshold, self.bank.generation),
-                      lambda: check_drift(self.bank, threshold_days=threshold),
-                      busy=self.query_one("#drift-summary", Static))
+        self.run_core(
+            ("drift", threshold, self.bank.generation),
+            lambda: check_drift(self.bank, threshold_days=threshold),
+            busy=self.query_one("#drift-summary", Static),
+        )
 
     def on_failed(self, request: Any, error: BaseException) -> None:
         self.query_one("#drift-summary", Static).update(getattr(error, "message", str(error)))
@@ -82,9 +84,11 @@ class DriftPane(Pane):
         summary = Text()
         if drift.mode == "git":
             summary.append(f"{len(drift.drifted)} drifted", style="bold")
-            summary.append(f", {count(len(drift.missing), 'missing anchor')}  ·  "
-                           f"{count(drift.anchored, 'anchored document')}, {drift.unanchored} without anchors  ·  "
-                           f"threshold {drift.threshold_days} days")
+            summary.append(
+                f", {count(len(drift.missing), 'missing anchor')}  ·  "
+                f"{count(drift.anchored, 'anchored document')}, {drift.unanchored} without anchors  ·  "
+                f"threshold {drift.threshold_days} days"
+            )
         if drift.note:
             summary.append(("\n" if drift.mode == "git" else "") + drift.note, style="italic")
         self.query_one("#drift-summary", Static).update(summary)
@@ -106,13 +110,16 @@ class DriftPane(Pane):
                 line.append(commit.subject)
                 node.add_leaf(line, data=pair.path)
             if pair.commit_count > len(pair.commits):
-                node.add_leaf(Text(f"… {pair.commit_count - len(pair.commits)} older commits", style="dim"),
-                              data=pair.path)
+                node.add_leaf(
+                    Text(f"… {pair.commit_count - len(pair.commits)} older commits", style="dim"), data=pair.path
+                )
         if not drift.drifted:
-            ahead.add_leaf(Text(f"nothing is more than {drift.threshold_days} days behind its code",
-                                style="italic dim"))
-        missing = tree.root.add(Text(f"Anchors that point at nothing ({len(drift.missing)})", style="bold"),
-                                expand=True)
+            ahead.add_leaf(
+                Text(f"nothing is more than {drift.threshold_days} days behind its code", style="italic dim")
+            )
+        missing = tree.root.add(
+            Text(f"Anchors that point at nothing ({len(drift.missing)})", style="bold"), expand=True
+        )
         for anchor in drift.missing:
             label = Text(anchor.path, style="bold")
             label.append(f"  ⇢ {anchor.anchor}")

@@ -56,10 +56,18 @@ class FindingsPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Input(placeholder="filter by path", id="findings-path")
-            yield Select([("all severities", ALL), ("errors", "error"), ("warnings", "warning")], value=ALL,
-                         allow_blank=False, id="findings-severity")
-            yield Select([("all rules", ALL)] + [(r.name, r.name) for r in ordered_rules()], value=ALL,
-                         allow_blank=False, id="findings-rule")
+            yield Select(
+                [("all severities", ALL), ("errors", "error"), ("warnings", "warning")],
+                value=ALL,
+                allow_blank=False,
+                id="findings-severity",
+            )
+            yield Select(
+                [("all rules", ALL)] + [(r.name, r.name) for r in ordered_rules()],
+                value=ALL,
+                allow_blank=False,
+                id="findings-rule",
+            )
         yield Static("Validating…", id="findings-summary", classes="pane-heading")
         tree: Tree[Finding | None] = Tree("findings", id="findings-tree")
         tree.show_root = False
@@ -96,8 +104,11 @@ class FindingsPane(Pane):
                 bank.refresh()
             return validate(bank, severity=severity, rule=rule)
 
-        self.run_core(("validate", severity, rule, bank.generation, recheck), call,
-                      busy=self.query_one("#findings-summary", Static))
+        self.run_core(
+            ("validate", severity, rule, bank.generation, recheck),
+            call,
+            busy=self.query_one("#findings-summary", Static),
+        )
 
     def on_loaded(self, request: Any, report: ValidationReport) -> None:
         self.report = report

@@ -74,11 +74,16 @@ class GraphPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Walk", classes="row-label")
-            yield Select([("up ↑", "up"), ("down ↓", "down"), ("both ↕", "both")], value="down",
-                         allow_blank=False, id="graph-direction")
+            yield Select(
+                [("up ↑", "up"), ("down ↓", "down"), ("both ↕", "both")],
+                value="down",
+                allow_blank=False,
+                id="graph-direction",
+            )
             yield Label("depth", classes="row-label")
-            yield Select([(str(d), d) for d in range(1, MAX_DEPTH + 1)], value=DEFAULT_DEPTH,
-                         allow_blank=False, id="graph-depth")
+            yield Select(
+                [(str(d), d) for d in range(1, MAX_DEPTH + 1)], value=DEFAULT_DEPTH, allow_blank=False, id="graph-depth"
+            )
             yield Label("cap", classes="row-label")
             yield Select([(str(c), c) for c in CAPS], value=DEFAULT_LIMIT, allow_blank=False, id="graph-cap")
         yield Static(EMPTY, id="graph-summary", classes="pane-heading")
@@ -117,8 +122,10 @@ class GraphPane(Pane):
             return
         root, direction, depth, cap = self.root_path, self.direction, self.depth, self.cap
         self._shown_generation = self.generation
-        self.run_core(("walk", root, direction, depth, cap, self.bank.generation),
-                      lambda: walk_graph(self.bank, root, direction=direction, depth=depth, limit=cap))
+        self.run_core(
+            ("walk", root, direction, depth, cap, self.bank.generation),
+            lambda: walk_graph(self.bank, root, direction=direction, depth=depth, limit=cap),
+        )
 
     def on_failed(self, request: Any, error: BaseException) -> None:
         self.graph = None
@@ -150,7 +157,6 @@ class GraphPane(Pane):
     def _tree(self, graph: Graph) -> None:
         tree = self.query_one("#graph-tree", Tree)
         tree.clear()
-        by_path = {n.path: n for n in graph.nodes}
         fits = {(e.source, e.target): e.fit for e in graph.edges}
         root = graph.nodes[0]
         tree.root.set_label(node_label(root))

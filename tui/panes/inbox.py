@@ -46,9 +46,11 @@ from tui.triage import (
 from tui.widgets.fitted_table import Column, FittedTable
 
 EMPTY = "The inbox is empty."
-ARRIVING = ("Notes land here when an agent captures one (bank_create with inbox: true) or someone runs "
-            "`memorybank create PATH --inbox`. Each waits for you to promote it, fold it into its owner or "
-            "discard it; an agent can only propose which.")
+ARRIVING = (
+    "Notes land here when an agent captures one (bank_create with inbox: true) or someone runs "
+    "`memorybank create PATH --inbox`. Each waits for you to promote it, fold it into its owner or "
+    "discard it; an agent can only propose which."
+)
 KEYS = "p promote · f fold · d discard · a/r apply/reject a proposal · space marks, A applies marked"
 
 
@@ -90,15 +92,20 @@ class InboxPane(Pane):
     ]
     COMMANDS_OFFERED = (
         PaletteCommand("Inbox: promote the selected note", "A form, a dry-run preview, then the move", "promote"),
-        PaletteCommand("Inbox: fold the selected note into its owner",
-                       "Update the owner's section (previewed), then discard the note", "fold"),
+        PaletteCommand(
+            "Inbox: fold the selected note into its owner",
+            "Update the owner's section (previewed), then discard the note",
+            "fold",
+        ),
         PaletteCommand("Inbox: discard the selected note", "A reason is required", "discard"),
         PaletteCommand("Inbox: apply the selected note's proposal", "Every gate runs again; previewed first", "apply"),
-        PaletteCommand("Inbox: reject the selected note's proposal", "The note stays; an optional note says why",
-                       "reject"),
+        PaletteCommand(
+            "Inbox: reject the selected note's proposal", "The note stays; an optional note says why", "reject"
+        ),
         PaletteCommand("Inbox: mark or unmark the selected proposal", "For applying several at once", "mark"),
-        PaletteCommand("Inbox: apply the marked proposals (or all)", "One combined preview, then each in turn",
-                       "apply_marked"),
+        PaletteCommand(
+            "Inbox: apply the marked proposals (or all)", "One combined preview, then each in turn", "apply_marked"
+        ),
         PaletteCommand("Inbox: open where the selected note belongs", "The router's first candidate", "open_candidate"),
     )
 
@@ -115,8 +122,16 @@ class InboxPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the inbox…", id="inbox-summary", classes="pane-heading")
-        yield FittedTable([Column("", 1), Column("Age", 5, justify="right"), Column("From", 14),
-                           Column("Title", weight=3), Column("Proposal", weight=2)], id="inbox-notes")
+        yield FittedTable(
+            [
+                Column("", 1),
+                Column("Age", 5, justify="right"),
+                Column("From", 14),
+                Column("Title", weight=3),
+                Column("Proposal", weight=2),
+            ],
+            id="inbox-notes",
+        )
         with Horizontal(id="inbox-detail"):
             with VerticalScroll(id="inbox-preview"):
                 yield Static("", id="inbox-path")
@@ -128,8 +143,9 @@ class InboxPane(Pane):
     # -- the list --------------------------------------------------------------------------------
 
     def reload(self) -> None:
-        self.run_core(("list", self.bank.generation), lambda: list_inbox(self.bank),
-                      busy=self.query_one("#inbox-summary", Static))
+        self.run_core(
+            ("list", self.bank.generation), lambda: list_inbox(self.bank), busy=self.query_one("#inbox-summary", Static)
+        )
 
     def on_loaded(self, request: Any, value: Any) -> None:
         kind = request[0]
@@ -207,8 +223,12 @@ class InboxPane(Pane):
             return
         if self.view is not None and self.view.entry == entry:
             return
-        self.run_core(("note", entry.path, self.bank.generation), lambda: note_view(self.bank, entry), channel="note",
-                      busy=self.query_one("#inbox-where"))
+        self.run_core(
+            ("note", entry.path, self.bank.generation),
+            lambda: note_view(self.bank, entry),
+            channel="note",
+            busy=self.query_one("#inbox-where"),
+        )
 
     def _show(self, view: NoteView | None) -> None:
         """The note's body first (the table already names it), its frontmatter underneath."""
@@ -276,15 +296,19 @@ class InboxPane(Pane):
         view = self.view
         entry = self.selected
         if entry is None:
-            self.notify("The inbox is empty." if not self.entries else "Select a note first.", title="Inbox",
-                        severity="warning")
+            self.notify(
+                "The inbox is empty." if not self.entries else "Select a note first.", title="Inbox", severity="warning"
+            )
             return None
         if view is None or view.entry.path != entry.path:
             self.notify("Still reading the note; try again in a moment.", title="Inbox", severity="warning")
             return None
         if proposal and not entry.proposal:
-            self.notify(f"{entry.path} carries no proposal. p promotes it, f folds it, d discards it.",
-                        title="Inbox", severity="warning")
+            self.notify(
+                f"{entry.path} carries no proposal. p promotes it, f folds it, d discards it.",
+                title="Inbox",
+                severity="warning",
+            )
             return None
         return view
 
@@ -311,12 +335,19 @@ class InboxPane(Pane):
 
         def done(plan: FoldPlan | None) -> None:
             if plan is not None:
-                self._written(f"Folded into {plan.update.path} § {plan.update.section}; "
-                              f"{plan.discard.path} discarded.")
+                self._written(f"Folded into {plan.update.path} § {plan.update.section}; {plan.discard.path} discarded.")
 
-        self.app.push_screen(FoldDialog(self.bank, note=view.entry.path, into=owner.path if owner else "",
-                                        section=owner.section if owner else None,
-                                        content=foldable_body(view.body), origin=origin(view.entry)), done)
+        self.app.push_screen(
+            FoldDialog(
+                self.bank,
+                note=view.entry.path,
+                into=owner.path if owner else "",
+                section=owner.section if owner else None,
+                content=foldable_body(view.body),
+                origin=origin(view.entry),
+            ),
+            done,
+        )
 
     def action_discard(self) -> None:
         view = self._ready()
@@ -329,7 +360,9 @@ class InboxPane(Pane):
             if result is not None:
                 self._written(f"Discarded {result.path}: {result.reason}")
 
-        self.app.push_screen(DiscardDialog(self.bank, note=view.entry.path, title=view.entry.title, reason=reason), done)
+        self.app.push_screen(
+            DiscardDialog(self.bank, note=view.entry.path, title=view.entry.title, reason=reason), done
+        )
 
     def action_apply(self) -> None:
         view = self._ready(proposal=True)
@@ -346,7 +379,9 @@ class InboxPane(Pane):
 
         self.run_core(("apply-preview", path), preview, channel="write")
 
-    def _confirm_apply(self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]) -> None:
+    def _confirm_apply(
+        self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]
+    ) -> None:
         result, lines = value
         proposal = next((e.proposal for e in self.entries if e.path == path), None) or {}
 
@@ -354,8 +389,12 @@ class InboxPane(Pane):
             if go:
                 self.run_core(("apply", path), lambda: apply_proposal(self.bank, path=path), channel="write")
 
-        self.app.push_screen(PreviewDialog(f"Apply the proposal: {describe(proposal)}",
-                                           proposal_preview(result, lines), confirm="Apply"), answered)
+        self.app.push_screen(
+            PreviewDialog(
+                f"Apply the proposal: {describe(proposal)}", proposal_preview(result, lines), confirm="Apply"
+            ),
+            answered,
+        )
 
     def _applied(self, result: PromoteResult | DiscardResult) -> None:
         if isinstance(result, PromoteResult):
@@ -399,18 +438,26 @@ class InboxPane(Pane):
     def _confirm_batch(self, batch: ProposalBatch) -> None:
         passed = batch.passed
         if not passed:
-            self.app.push_screen(PreviewDialog("No proposal can be applied today", batch_preview(batch),
-                                               confirm="Close", back="Back"))
+            self.app.push_screen(
+                PreviewDialog("No proposal can be applied today", batch_preview(batch), confirm="Close", back="Back")
+            )
             return
         refused = f" ({len(batch.refused)} refused today, left in the inbox)" if batch.refused else ""
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core(("batch", tuple(passed)), lambda: run_proposals(self.bank, passed, dry_run=False),
-                              channel="write")
+                self.run_core(
+                    ("batch", tuple(passed)), lambda: run_proposals(self.bank, passed, dry_run=False), channel="write"
+                )
 
-        self.app.push_screen(PreviewDialog(f"Apply {count(len(passed), 'proposal')}?{refused}", batch_preview(batch),
-                                           confirm=f"Apply {len(passed)}"), answered)
+        self.app.push_screen(
+            PreviewDialog(
+                f"Apply {count(len(passed), 'proposal')}?{refused}",
+                batch_preview(batch),
+                confirm=f"Apply {len(passed)}",
+            ),
+            answered,
+        )
 
     def _batch_applied(self, batch: ProposalBatch) -> None:
         self.marked.clear()
@@ -418,15 +465,18 @@ class InboxPane(Pane):
         message = f"Applied {count(done, 'proposal')}."
         for outcome in batch.refused:
             message += f"\n{outcome.path}: {outcome.refusal}"
-        self.notify(message, title="Inbox", severity="warning" if batch.refused else "information",
-                    timeout=8 if batch.refused else 4)
+        self.notify(
+            message,
+            title="Inbox",
+            severity="warning" if batch.refused else "information",
+            timeout=8 if batch.refused else 4,
+        )
         self.post_message(BankWritten())
 
     def action_open_candidate(self) -> None:
         view = self.view
         if view is None or not view.candidates:
-            self.notify("No document to open: the router found none for this note.", title="Inbox",
-                        severity="warning")
+            self.notify("No document to open: the router found none for this note.", title="Inbox", severity="warning")
             return
         hit = view.candidates[0]
         self.post_message(self.NoteChosen(hit.path, section=hit.section))

@@ -33,8 +33,10 @@ DEBOUNCE_SECONDS = 0.025
 """Quiet time after a keystroke before the question is routed (routing itself takes milliseconds)."""
 LIMIT = 10
 ALL_LAYERS = "all"
-EMPTY = ("Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one.\n"
-         "Esc leaves the box; then 1-9 switch panes and ? lists the keys. ctrl+p finds any command or document.")
+EMPTY = (
+    "Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one.\n"
+    "Esc leaves the box; then 1-9 switch panes and ? lists the keys. ctrl+p finds any command or document."
+)
 
 
 class RoutePane(Pane):
@@ -50,10 +52,16 @@ class RoutePane(Pane):
     ]
     COMMANDS_OFFERED = (
         PaletteCommand("Route: ask a question", "Put the cursor in the question box", "ask"),
-        PaletteCommand("Route: explain the selected result's score",
-                       "Which fields matched and which multipliers applied", "explain"),
-        PaletteCommand("Route: pin the selected result as the expected answer",
-                       "Record it in dna/route-checks.md (previewed, then confirmed)", "pin"),
+        PaletteCommand(
+            "Route: explain the selected result's score",
+            "Which fields matched and which multipliers applied",
+            "explain",
+        ),
+        PaletteCommand(
+            "Route: pin the selected result as the expected answer",
+            "Record it in dna/route-checks.md (previewed, then confirmed)",
+            "pin",
+        ),
     )
 
     class HitChosen(DocumentChosen):
@@ -66,19 +74,31 @@ class RoutePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield Input(placeholder="Ask where something lives, e.g. invoice numbering",
-                        id="route-question")
+            yield Input(placeholder="Ask where something lives, e.g. invoice numbering", id="route-question")
             layers = [("all layers", ALL_LAYERS)] + [(layer, layer) for layer in LAYERS if layer != "inbox"]
             yield Select(layers, value=ALL_LAYERS, allow_blank=False, id="route-layer")
-        yield FittedTable([Column("Score", 6, justify="right"), Column("Document", weight=3), Column("Layer", 9),
-                           Column("Status", 8), Column("Best section", weight=2)], id="route-results")
+        yield FittedTable(
+            [
+                Column("Score", 6, justify="right"),
+                Column("Document", weight=3),
+                Column("Layer", 9),
+                Column("Status", 8),
+                Column("Best section", weight=2),
+            ],
+            id="route-results",
+        )
         yield Static(EMPTY, id="route-detail", classes="detail")
 
     def on_mount(self) -> None:
         # The router builds its indexes on the first question; build them now, off the event loop,
         # so the first keystroke is answered as fast as the others.
-        self.run_worker(partial(route, self.bank, "warm up"), thread=True, exit_on_error=False, group="warm",
-                        description="Route: warming the indexes")
+        self.run_worker(
+            partial(route, self.bank, "warm up"),
+            thread=True,
+            exit_on_error=False,
+            group="warm",
+            description="Route: warming the indexes",
+        )
 
     # -- asking --------------------------------------------------------------------------------
 
@@ -121,8 +141,10 @@ class RoutePane(Pane):
             self.result = None
             self._fill(None)
             return
-        self.run_core(("route", question, layer, self.bank.generation),
-                      lambda: route(self.bank, question, limit=LIMIT, layer=layer))
+        self.run_core(
+            ("route", question, layer, self.bank.generation),
+            lambda: route(self.bank, question, limit=LIMIT, layer=layer),
+        )
 
     def on_loaded(self, request: Any, value: Any) -> None:
         if request[0] == "pin-preview":
@@ -141,8 +163,10 @@ class RoutePane(Pane):
 
     def _fill(self, result: RouteResult | None) -> None:
         keep = self.selected.path if self.selected else None
-        rows = [([f"{hit.score:.2f}", hit.path, hit.layer, hit.status or "-", hit.section or ""], hit.path)
-                for hit in (result.hits if result else ())]
+        rows = [
+            ([f"{hit.score:.2f}", hit.path, hit.layer, hit.status or "-", hit.section or ""], hit.path)
+            for hit in (result.hits if result else ())
+        ]
         self.query_one("#route-results", FittedTable).set_rows(rows, keep=keep)
         self._describe()
 
@@ -210,9 +234,11 @@ class RoutePane(Pane):
         if hit is None:
             self.notify("Ask a question and select the document that answers it.", title="Pin", severity="warning")
             return
-        self.run_core(("pin-preview", question, hit.path),
-                      lambda: pin_route_check(self.bank, question=question, expected=hit.path, dry_run=True),
-                      channel="write")
+        self.run_core(
+            ("pin-preview", question, hit.path),
+            lambda: pin_route_check(self.bank, question=question, expected=hit.path, dry_run=True),
+            channel="write",
+        )
 
     def _confirm_pin(self, preview: PinResult) -> None:
         lines = [f"Question:  {preview.question}", f"Answer:    {preview.expected}", ""]
@@ -225,8 +251,10 @@ class RoutePane(Pane):
 
         def answered(confirmed: bool | None) -> None:
             if confirmed:
-                self.run_core(("pin", preview.question, preview.expected),
-                              lambda: pin_route_check(self.bank, question=preview.question, expected=preview.expected),
-                              channel="write")
+                self.run_core(
+                    ("pin", preview.question, preview.expected),
+                    lambda: pin_route_check(self.bank, question=preview.question, expected=preview.expected),
+                    channel="write",
+                )
 
         self.app.push_screen(ConfirmDialog("Pin the expected answer?", "\n".join(lines), confirm="Pin"), answered)

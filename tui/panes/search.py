@@ -47,8 +47,10 @@ class SearchPane(Pane):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
-        yield FittedTable([Column("Document", weight=2), Column("Line", 5, justify="right"),
-                           Column("Excerpt", weight=3)], id="search-results")
+        yield FittedTable(
+            [Column("Document", weight=2), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
+            id="search-results",
+        )
         yield Static("", id="search-detail", classes="detail")
 
     @property
@@ -95,8 +97,12 @@ class SearchPane(Pane):
             summary.update(EMPTY)
             self._describe()
             return
-        table.set_rows([([hit.path, str(hit.line or ""), hit.excerpt.strip()], str(index))
-                        for index, hit in enumerate(result.hits)])
+        table.set_rows(
+            [
+                ([hit.path, str(hit.line or ""), hit.excerpt.strip()], str(index))
+                for index, hit in enumerate(result.hits)
+            ]
+        )
         text = Text(count(len(result.hits), "document"), style="bold")
         if result.broadened:
             text.append("  ·  no document holds every word; these hold some", style="italic")

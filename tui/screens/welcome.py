@@ -54,13 +54,12 @@ class WelcomeScreen(Screen[None]):
         """Where ``init`` creates the bank."""
 
     def compose(self) -> ComposeResult:
-        with Center():
-            with Vertical(id="welcome"):
-                yield Label("memorybank", id="welcome-title")
-                yield Static(INTRO, id="welcome-intro")
-                yield Button(f"Create a bank in {shown_path(self.root)}  (i)", id="init", variant="primary")
-                yield Button("Open the demo bank  (d)", id="demo")
-                yield LoadingIndicator(id="welcome-busy")
+        with Center(), Vertical(id="welcome"):
+            yield Label("memorybank", id="welcome-title")
+            yield Static(INTRO, id="welcome-intro")
+            yield Button(f"Create a bank in {shown_path(self.root)}  (i)", id="init", variant="primary")
+            yield Button("Open the demo bank  (d)", id="demo")
+            yield LoadingIndicator(id="welcome-busy")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -90,7 +89,7 @@ class WelcomeScreen(Screen[None]):
     def _create(self, name: str) -> None:
         try:
             init(self.root, name=name)
-        except Exception as error:  # noqa: BLE001 - shown verbatim
+        except Exception as error:
             self.post_message(self.BankReady(None, error))
         else:
             self.post_message(self.BankReady(self.root))
@@ -99,7 +98,7 @@ class WelcomeScreen(Screen[None]):
     def _build_demo(self) -> None:
         try:
             root = build_demo()
-        except Exception as error:  # noqa: BLE001 - shown verbatim
+        except Exception as error:
             self.post_message(self.BankReady(None, error))
         else:
             self.post_message(self.BankReady(root))
@@ -107,7 +106,11 @@ class WelcomeScreen(Screen[None]):
     def on_welcome_screen_bank_ready(self, message: BankReady) -> None:
         self._busy(False)
         if message.root is None:
-            self.notify(str(getattr(message.error, "message", message.error)), title="Could not create the bank",
-                        severity="error", timeout=10)
+            self.notify(
+                str(getattr(message.error, "message", message.error)),
+                title="Could not create the bank",
+                severity="error",
+                timeout=10,
+            )
             return
         self.app.open_bank(message.root)  # type: ignore[attr-defined]

@@ -71,8 +71,10 @@ class WorkbenchScreen(Screen[None]):
 
     BINDINGS = [
         *(Binding(spec.key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False) for spec in PANES),
-        *(Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
-          for spec in PANES),
+        *(
+            Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
+            for spec in PANES
+        ),
         Binding("ctrl+o", "jump", "Jump"),
     ]
 
@@ -159,7 +161,7 @@ class WorkbenchScreen(Screen[None]):
     def _summarise(self) -> None:
         try:
             self.post_message(self.SummaryReady(summarise(self.bank)))
-        except Exception as error:  # noqa: BLE001 - shown, never fatal
+        except Exception as error:
             self.post_message(self.SummaryReady(None, error))
 
     def on_workbench_screen_summary_ready(self, message: SummaryReady) -> None:
@@ -206,8 +208,9 @@ class WorkbenchScreen(Screen[None]):
         """Every pane and every pane's action, for the app's command palette."""
         for spec in PANES:
             pane = spec.pane
-            yield SystemCommand(f"{pane.TITLE}: go to the pane ({spec.key})", pane.SUMMARY,
-                                partial(self.show_pane, spec.id))
+            yield SystemCommand(
+                f"{pane.TITLE}: go to the pane ({spec.key})", pane.SUMMARY, partial(self.show_pane, spec.id)
+            )
         for spec in PANES:
             for command in self.pane(spec.id).palette_commands():
                 yield SystemCommand(command.title, command.help, partial(self.run_pane_action, spec.id, command.action))

@@ -46,8 +46,13 @@ def summarise(bank: Bank) -> BankSummary:
         documents = sum(1 for doc in bank if not doc.is_inbox)
         contract = bank.contract.present
     return BankSummary(
-        name=bank_name(bank), documents=documents, errors=report.errors, warnings=report.warnings,
-        inbox=len(notes), proposals=sum(1 for n in notes if n.proposal), stale=sum(1 for n in notes if n.stale),
+        name=bank_name(bank),
+        documents=documents,
+        errors=report.errors,
+        warnings=report.warnings,
+        inbox=len(notes),
+        proposals=sum(1 for n in notes if n.proposal),
+        stale=sum(1 for n in notes if n.stale),
         contract=contract,
     )
 
@@ -76,6 +81,7 @@ class BankHeader(Static):
 
     def _line(self, s: BankSummary, level: int) -> Text:
         """Level 0 says everything in words; 1 and 2 shorten it for narrow terminals."""
+
         def plural(n: int, word: str) -> str:
             return f"{n} {word}{'' if n == 1 else 's'}"
 

@@ -35,7 +35,7 @@ class Completions(Suggester):
         folded = typed.casefold()
         for candidate in self.candidates:
             if len(candidate) > len(typed) and candidate.casefold().startswith(folded):
-                return head + item[: len(item) - len(typed)] + typed + candidate[len(typed):]
+                return head + item[: len(item) - len(typed)] + typed + candidate[len(typed) :]
         return None
 
 

@@ -56,9 +56,10 @@ class FittedTable(DataTable[Any]):
         for spec, size in zip(self.specs, self.widths(width)):
             self.add_column(Text(spec.label, justify=spec.justify), width=size)  # type: ignore[arg-type]
         for cells, key in self._rows:
-            shown = [cell if isinstance(cell, Text) else Text(cell, no_wrap=True, overflow="ellipsis",
-                                                               justify=spec.justify)  # type: ignore[arg-type]
-                     for cell, spec in zip(cells, self.specs)]
+            shown = [
+                cell if isinstance(cell, Text) else Text(cell, no_wrap=True, overflow="ellipsis", justify=spec.justify)  # type: ignore[arg-type]
+                for cell, spec in zip(cells, self.specs)
+            ]
             self.add_row(*shown, key=key)
         if keep is not None and any(key == keep for _, key in self._rows):
             self.move_cursor(row=self.get_row_index(keep), animate=False)

@@ -67,8 +67,14 @@ def test_a_fault_at_any_step_of_a_create_with_a_new_section_leaves_the_old_bank(
         return Bank.open(root)
 
     def operation(bank: Bank) -> None:
-        create(bank, doc_kind="epic", path="epics/EP-1/charter.md", title="EP-1", purpose="An epic.",
-               derived_from=["../../dna/principles.md"])
+        create(
+            bank,
+            doc_kind="epic",
+            path="epics/EP-1/charter.md",
+            title="EP-1",
+            purpose="An epic.",
+            derived_from=["../../dna/principles.md"],
+        )
 
     steps = check_every_step(operation, make_bank, monkeypatch)
     assert any("epics/README.md" in s for s in steps) and any(s.endswith(":README.md") for s in steps)
@@ -81,8 +87,15 @@ def test_a_fault_at_any_step_of_a_promotion_leaves_the_old_bank(tmp_path, monkey
         root = tmp_path / f"bank{next(counter)}" / "memory_bank"
         init(root, name="Faults")
         bank = Bank.open(root)
-        create(bank, doc_kind="domain", path="note.md", title="Note", purpose="A fact.", inbox=True,
-               derived_from=["../product/context.md"])
+        create(
+            bank,
+            doc_kind="domain",
+            path="note.md",
+            title="Note",
+            purpose="A fact.",
+            inbox=True,
+            derived_from=["../product/context.md"],
+        )
         return bank
 
     def operation(bank: Bank) -> None:
@@ -96,7 +109,14 @@ def test_without_a_fault_the_new_bank_is_whole(tmp_path):
     root = tmp_path / "memory_bank"
     init(root, name="Whole")
     bank = Bank.open(root)
-    create(bank, doc_kind="epic", path="epics/EP-1/charter.md", title="EP-1", purpose="An epic.", derived_from=["../../dna/principles.md"])
+    create(
+        bank,
+        doc_kind="epic",
+        path="epics/EP-1/charter.md",
+        title="EP-1",
+        purpose="An epic.",
+        derived_from=["../../dna/principles.md"],
+    )
     assert validate(bank).findings == [] and no_temp_files(root)
 
 
@@ -120,8 +140,13 @@ def test_processes_creating_in_one_section_lose_no_registration(tmp_path):
     init(root, name="Concurrent")
     workers, each = 4, 50
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(root), str(w), str(each)], cwd=PROJECT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(root), str(w), str(each)],
+            cwd=PROJECT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for w in range(workers)
     ]
     for proc in procs:

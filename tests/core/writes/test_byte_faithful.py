@@ -24,7 +24,9 @@ def real_copy(request, tmp_path) -> Bank:
 def changed_lines(before: bytes, after: bytes) -> list[str]:
     a = before.decode("utf-8").splitlines(keepends=True)
     b = after.decode("utf-8").splitlines(keepends=True)
-    return [line for line in difflib.unified_diff(a, b, n=0) if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    return [
+        line for line in difflib.unified_diff(a, b, n=0) if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
 
 
 def test_update_section_changes_only_that_section(real_copy):
@@ -49,9 +51,14 @@ def test_update_section_changes_only_that_section(real_copy):
 
 def test_set_status_changes_only_the_status_line(real_copy):
     docs = [
-        d for d in real_copy
-        if d.status == "active" and not d.canonical_for and not d.is_template and not d.is_inbox
-        and d.has_frontmatter and not d.parse_error
+        d
+        for d in real_copy
+        if d.status == "active"
+        and not d.canonical_for
+        and not d.is_template
+        and not d.is_inbox
+        and d.has_frontmatter
+        and not d.parse_error
     ][:12]
     assert docs
     for doc in docs:
@@ -60,4 +67,7 @@ def test_set_status_changes_only_the_status_line(real_copy):
         result = set_status(real_copy, path=doc.path, status="draft")
         assert result.changed
         diff = changed_lines(before, path.read_bytes())
-        assert len(diff) == 2 and diff[0].startswith("-status:") and diff[1].rstrip("\r\n") == "+status: draft", (doc.path, diff)
+        assert len(diff) == 2 and diff[0].startswith("-status:") and diff[1].rstrip("\r\n") == "+status: draft", (
+            doc.path,
+            diff,
+        )

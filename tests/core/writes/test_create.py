@@ -24,8 +24,14 @@ def front_of(bank, path):
 
 
 def test_the_bank_template_is_unwrapped_retitled_and_its_governance_carried(fixture_copy):
-    result = create(fixture_copy, doc_kind="adr", path="adr/ADR-005-y.md", title="ADR-005: Y", purpose="Why Y.",
-                    derived_from=["../domain/rules.md"])
+    result = create(
+        fixture_copy,
+        doc_kind="adr",
+        path="adr/ADR-005-y.md",
+        title="ADR-005: Y",
+        purpose="Why Y.",
+        derived_from=["../domain/rules.md"],
+    )
     assert result.template == "flows/templates/adr/ADR-ID.md"
     front, text = front_of(fixture_copy, "adr/ADR-005-y.md")
     assert front["doc_function"] == "canonical" and front["title"] == "ADR-005: Y"
@@ -38,22 +44,41 @@ def test_the_bank_template_is_unwrapped_retitled_and_its_governance_carried(fixt
 
 
 def test_a_purpose_with_a_colon_is_quoted_and_reads_back(fixture_copy):
-    create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="Read when: the build breaks",
-           derived_from=["rules.md"])
+    create(
+        fixture_copy,
+        doc_kind="domain",
+        path="domain/x.md",
+        title="X",
+        purpose="Read when: the build breaks",
+        derived_from=["rules.md"],
+    )
     front, text = front_of(fixture_copy, "domain/x.md")
     assert front["purpose"] == "Read when: the build breaks" and "purpose: 'Read when: the build breaks'" in text
     assert fixture_copy.document("domain/x.md").parse_error is None
 
 
 def test_registration_copies_a_table_row_with_backticked_labels(fixture_copy):
-    create(fixture_copy, doc_kind="adr", path="adr/ADR-005-y.md", title="ADR-005: Y", purpose="Why Y.", derived_from=["ADR-001-queue-choice.md"])
+    create(
+        fixture_copy,
+        doc_kind="adr",
+        path="adr/ADR-005-y.md",
+        title="ADR-005: Y",
+        purpose="Why Y.",
+        derived_from=["ADR-001-queue-choice.md"],
+    )
     index = (fixture_copy.root / "adr/README.md").read_text().splitlines()
     assert index[-1] == "| [`ADR-005: Y`](ADR-005-y.md) | Why Y. |"
 
 
 def test_registration_copies_a_bullet_after_the_last_sibling(fixture_copy):
-    result = create(fixture_copy, doc_kind="domain", path="domain/limits.md", title="Domain Limits",
-                    purpose="Canonical limits.", derived_from=["rules.md"])
+    result = create(
+        fixture_copy,
+        doc_kind="domain",
+        path="domain/limits.md",
+        title="Domain Limits",
+        purpose="Canonical limits.",
+        derived_from=["rules.md"],
+    )
     assert result.registered_in == ["domain/README.md"]
     assert "- [`Domain Limits`](limits.md) — Canonical limits." in (fixture_copy.root / "domain/README.md").read_text()
 
@@ -66,12 +91,20 @@ def test_registration_continues_a_numbered_list(tmp_path, write_file):
     write_file(tmp_path, "b.md", "# B\n")
     bank = Bank.open(tmp_path)
     create(bank, doc_kind="note", path="c.md", title="C", purpose="c.")
-    assert (tmp_path / "README.md").read_text() == "# Index\n\n1. [A](a.md) — a\n2. [B](b.md) — b\n3. [C](c.md) — c.\n\nTrailing prose.\n"
+    assert (
+        tmp_path / "README.md"
+    ).read_text() == "# Index\n\n1. [A](a.md) — a\n2. [B](b.md) — b\n3. [C](c.md) — c.\n\nTrailing prose.\n"
 
 
 def test_the_first_registration_removes_the_empty_placeholder(seeded):
-    create(seeded, doc_kind="use_case", path="use-cases/UC-001-search.md", title="UC-001: Search", purpose="How people search.",
-           derived_from=["../product/context.md"])
+    create(
+        seeded,
+        doc_kind="use_case",
+        path="use-cases/UC-001-search.md",
+        title="UC-001: Search",
+        purpose="How people search.",
+        derived_from=["../product/context.md"],
+    )
     text = (seeded.root / "use-cases/README.md").read_text()
     assert "Empty. A first document" not in text and "[UC-001: Search](UC-001-search.md)" in text
     assert validate(seeded).total == 0
@@ -97,7 +130,9 @@ def test_a_refused_write_changes_no_byte_of_the_bank(fixture_copy):
     ]
     before = tree_snapshot(fixture_copy.root)
     for overrides, error, pattern in cases:
-        args = dict(doc_kind="domain", path="domain/new.md", title="New", purpose="A new document.", derived_from=["rules.md"])
+        args = dict(
+            doc_kind="domain", path="domain/new.md", title="New", purpose="A new document.", derived_from=["rules.md"]
+        )
         args.update(overrides)
         with pytest.raises(error, match=pattern):
             create(fixture_copy, **args)
@@ -130,13 +165,27 @@ def test_a_supplied_body_replaces_the_template_prose_with_a_warning(fixture_copy
 
 
 def test_a_body_that_brings_its_own_h1_is_retitled_not_doubled(fixture_copy):
-    create(fixture_copy, doc_kind="domain", path="domain/h.md", title="Real Title", purpose="p.", body="# Draft title\n\nText.")
+    create(
+        fixture_copy,
+        doc_kind="domain",
+        path="domain/h.md",
+        title="Real Title",
+        purpose="p.",
+        body="# Draft title\n\nText.",
+    )
     text = (fixture_copy.root / "domain/h.md").read_text()
     assert text.count("\n# ") == 1 and "# Real Title\n\nText." in text
 
 
 def test_unknown_kind_warns_and_still_creates(fixture_copy):
-    result = create(fixture_copy, doc_kind="runbook", path="domain/run.md", title="Run", purpose="How to run.", derived_from=["rules.md"])
+    result = create(
+        fixture_copy,
+        doc_kind="runbook",
+        path="domain/run.md",
+        title="Run",
+        purpose="How to run.",
+        derived_from=["rules.md"],
+    )
     assert result.created and any('doc_kind "runbook"' in w for w in result.warnings)
     assert any('No template matched doc_kind "runbook"' in w for w in result.warnings)
 
@@ -150,12 +199,26 @@ def test_dry_run_computes_everything_and_writes_nothing(fixture_copy):
 
 
 def test_lazy_section_is_created_once_with_its_root_entry(seeded):
-    first = create(seeded, doc_kind="epic", path="epics/EP-01/charter.md", title="EP-01 Charter", purpose="The first epic.",
-                   derived_from=["../../dna/principles.md"], body="Body.")
+    first = create(
+        seeded,
+        doc_kind="epic",
+        path="epics/EP-01/charter.md",
+        title="EP-01 Charter",
+        purpose="The first epic.",
+        derived_from=["../../dna/principles.md"],
+        body="Body.",
+    )
     assert "epics/README.md" in first.registered_in
     assert any('Section "epics/README.md" did not exist yet' in w for w in first.warnings)
-    create(seeded, doc_kind="epic", path="epics/EP-02/charter.md", title="EP-02 Charter", purpose="The second epic.",
-           derived_from=["../../dna/principles.md"], body="Body.")
+    create(
+        seeded,
+        doc_kind="epic",
+        path="epics/EP-02/charter.md",
+        title="EP-02 Charter",
+        purpose="The second epic.",
+        derived_from=["../../dna/principles.md"],
+        body="Body.",
+    )
     root = (seeded.root / "README.md").read_text()
     assert root.count("(epics/README.md)") == 1
     index = (seeded.root / "epics/README.md").read_text()
@@ -185,8 +248,16 @@ def test_an_unknown_folder_gets_no_section_index(seeded):
 
 
 def test_inbox_capture_is_flattened_drafted_stamped_and_unregistered(fixture_copy):
-    result = create(fixture_copy, doc_kind="domain", path="domain/deep/idea.md", title="Idea", purpose="An idea.",
-                    status="active", inbox=True, client="claude-code")
+    result = create(
+        fixture_copy,
+        doc_kind="domain",
+        path="domain/deep/idea.md",
+        title="Idea",
+        purpose="An idea.",
+        status="active",
+        inbox=True,
+        client="claude-code",
+    )
     assert result.path == "_inbox/idea.md" and result.template is None and result.registered_in == []
     doc = fixture_copy.document("_inbox/idea.md")
     assert doc.status == "draft" and doc.layer == "inbox"
@@ -196,7 +267,14 @@ def test_inbox_capture_is_flattened_drafted_stamped_and_unregistered(fixture_cop
 
 def test_the_bank_never_gets_worse(fixture_copy):
     before = validate(fixture_copy).findings
-    create(fixture_copy, doc_kind="adr", path="adr/ADR-005-y.md", title="ADR-005: Y", purpose="Why Y.", derived_from=["ADR-001-queue-choice.md"])
+    create(
+        fixture_copy,
+        doc_kind="adr",
+        path="adr/ADR-005-y.md",
+        title="ADR-005: Y",
+        purpose="Why Y.",
+        derived_from=["ADR-001-queue-choice.md"],
+    )
     create(fixture_copy, doc_kind="domain", path="note.md", title="Note", purpose="A note.", inbox=True)
     assert validate(fixture_copy).findings == before
 
@@ -210,15 +288,27 @@ def test_a_create_that_would_close_a_cycle_is_refused(fixture_copy, write_file):
 
 def test_shipped_feature_support_templates_are_reachable(seeded):
     """The reference looked for feature-support templates in feature/, where there are none."""
-    result = create(seeded, doc_kind="feature-support", path="features/FT-1/ui-reference.md", title="FT-1 UI",
-                    purpose="Screens of FT-1.", derived_from=["../../product/context.md"])
+    result = create(
+        seeded,
+        doc_kind="feature-support",
+        path="features/FT-1/ui-reference.md",
+        title="FT-1 UI",
+        purpose="Screens of FT-1.",
+        derived_from=["../../product/context.md"],
+    )
     assert result.template == "flows/templates/feature/support/ui-reference.md"
 
 
 def test_a_template_body_with_nested_fences_is_kept_whole(seeded):
     """The reference cut the prompt template's body at its inner fence."""
-    create(seeded, doc_kind="prompt", path="prompts/PROMPT-1.md", title="PROMPT-1", purpose="A reusable prompt.",
-           derived_from=["../dna/governance.md"])
+    create(
+        seeded,
+        doc_kind="prompt",
+        path="prompts/PROMPT-1.md",
+        title="PROMPT-1",
+        purpose="A reusable prompt.",
+        derived_from=["../dna/governance.md"],
+    )
     text = (seeded.root / "prompts/PROMPT-1.md").read_text()
     assert text.count("```") >= 2 and text.count("```") % 2 == 0
     assert validate(seeded).total == 0

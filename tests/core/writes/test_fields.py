@@ -16,7 +16,14 @@ POLICY = "engineering/testing-policy.md"
 
 
 def test_activation_flips_only_the_status_line(seeded):
-    create(seeded, doc_kind="domain", path="domain/model.md", title="Model", purpose="The model.", derived_from=["../product/context.md"])
+    create(
+        seeded,
+        doc_kind="domain",
+        path="domain/model.md",
+        title="Model",
+        purpose="The model.",
+        derived_from=["../product/context.md"],
+    )
     before = (seeded.root / "domain/model.md").read_text()
     result = set_status(seeded, path="domain/model.md", status="active")
     assert (result.previous, result.status, result.changed) == ("draft", "active", True)
@@ -57,8 +64,16 @@ def test_status_refusals(seeded):
 
 
 def test_archiving_an_owner_needs_release_canonical(seeded):
-    create(seeded, doc_kind="domain", path="domain/old.md", title="Old", purpose="Retiring.",
-           derived_from=["../product/context.md"], canonical_for=["retirement_test_key"], status="active")
+    create(
+        seeded,
+        doc_kind="domain",
+        path="domain/old.md",
+        title="Old",
+        purpose="Retiring.",
+        derived_from=["../product/context.md"],
+        canonical_for=["retirement_test_key"],
+        status="active",
+    )
     before = tree_snapshot(seeded.root)
     with pytest.raises(Refusal, match='still owns "retirement_test_key"'):
         set_status(seeded, path="domain/old.md", status="archived")
@@ -68,10 +83,19 @@ def test_archiving_an_owner_needs_release_canonical(seeded):
     assert tree_snapshot(seeded.root) == before
     done = set_status(seeded, path="domain/old.md", status="archived", release_canonical=True)
     text = (seeded.root / "domain/old.md").read_text()
-    assert done.released == ["retirement_test_key"] and "canonical_for" not in text and "retirement_test_key" not in text
+    assert (
+        done.released == ["retirement_test_key"] and "canonical_for" not in text and "retirement_test_key" not in text
+    )
     assert "status: archived" in text and "# Old" in text
-    create(seeded, doc_kind="domain", path="domain/new.md", title="New", purpose="Successor.",
-           derived_from=["../product/context.md"], canonical_for=["retirement_test_key"])
+    create(
+        seeded,
+        doc_kind="domain",
+        path="domain/new.md",
+        title="New",
+        purpose="Successor.",
+        derived_from=["../product/context.md"],
+        canonical_for=["retirement_test_key"],
+    )
     assert validate(seeded).total == 0
 
 
@@ -84,8 +108,14 @@ def test_release_removes_a_column_zero_block_list(tmp_path, write_file):
 
 
 def fresh(tmp_path, write_file, head: str) -> Bank:
-    write_file(tmp_path, "dna/frontmatter.md", "---\ntitle: F\n---\n| `delivery_status` | enum | `planned` / `done` |\n")
-    write_file(tmp_path, "README.md", "---\ntitle: I\ndoc_function: index\n---\n- [Doc](doc.md) — Read before the release.\n- [F](dna/frontmatter.md)\n")
+    write_file(
+        tmp_path, "dna/frontmatter.md", "---\ntitle: F\n---\n| `delivery_status` | enum | `planned` / `done` |\n"
+    )
+    write_file(
+        tmp_path,
+        "README.md",
+        "---\ntitle: I\ndoc_function: index\n---\n- [Doc](doc.md) — Read before the release.\n- [F](dna/frontmatter.md)\n",
+    )
     write_file(tmp_path, "doc.md", f"---\n{head}---\n# Doc\n\nBody.\n")
     return Bank.open(tmp_path)
 
@@ -93,7 +123,12 @@ def fresh(tmp_path, write_file, head: str) -> Bank:
 @pytest.mark.parametrize(
     "head, field, value, line",
     [
-        ("purpose: 'Old.'\n", "purpose", "Read before the owner's release", "purpose: 'Read before the owner''s release'"),
+        (
+            "purpose: 'Old.'\n",
+            "purpose",
+            "Read before the owner's release",
+            "purpose: 'Read before the owner''s release'",
+        ),
         ('purpose: "Old."\n', "purpose", 'Read "second".', 'purpose: "Read \\"second\\"."'),
         ("purpose: Old.\n", "purpose", "Read when: the build breaks", 'purpose: "Read when: the build breaks"'),
         ("reviewed_on: x\n", "reviewed_on", "2026-09-14", 'reviewed_on: "2026-09-14"'),

@@ -15,17 +15,35 @@ from core.write.inbox import apply_proposal, discard, list_inbox, promote, propo
 from tests.conftest import tree_snapshot
 
 
-def capture(bank, name="linked.md", body="Depends on [the model](../domain/model.md) and [a dead link](../gone.md).\n", **extra):
-    args = dict(doc_kind="domain", path=name, title="Linked Note", purpose="Why the model is shared.", inbox=True,
-                body=body, derived_from=["../domain/model.md"], client="claude-code")
+def capture(
+    bank, name="linked.md", body="Depends on [the model](../domain/model.md) and [a dead link](../gone.md).\n", **extra
+):
+    args = dict(
+        doc_kind="domain",
+        path=name,
+        title="Linked Note",
+        purpose="Why the model is shared.",
+        inbox=True,
+        body=body,
+        derived_from=["../domain/model.md"],
+        client="claude-code",
+    )
     args.update(extra)
     return create(bank, **args)
 
 
 @pytest.fixture
 def with_model(seeded):
-    create(seeded, doc_kind="domain", path="domain/model.md", title="Document Model", purpose="The model.",
-           derived_from=["../product/context.md"], canonical_for=["document_model"], status="active")
+    create(
+        seeded,
+        doc_kind="domain",
+        path="domain/model.md",
+        title="Document Model",
+        purpose="The model.",
+        derived_from=["../product/context.md"],
+        canonical_for=["document_model"],
+        status="active",
+    )
     return seeded
 
 
@@ -78,7 +96,9 @@ def test_promote_runs_the_create_gates_and_refusals_write_nothing(with_model):
 
 
 def test_a_note_without_a_kind_needs_one(with_model):
-    create(with_model, path="bare.md", title="Bare", purpose="No kind.", inbox=True, derived_from=["../domain/model.md"])
+    create(
+        with_model, path="bare.md", title="Bare", purpose="No kind.", inbox=True, derived_from=["../domain/model.md"]
+    )
     with pytest.raises(Refusal, match="`docKind` is required"):
         promote(with_model, path="_inbox/bare.md", to="domain/bare.md")
     assert promote(with_model, path="_inbox/bare.md", to="domain/bare.md", doc_kind="domain").promoted
@@ -101,7 +121,9 @@ def test_discard_needs_a_reason_and_only_touches_the_inbox(with_model):
     dry = discard(with_model, path="_inbox/linked.md", reason="dup", dry_run=True)
     assert not dry.discarded and dry.title == "Linked Note" and (with_model.root / "_inbox/linked.md").exists()
     done = discard(with_model, path="memory_bank/_inbox/linked.md", reason="folded into domain/model.md")
-    assert done.discarded and done.purpose == "Why the model is shared." and done.reason == "folded into domain/model.md"
+    assert (
+        done.discarded and done.purpose == "Why the model is shared." and done.reason == "folded into domain/model.md"
+    )
     assert not (with_model.root / "_inbox/linked.md").exists() and validate(with_model).total == 0
 
 
@@ -129,8 +151,14 @@ def test_age_falls_back_to_the_modification_time(seeded, write_file):
 def test_a_proposal_is_a_dry_run_recorded_on_the_note(with_model):
     capture(with_model, body="x")
     before_note = (with_model.root / "_inbox/linked.md").read_text()
-    result = propose(with_model, action="promote", path="_inbox/linked.md", to="domain/linked.md", reason="a real fact",
-                     client="cursor")
+    result = propose(
+        with_model,
+        action="promote",
+        path="_inbox/linked.md",
+        to="domain/linked.md",
+        reason="a real fact",
+        client="cursor",
+    )
     assert result.recorded and result.preview.registered_in == ["domain/README.md"]
     assert not (with_model.root / "domain/linked.md").exists()
     after_note = (with_model.root / "_inbox/linked.md").read_text()
@@ -177,7 +205,10 @@ def test_notes_leave_on_the_record_and_their_old_path_says_how(with_model):
     discard(with_model, path="_inbox/gone.md", reason="already in domain/model.md", by="owner")
     promote(with_model, path="_inbox/placed.md", to="domain/placed.md")
     record = [json.loads(line) for line in (with_model.root / "_inbox/.record.jsonl").read_text().splitlines()]
-    assert [(e["action"], e["note"]) for e in record] == [("discarded", "_inbox/gone.md"), ("promoted", "_inbox/placed.md")]
+    assert [(e["action"], e["note"]) for e in record] == [
+        ("discarded", "_inbox/gone.md"),
+        ("promoted", "_inbox/placed.md"),
+    ]
     assert record[0]["reason"] == "already in domain/model.md" and record[0]["by"] == "owner" and record[0]["at"]
     assert record[1]["to"] == "domain/placed.md"
     with pytest.raises(NotADocument, match="was discarded at .*: already in domain/model.md"):

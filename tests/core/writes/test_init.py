@@ -16,10 +16,30 @@ from tests.conftest import tree_snapshot
 LAYOUT = sorted(
     [
         "README.md",
-        *(f"dna/{n}.md" for n in ("README", "changelog", "cross-references", "frontmatter", "glossary", "governance", "lifecycle", "principles")),
-        "flows/README.md", "flows/epic-flow.md", "flows/feature-flow.md", "flows/workflows.md", "flows/templates/README.md",
-        "product/context.md", "engineering/testing-policy.md",
-        *(f"{d}/README.md" for d in ("product", "domain", "engineering", "ops", "adr", "use-cases", "features", "processes")),
+        *(
+            f"dna/{n}.md"
+            for n in (
+                "README",
+                "changelog",
+                "cross-references",
+                "frontmatter",
+                "glossary",
+                "governance",
+                "lifecycle",
+                "principles",
+            )
+        ),
+        "flows/README.md",
+        "flows/epic-flow.md",
+        "flows/feature-flow.md",
+        "flows/workflows.md",
+        "flows/templates/README.md",
+        "product/context.md",
+        "engineering/testing-policy.md",
+        *(
+            f"{d}/README.md"
+            for d in ("product", "domain", "engineering", "ops", "adr", "use-cases", "features", "processes")
+        ),
     ]
 )
 
@@ -27,9 +47,22 @@ LAYOUT = sorted(
 def test_init_writes_exactly_the_24_paths_and_validates_clean(tmp_path):
     result = init(tmp_path / "memory_bank", name="ebook_parser")
     assert result.created and result.files == LAYOUT and len(LAYOUT) == 24
-    on_disk = sorted(p.relative_to(tmp_path / "memory_bank").as_posix() for p in (tmp_path / "memory_bank").rglob("*") if p.is_file())
+    on_disk = sorted(
+        p.relative_to(tmp_path / "memory_bank").as_posix() for p in (tmp_path / "memory_bank").rglob("*") if p.is_file()
+    )
     assert on_disk == LAYOUT
-    assert set(result.directories) == {"dna", "flows", "product", "domain", "engineering", "ops", "adr", "use-cases", "features", "processes"}
+    assert set(result.directories) == {
+        "dna",
+        "flows",
+        "product",
+        "domain",
+        "engineering",
+        "ops",
+        "adr",
+        "use-cases",
+        "features",
+        "processes",
+    }
     bank = Bank.open(tmp_path / "memory_bank")
     assert validate(bank).findings == []
     assert "**ebook_parser**" in (tmp_path / "memory_bank/README.md").read_text()
@@ -107,9 +140,16 @@ def targets_of_every_template() -> list[tuple[str, str, str]]:
     for path, text in shipped_templates():
         front = text.split("---\n", 2)[1]
         kind = next(line.split(":", 1)[1].strip() for line in front.splitlines() if line.startswith("template_for:"))
-        aim = next(line.split(":", 1)[1].strip() for line in front.splitlines() if line.startswith("template_target_path:"))
+        aim = next(
+            line.split(":", 1)[1].strip() for line in front.splitlines() if line.startswith("template_target_path:")
+        )
         target = aim.split("../")[-1].replace("<timestamp>", "20260101T000000Z").replace("<id>", "001")
-        target = target.replace("FT-XXX", "FT-001").replace("EP-XXX", "EP-001").replace("PROC-XXX", "PROC-001").replace("UC-XXX", "UC-001")
+        target = (
+            target.replace("FT-XXX", "FT-001")
+            .replace("EP-XXX", "EP-001")
+            .replace("PROC-XXX", "PROC-001")
+            .replace("UC-XXX", "UC-001")
+        )
         out.append((path, kind, target))
     return out
 
@@ -122,8 +162,14 @@ def test_every_template_instantiates_into_a_valid_document(seeded, materialized)
     assert len(cases) == 23
     for template, kind, target in cases:
         assert unwrap(dict(shipped_templates())[template]).wrapped, template
-        result = create(seeded, doc_kind=kind, path=target, title=f"T {target}", purpose=f"Made from {template}.",
-                        derived_from=[_up(target) + "product/context.md"])
+        result = create(
+            seeded,
+            doc_kind=kind,
+            path=target,
+            title=f"T {target}",
+            purpose=f"Made from {template}.",
+            derived_from=[_up(target) + "product/context.md"],
+        )
         assert result.template == template, (template, result.template)
         doc = seeded.document(result.path)
         assert doc.parse_error is None and doc.doc_kind == kind and doc.status == "draft"

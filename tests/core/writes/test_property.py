@@ -28,13 +28,23 @@ from core.write.fields import set_field, set_status
 from core.write.inbox import apply_proposal, discard, promote, propose, reject_proposal
 
 SECTIONS = {
-    "product": "product", "domain": "domain", "engineering": "engineering", "ops": "ops", "adr": "adr",
-    "use-cases": "use_case", "features": "feature", "epics": "epic", "prd": "prd", "prompts": "prompt",
+    "product": "product",
+    "domain": "domain",
+    "engineering": "engineering",
+    "ops": "ops",
+    "adr": "adr",
+    "use-cases": "use_case",
+    "features": "feature",
+    "epics": "epic",
+    "prd": "prd",
+    "prompts": "prompt",
 }
 # Prose without link or claim syntax: a body that links nowhere is a warning by design, not a gate.
 prose_chars = st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"), exclude_characters="[]()`\\#<>|")
-words = st.text(prose_chars, min_size=1, max_size=40).map(lambda s: " ".join(s.split())).filter(
-    lambda s: bool(s) and ".md" not in s and not s.startswith(("-", "*", "+", ">", "=", "~"))
+words = (
+    st.text(prose_chars, min_size=1, max_size=40)
+    .map(lambda s: " ".join(s.split()))
+    .filter(lambda s: bool(s) and ".md" not in s and not s.startswith(("-", "*", "+", ">", "=", "~")))
 )
 names = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
 keys = st.from_regex(r"[a-z][a-z_]{2,10}", fullmatch=True)
@@ -61,23 +71,52 @@ class GatedBank(RuleBasedStateMachine):
             self.refused += 1
 
     def documents(self, inbox: bool = False) -> list[str]:
-        return [d.path for d in self.bank if d.is_inbox == inbox and not d.is_template and not d.path.startswith("dna/")]
+        return [
+            d.path for d in self.bank if d.is_inbox == inbox and not d.is_template and not d.path.startswith("dna/")
+        ]
 
-    @rule(section=st.sampled_from(sorted(SECTIONS)), name=names, title=words, purpose=words,
-          status=st.sampled_from(["draft", "active"]), upstream=st.integers(0, 10_000), key=st.one_of(st.none(), keys),
-          with_upstream=st.booleans(), nested=st.booleans())
+    @rule(
+        section=st.sampled_from(sorted(SECTIONS)),
+        name=names,
+        title=words,
+        purpose=words,
+        status=st.sampled_from(["draft", "active"]),
+        upstream=st.integers(0, 10_000),
+        key=st.one_of(st.none(), keys),
+        with_upstream=st.booleans(),
+        nested=st.booleans(),
+    )
     def create_document(self, section, name, title, purpose, status, upstream, key, with_upstream, nested):
         path = f"{section}/{name}/brief.md" if nested and section == "features" else f"{section}/{name}.md"
         derived = []
         pool = [p for p in self.documents() if p != path]
         if with_upstream and pool:
             derived = [relative_link(path, pool[upstream % len(pool)])]
-        self.attempt(lambda: create(self.bank, doc_kind=SECTIONS[section], path=path, title=title, purpose=purpose,
-                                    derived_from=derived, canonical_for=[key] if key else [], status=status))
+        self.attempt(
+            lambda: create(
+                self.bank,
+                doc_kind=SECTIONS[section],
+                path=path,
+                title=title,
+                purpose=purpose,
+                derived_from=derived,
+                canonical_for=[key] if key else [],
+                status=status,
+            )
+        )
 
-    @rule(kind=st.sampled_from(["escape", "txt", "blank", "unresolved", "owned", "secret", "placeholder", "extra"]), name=names)
+    @rule(
+        kind=st.sampled_from(["escape", "txt", "blank", "unresolved", "owned", "secret", "placeholder", "extra"]),
+        name=names,
+    )
     def refused_create(self, kind, name):
-        args = dict(doc_kind="domain", path=f"domain/{name}-x.md", title="T", purpose="p", derived_from=["../product/context.md"])
+        args = dict(
+            doc_kind="domain",
+            path=f"domain/{name}-x.md",
+            title="T",
+            purpose="p",
+            derived_from=["../product/context.md"],
+        )
         owners = list(self.bank.derived.owners)
         args.update(
             {
@@ -85,7 +124,9 @@ class GatedBank(RuleBasedStateMachine):
                 "txt": dict(path=f"domain/{name}.txt"),
                 "blank": dict(purpose="   "),
                 "unresolved": dict(derived_from=["../nowhere/x.md"]),
-                "owned": dict(canonical_for=[owners[0]] if owners else ["x"], must_not_define=[owners[0]] if owners else ["x"]),
+                "owned": dict(
+                    canonical_for=[owners[0]] if owners else ["x"], must_not_define=[owners[0]] if owners else ["x"]
+                ),
                 "secret": dict(body="key AKIA" + "ABCDEFGHIJKLMNOP"),
                 "placeholder": dict(body="Intro.\n\n[... rest omitted ...]"),
                 "extra": dict(extra={"doc_function": "index"}),
@@ -102,8 +143,18 @@ class GatedBank(RuleBasedStateMachine):
 
     @rule(name=names, title=words, purpose=words, body=words)
     def capture(self, name, title, purpose, body):
-        self.attempt(lambda: create(self.bank, doc_kind="domain", path=f"{name}.md", title=title, purpose=purpose,
-                                    body=f"## Claim\n\n{body}", inbox=True, client="property"))
+        self.attempt(
+            lambda: create(
+                self.bank,
+                doc_kind="domain",
+                path=f"{name}.md",
+                title=title,
+                purpose=purpose,
+                body=f"## Claim\n\n{body}",
+                inbox=True,
+                client="property",
+            )
+        )
 
     @precondition(lambda self: self.documents())
     @rule(pick=st.integers(0, 10_000), text=words, append=st.booleans())
@@ -112,22 +163,33 @@ class GatedBank(RuleBasedStateMachine):
         if docs:
             doc = self.bank.documents[docs[pick % len(docs)]]
             section = doc.sections[pick % len(doc.sections)].title
-            self.attempt(lambda: update_section(self.bank, path=doc.path, section=section, content=text,
-                                                mode="append" if append else "replace"))
+            self.attempt(
+                lambda: update_section(
+                    self.bank, path=doc.path, section=section, content=text, mode="append" if append else "replace"
+                )
+            )
 
     @precondition(lambda self: self.documents())
     @rule(pick=st.integers(0, 10_000), suffix=words)
     def edit_heading(self, pick, suffix):
         docs = self.documents()
         doc = self.bank.documents[docs[pick % len(docs)]]
-        self.attempt(lambda: edit(self.bank, path=doc.path, find=f"# {doc.title}\n", replace=f"# {doc.title} {suffix}\n"))
+        self.attempt(
+            lambda: edit(self.bank, path=doc.path, find=f"# {doc.title}\n", replace=f"# {doc.title} {suffix}\n")
+        )
 
     @precondition(lambda self: self.documents())
     @rule(pick=st.integers(0, 10_000), status=st.sampled_from(["draft", "active", "archived"]), release=st.booleans())
     def move_status(self, pick, status, release):
         docs = self.documents()
-        self.attempt(lambda: set_status(self.bank, path=docs[pick % len(docs)], status=status,
-                                        release_canonical=release and status == "archived"))
+        self.attempt(
+            lambda: set_status(
+                self.bank,
+                path=docs[pick % len(docs)],
+                status=status,
+                release_canonical=release and status == "archived",
+            )
+        )
 
     @precondition(lambda self: self.documents())
     @rule(pick=st.integers(0, 10_000), field=st.sampled_from(["purpose", "title", "owner", "reviewed_on"]), value=words)
@@ -136,8 +198,12 @@ class GatedBank(RuleBasedStateMachine):
         self.attempt(lambda: set_field(self.bank, path=docs[pick % len(docs)], field=field, value=value))
 
     @precondition(lambda self: self.documents(inbox=True))
-    @rule(pick=st.integers(0, 10_000), section=st.sampled_from(["domain", "engineering", "ops", "epics"]), name=names,
-          via_proposal=st.booleans())
+    @rule(
+        pick=st.integers(0, 10_000),
+        section=st.sampled_from(["domain", "engineering", "ops", "epics"]),
+        name=names,
+        via_proposal=st.booleans(),
+    )
     def promote_note(self, pick, section, name, via_proposal):
         notes = self.documents(inbox=True)
         note = notes[pick % len(notes)]
@@ -145,8 +211,17 @@ class GatedBank(RuleBasedStateMachine):
         kind = SECTIONS[section]
         upstream = [relative_link(target, "product/context.md")]
         if via_proposal:
-            self.attempt(lambda: propose(self.bank, action="promote", path=note, to=target, doc_kind=kind,
-                                         derived_from=upstream, client="property"))
+            self.attempt(
+                lambda: propose(
+                    self.bank,
+                    action="promote",
+                    path=note,
+                    to=target,
+                    doc_kind=kind,
+                    derived_from=upstream,
+                    client="property",
+                )
+            )
             if pick % 3:
                 self.attempt(lambda: apply_proposal(self.bank, path=note))
             else:
@@ -174,7 +249,9 @@ class GatedBank(RuleBasedStateMachine):
 
 
 GatedBank.TestCase.settings = settings(
-    max_examples=EXAMPLES, stateful_step_count=30, deadline=None,
+    max_examples=EXAMPLES,
+    stateful_step_count=30,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 TestGatedBank = GatedBank.TestCase
