@@ -66,3 +66,36 @@ class GitError(BankError):
     """Git could not answer (no repository, a ref naming nothing)."""
 
     reason = "git"
+
+
+class StorageError(BankError):
+    """The operating system refused a write or a read (read-only file system, full disk, permission).
+
+    The message names the path and what to do; the bank is left as it was before the operation.
+    """
+
+    reason = "storage"
+
+
+def storage_error(error: OSError, path: object, doing: str = "write") -> StorageError:
+    """An ``OSError`` from the file system as one sentence a person can act on."""
+    import errno
+
+    where = str(path)
+    reasons = {
+        errno.EROFS: ("read-only", f"the bank is on a read-only file system ({where}); nothing was written."),
+        errno.ENOSPC: ("no-space", f"no space left on the device holding {where}: nothing was written."),
+        errno.EDQUOT: ("no-space", f"the disk quota is exceeded for {where}: nothing was written."),
+        errno.EACCES: ("permission-denied", f"permission denied on {where}: nothing was written."),
+        errno.EPERM: (
+            "permission-denied",
+            f"the operating system does not permit changing {where} "
+            "(immutable or owned by someone else): nothing was written.",
+        ),
+    }
+    reason, message = reasons.get(
+        error.errno or 0, ("storage", f"could not {doing} {where}: {error.strerror or error}; nothing was written.")
+    )
+    if doing == "read":
+        message = message.replace(": nothing was written.", ".").replace("; nothing was written.", ".")
+    return StorageError(message[0].upper() + message[1:], reason=reason)

@@ -9,6 +9,7 @@ to change them; the bank's copies then win.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,7 +171,8 @@ def init(root: str | os.PathLike[str], *, name: str, dry_run: bool = False, forc
     if not (starter_dir() / "dna").is_dir():
         raise Refusal(f"Starter set not found at {starter_dir()}. The package is incomplete.", reason="no-starter")
     warnings: list[str] = []
-    with BankLock(path):
+    # A dry run writes nothing, not even the lock (which would create the bank's folder).
+    with contextlib.nullcontext() if dry_run else BankLock(path):
         existing = len(walk(path)) if path.is_dir() else 0
         if existing and not force:
             raise Refusal(

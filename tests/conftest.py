@@ -73,5 +73,12 @@ def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
 
 
 def tree_snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under ``root`` with its bytes: compare before and after to prove nothing moved."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file under ``root`` with its bytes: compare before and after to prove nothing moved.
+
+    The write state folder of a bank outside git (``.memorybank/``: the lock, an open journal) is not
+    the bank's content and is left out; a test that cares about a leftover journal looks at it."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memorybank" not in p.relative_to(root).parts
+    }

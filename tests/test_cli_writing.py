@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 from core.bank import Bank
+from core.init import init
 from core.write.inbox import propose
 from tests.conftest import tree_snapshot
 from tui.cli.main import main
@@ -180,3 +183,36 @@ def test_materialize_flows_from_the_shell(tmp_path, capsys):
     assert "COPIED 24 files" in capsys.readouterr().out
     assert main(["materialize-flows", "--root", root]) == 1
     assert "refused (templates-exist)" in capsys.readouterr().err
+
+
+def test_init_in_a_fresh_project_seeds_memory_bank_and_refuses_an_existing_memory_dash_bank(tmp_path):
+    """The README's first step for one's own project, from the shell: ``memorybank init "X"`` in an
+    empty git repository, then in one that already holds a ``memory-bank/``."""
+    import os
+    import shutil
+    import subprocess
+
+    command = shutil.which("memorybank", path=str(Path(sys.executable).parent))
+    env = {k: v for k, v in os.environ.items() if k != "MEMORYBANK_ROOT"}
+    fresh = tmp_path / "fresh"
+    subprocess.run(["git", "init", "-q", str(fresh)], check=True)
+    dry = subprocess.run(
+        [command, "init", "My Project", "--dry-run"], cwd=fresh, env=env, capture_output=True, text=True
+    )
+    assert dry.returncode == 0 and "WOULD CREATE" in dry.stdout and not (fresh / "memory_bank").exists()
+    done = subprocess.run([command, "init", "My Project"], cwd=fresh, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (fresh / "memory_bank" / "README.md").is_file() and "My Project" in (
+        fresh / "memory_bank" / "README.md"
+    ).read_text()
+
+    dashed = tmp_path / "dashed"
+    subprocess.run(["git", "init", "-q", str(dashed)], check=True)
+    init(dashed / "memory-bank", name="Dashed")
+    before = sorted(p.name for p in (dashed / "memory-bank").rglob("*.md"))
+    refused = subprocess.run(
+        [command, "init", "X"], cwd=dashed / "memory-bank" / "dna", env=env, capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and "already holds" in refused.stderr and "Traceback" not in refused.stderr
+    assert sorted(p.name for p in (dashed / "memory-bank").rglob("*.md")) == before
+    assert not (dashed / "memory-bank" / "memory_bank").exists() and not (dashed / "dna").exists()

@@ -11,6 +11,7 @@ from core.bank import Bank
 from core.errors import Refusal, UsageError
 from core.parse import parse_document
 from core.paths import resolve_from
+from core.write import journal
 from core.write.lock import BankLock
 
 CONTENT_FILE_LIMIT = 1_000_000
@@ -40,9 +41,11 @@ def write_session(bank: Bank) -> Iterator[None]:
     """Hold the bank for one write: the in-process lock, the cross-process lock, a fresh index.
 
     Every gate runs inside the session, after the refresh, so a check can never be stale by the
-    time its write lands.
+    time its write lands. An operation a dead writer left unfinished is undone first.
     """
     with bank.lock, BankLock(bank.root):
+        if journal.current(bank.root) is None and journal.pending(bank.root):
+            journal.recover(bank.root)
         bank.refresh()
         yield
 

@@ -2,30 +2,27 @@
 
 The TUI, several agents' servers and the CLI may write one checkout at once. Every gated write
 holds this lock from its read of the disk to its last rename, so two writers can never interleave
-a check with the other's write. The lock file lives in the system temporary directory, keyed by the
-bank's real path, so it never shows up in the project's ``git status``.
+a check with the other's write. The lock file lives in the bank's state folder
+(``core.write.state``), which is derived from the bank's real path alone: every process on the
+machine meets the same lock whatever its ``$TMPDIR``. A writer that dies releases it (the
+operating system drops the lock with the process), so a stale lock never blocks the next one.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from core.errors import Refusal
+from core.errors import Refusal, storage_error
+from core.write.state import state_dir
 
 WAIT_SECONDS = 15.0
 
 
 def lock_path(root: Path) -> Path:
-    """One lock file per bank, all in one folder of the system temporary directory."""
-    folder = Path(tempfile.gettempdir()) / "memorybank-locks"
-    folder.mkdir(exist_ok=True)
-    digest = hashlib.sha256(os.path.realpath(root).encode("utf-8")).hexdigest()[:16]
-    return folder / f"{digest}.lock"
+    """The lock file of the bank at ``root``, its folder created when missing."""
+    return state_dir(root, create=True) / "lock"
 
 
 class BankLock:
@@ -44,6 +41,8 @@ class BankLock:
                 "Nothing was written; try again.",
                 reason="locked",
             ) from None
+        except OSError as error:
+            raise storage_error(error, self.path, "take the bank's write lock at") from None
         return self
 
     def __exit__(self, *_exc: object) -> None:

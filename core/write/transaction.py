@@ -1,19 +1,24 @@
-"""Applying a write: every file of one operation lands, or none does.
+"""Applying a write: every file of one operation lands, or none does, even across a crash.
 
-A write is planned in memory (new bytes for each file, deletions) after every gate has passed.
-``Transaction.commit`` then writes each new file to a unique temporary file beside its target and
-renames them into place, the document before the indexes that point at it. If anything fails on
-the way, the files already renamed are put back as they were, new files and directories are
-removed, and temporary files are cleaned up: the bank is left as before, or fully written.
+A write is planned in memory (new bytes for each file, deletions) after every gate has passed:
+``Transaction.plan()`` is that plan, and a dry run stops there. ``commit()`` then, for each file,
+records in the journal the file's prior state and the unique temporary name it will use (before
+writing anything), writes and fsyncs the temporary file beside its target, and renames them into
+place, the document before the indexes that point at it. If anything fails on the way, the journal
+puts every file back and removes every temporary file; if the process dies, the next one to open
+the bank does the same (``core.write.journal``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from core.errors import storage_error
+from core.write import journal
+from core.write.plan import FileChange, Plan
 
 
 def checkpoint(step: str) -> None:
@@ -37,54 +42,63 @@ class Transaction:
     def paths(self) -> list[str]:
         return [*self.writes, *self.deletes]
 
-    def commit(self) -> None:
-        """Land every planned change, or restore the bank as it was and re-raise."""
-        staged: list[tuple[Path, Path]] = []
-        made_dirs: list[Path] = []
-        done: list[tuple[Path, bytes | None]] = []  # target, previous bytes (None: did not exist)
-        try:
-            for rel, data in self.writes.items():
-                target = self.root / rel
-                missing = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
-                for directory in reversed(missing):
-                    directory.mkdir()
-                    made_dirs.append(directory)
-                temp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-                with open(temp, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                staged.append((temp, target))
-            checkpoint("staged")
-            for temp, target in staged:
-                previous = target.read_bytes() if target.exists() else None
-                checkpoint(f"before-rename:{target.relative_to(self.root).as_posix()}")
-                os.replace(temp, target)
-                done.append((target, previous))
-                checkpoint(f"after-rename:{target.relative_to(self.root).as_posix()}")
-            for rel in self.deletes:
-                target = self.root / rel
-                previous = target.read_bytes()
-                checkpoint(f"before-delete:{rel}")
-                target.unlink()
-                done.append((target, previous))
-            checkpoint("committed")
-        except BaseException:
-            self._undo(staged, done, made_dirs)
-            raise
+    def plan(self) -> Plan:
+        """The changes this transaction would make, against the files as they are now."""
+        changes = []
+        for rel, data in self.writes.items():
+            before = _read(self.root / rel)
+            if before == data:
+                continue
+            changes.append(FileChange(rel, "create" if before is None else "modify", before, data))
+        for rel in self.deletes:
+            before = _read(self.root / rel)
+            if before is not None:
+                changes.append(FileChange(rel, "delete", before, None))
+        return Plan(tuple(changes))
 
-    def _undo(
-        self, staged: list[tuple[Path, Path]], done: list[tuple[Path, bytes | None]], made_dirs: list[Path]
-    ) -> None:
-        for target, previous in reversed(done):
-            if previous is None:
-                target.unlink(missing_ok=True)
-            else:
-                temp = target.parent / f".{target.name}.{os.getpid()}.undo.tmp"
-                temp.write_bytes(previous)
-                os.replace(temp, target)
-        for temp, _ in staged:
-            temp.unlink(missing_ok=True)
-        for directory in reversed(made_dirs):
-            with contextlib.suppress(OSError):  # another writer may have put a file there meanwhile
-                directory.rmdir()
+    def commit(self) -> None:
+        """Land every planned change, or restore the bank as it was and re-raise.
+
+        Raises:
+            StorageError: the operating system refused (read-only, full disk, permission); the
+                bank is as it was.
+        """
+        try:
+            with journal.operation(self.root) as record:
+                self._land(record)
+        except OSError as error:
+            raise storage_error(error, self.root) from None
+
+    def _land(self, record: journal.Journal) -> None:
+        staged: list[tuple[Path, Path]] = []
+        for rel, data in self.writes.items():
+            target = self.root / rel
+            missing = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
+            for directory in reversed(missing):
+                record.folder_made(directory)
+                directory.mkdir()
+            temp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+            record.file_touched(target, temp)
+            with open(temp, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            staged.append((temp, target))
+        checkpoint("staged")
+        for temp, target in staged:
+            checkpoint(f"before-rename:{target.relative_to(self.root).as_posix()}")
+            os.replace(temp, target)
+            checkpoint(f"after-rename:{target.relative_to(self.root).as_posix()}")
+        for rel in self.deletes:
+            target = self.root / rel
+            record.file_touched(target, None)
+            checkpoint(f"before-delete:{rel}")
+            target.unlink()
+        checkpoint("committed")
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None

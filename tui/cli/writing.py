@@ -8,6 +8,7 @@ things in the same words. ``--dry-run`` runs every gate and writes nothing.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from core.bank import Bank
@@ -16,7 +17,7 @@ from core.write.create import create
 from core.write.edit import edit, update_section
 from core.write.fields import set_field, set_status
 from core.write.inbox import apply_proposal, discard, list_inbox, promote, reject_proposal
-from tui.cli.context import open_bank, require_root
+from tui.cli.context import open_bank, root_path
 from tui.cli.output import emit_json
 
 CLI_CLIENT = "memorybank-cli"
@@ -171,7 +172,9 @@ def _print_write(verb: str, result: Any, args: argparse.Namespace, lines: list[s
 
 
 def run_init(args: argparse.Namespace) -> int:
-    result = init(require_root(args), name=args.name, dry_run=args.dry_run, force=args.force)
+    # A new project has no bank to find yet: seed ./memory_bank, as the welcome screen does.
+    root = root_path(args) or Path.cwd() / "memory_bank"
+    result = init(root, name=args.name, dry_run=args.dry_run, force=args.force)
     verb = f"{'WOULD CREATE' if result.dry_run else 'CREATED'} {result.root}"
     return _print_write(
         verb, result, args, [f"sections: {', '.join(result.directories)}", f"files: {len(result.files)}"]

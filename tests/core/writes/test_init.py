@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from core.bank import Bank
@@ -45,12 +47,15 @@ LAYOUT = sorted(
 
 
 def test_init_writes_exactly_the_24_paths_and_validates_clean(tmp_path):
+    """In a git repository the bank holds exactly the seed: the lock and journal live in ``.git/``."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     result = init(tmp_path / "memory_bank", name="ebook_parser")
     assert result.created and result.files == LAYOUT and len(LAYOUT) == 24
     on_disk = sorted(
         p.relative_to(tmp_path / "memory_bank").as_posix() for p in (tmp_path / "memory_bank").rglob("*") if p.is_file()
     )
     assert on_disk == LAYOUT
+    assert (tmp_path / ".git" / "memorybank").is_dir()
     assert set(result.directories) == {
         "dna",
         "flows",

@@ -1,0 +1,80 @@
+"""A write as a plan: the file changes one operation makes, before it makes them.
+
+Every gated write builds its changes in memory first. The plan is what every face shows: the MCP
+``dryRun`` answer, the CLI's ``--dry-run``, the workbench's preview. A dry run is a plan that is
+not committed; a commit lands exactly the plan's changes, all of them or none.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Literal
+
+ChangeKind = Literal["create", "modify", "delete"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file a write creates, changes or removes, with its bytes before and after."""
+
+    path: str
+    """The bank path."""
+    kind: ChangeKind
+    before: bytes | None
+    """The file's bytes now; None when the write creates it."""
+    after: bytes | None
+    """The file's bytes once written; None when the write removes it."""
+
+    @staticmethod
+    def _text(data: bytes | None) -> str:
+        return "" if data is None else data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n")
+
+    @property
+    def text_before(self) -> str:
+        return self._text(self.before)
+
+    @property
+    def text_after(self) -> str:
+        return self._text(self.after)
+
+    def diff(self, context: int = 3) -> list[str]:
+        """A unified diff of the change (LF text, file headers dropped)."""
+        lines = difflib.unified_diff(self.text_before.split("\n"), self.text_after.split("\n"), lineterm="", n=context)
+        return [line for line in lines if not line.startswith(("---", "+++"))]
+
+    def added_lines(self) -> list[str]:
+        """The lines this change adds (every line of a new file)."""
+        if self.kind == "create":
+            return self.text_after.rstrip("\n").split("\n")
+        return [line[1:] for line in self.diff(0) if line.startswith("+")]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The file changes of one operation, in the order they land."""
+
+    changes: tuple[FileChange, ...] = ()
+
+    @property
+    def paths(self) -> list[str]:
+        return [c.path for c in self.changes]
+
+    def change(self, path: str) -> FileChange | None:
+        return next((c for c in self.changes if c.path == path), None)
+
+    def __add__(self, other: Plan) -> Plan:
+        """Two plans as one: a file both touch keeps the first's ``before`` and the second's ``after``."""
+        merged: dict[str, FileChange] = {c.path: c for c in self.changes}
+        for change in other.changes:
+            first = merged.get(change.path)
+            if first is None:
+                merged[change.path] = change
+                continue
+            before, after = first.before, change.after
+            if before is None and after is None:
+                del merged[change.path]
+                continue
+            kind: ChangeKind = "create" if before is None else ("delete" if after is None else "modify")
+            merged[change.path] = FileChange(change.path, kind, before, after)
+        return Plan(tuple(merged.values()))
