@@ -66,10 +66,10 @@ def register(server: BankServer) -> None:
         )
 
     exits = (
-        "bank_promote and bank_discard only record a proposal on the note; I apply or reject it in the memorybank "
+        "bank_promote, bank_fold and bank_discard only record a proposal on the note; I apply or reject it in the memorybank "
         "workbench or with `memorybank inbox apply|reject`."
         if owner
-        else "bank_promote and bank_discard act at once: call them only after I say which."
+        else "bank_promote, bank_fold and bank_discard act at once: call them only after I say which."
     )
 
     @server.prompt(
@@ -80,7 +80,7 @@ def register(server: BankServer) -> None:
         return (
             "Review the notes in _inbox/. Read memorybank://inbox. For each note: summarise its claim in a line, "
             "bank_route its topic to find the document that already owns it, and recommend one of: promote "
-            "(bank_promote to a destination), fold into the owner (bank_update_section, then bank_discard with the "
-            "owner's path as the reason), or discard (bank_discard with a reason). Prefer folding when an owner "
+            "(bank_promote to a destination), fold into the owner's section (bank_fold), or discard (bank_discard "
+            "with a reason). Prefer folding when an owner "
             f"exists. Give the exact call and run it with dryRun first. {exits} Act only on my word."
         )

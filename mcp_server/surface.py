@@ -83,8 +83,8 @@ def instructions(state: str, root: Path, inbox_exits: str) -> str:
         f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first, then "
         "bank_route before opening any file, and bank_read by section or lines. Pass questions as the user asked "
         "them, in any language. Change documents only through the bank_ tools (their gates keep the bank "
-        f"valid); bank_validate before committing. _inbox/ notes belong to the owner: bank_promote and "
-        f"bank_discard {exits}."
+        f"valid); bank_validate before committing. _inbox/ notes belong to the owner: bank_promote, bank_fold "
+        f"and bank_discard {exits}."
     )
 
 

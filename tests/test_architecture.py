@@ -42,3 +42,22 @@ def test_the_code_is_linted_and_formatted():
     for command in ([ruff, "check", "--quiet", "."], [ruff, "format", "--check", "--quiet", "."]):
         done = subprocess.run(command, cwd=PROJECT, capture_output=True, text=True)
         assert done.returncode == 0, f"{' '.join(command[1:])}:\n{done.stdout}{done.stderr}"
+
+
+def test_the_command_line_imports_nothing_of_the_workbench_but_the_app_it_launches():
+    """``tui/cli`` composes core calls; of the TUI package it may import only the app (and the MCP
+    host the app runs), so no face grows logic the others cannot reach."""
+    import ast
+
+    allowed = {"tui.app", "tui.mcp_host"}
+    for path in sorted((PROJECT / "tui" / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                if name.startswith("tui.") and not name.startswith("tui.cli"):
+                    assert name in allowed, f"{path.name} imports {name}"

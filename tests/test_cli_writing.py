@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.bank import Bank
 from core.init import init
-from core.write.inbox import propose
+from core.write.proposals import propose
 from tests.conftest import tree_snapshot
 from tui.cli.main import main
 

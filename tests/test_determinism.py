@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tests.conftest import PROJECT
 
-BUILD = "import sys; from tui.demo import build_demo; print(build_demo(sys.argv[1]))"
+BUILD = "import sys; from core.demo import build_demo; print(build_demo(sys.argv[1]))"
 
 
 def build_in_child(dest: Path, env: dict[str, str]) -> tuple[str, str]:

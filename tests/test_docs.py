@@ -42,6 +42,6 @@ def test_every_mcp_tool_resource_and_prompt_is_in_the_readme(tmp_path):
         return tools, resources, prompts
 
     tools, resources, prompts = anyio.run(surface)
-    assert len(tools) == 16 and len(resources) == 4 and len(prompts) == 5
+    assert len(tools) == 17 and len(resources) == 4 and len(prompts) == 5
     missing = [name for name in [*tools, *resources, *prompts] if f"`{name}`" not in README]
     assert not missing, f"README does not mention: {missing}"

@@ -11,7 +11,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from core.write.fold import FoldResult
 from core.write.inbox import DiscardResult, PromoteResult
+from core.write.proposals import ExitResult
 from tui.triage import FoldPlan, PromotePlan, ProposalBatch
 
 LINK_NOTE = "Link rewritten for the new location: "
@@ -98,11 +100,17 @@ def batch_preview(batch: ProposalBatch) -> RenderableType:
         elif isinstance(result, DiscardResult):
             parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.path}  discarded", "bold")))
             parts.append(discard_grid(result))
+        elif isinstance(result, FoldResult):
+            where = f"{result.update.path} :: {result.update.section}"
+            parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.discard.path}  folded into  {where}", "bold")))
+            parts.append(fold_preview(FoldPlan.of(result)))
     return Group(*parts)
 
 
-def proposal_preview(result: PromoteResult | DiscardResult, index_lines: tuple[tuple[str, str], ...]) -> RenderableType:
-    """One proposal applied: a promotion's full preview, or the discard."""
+def proposal_preview(result: ExitResult, index_lines: tuple[tuple[str, str], ...]) -> RenderableType:
+    """One proposal applied: a promotion's full preview, a fold's section diff, or the discard."""
     if isinstance(result, PromoteResult):
         return promote_preview(PromotePlan(result, index_lines))
+    if isinstance(result, FoldResult):
+        return fold_preview(FoldPlan.of(result))
     return discard_grid(result)

@@ -26,8 +26,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from core import clock
+from core.demo import build_demo
 from tui.app import make_app
-from tui.demo import build_demo
 from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane

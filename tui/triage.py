@@ -14,23 +14,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.bank import Bank
-from core.errors import BankError
 from core.model import Document
 from core.paths import relative_link, resolve_link
 from core.read import read_document
 from core.route import RouteHit, route
 from core.sections import SECTIONS, section_for
-from core.write.edit import SectionUpdateResult, update_section
-from core.write.inbox import (
-    DiscardResult,
-    InboxEntry,
-    PromoteResult,
-    apply_proposal,
-    discard,
-    promote,
-)
-from core.write.rawdoc import RawDoc
-from core.write.register import register_line
+from core.write.edit import SectionUpdateResult
+from core.write.fold import FoldResult, fold, foldable_body  # noqa: F401 - the Inbox pane's, from here
+from core.write.gates import preview
+from core.write.inbox import DiscardResult, InboxEntry, PromoteResult, promote
+from core.write.inbox import plan_promote as core_plan_promote
+from core.write.plan import Plan
+from core.write.proposals import ExitResult, apply_proposals, plan_apply
 
 CANDIDATES = 5
 """How many of the router's documents "where it belongs" lists."""
@@ -135,31 +130,25 @@ def promote_arguments(bank: Bank, request: PromoteRequest) -> dict[str, Any]:
     )
 
 
-def added_index_lines(bank: Bank, result: PromoteResult) -> tuple[tuple[str, str], ...]:
-    """The line registering ``result.path`` in each index, as the core's ``register_line`` adds it.
-
-    A section index that does not exist yet is created whole; the result's warnings say so.
-    """
-    lines = []
-    title = str(result.frontmatter.get("title", ""))
-    purpose = str(result.frontmatter.get("purpose", ""))
-    for index in result.registered_in:
-        if index not in bank:
-            lines.append((index, "(a new section index, created with this entry)"))
+def index_lines(plan: Plan, registered_in: list[str]) -> tuple[tuple[str, str], ...]:
+    """The line each index gains, read off the core's plan (a new section index is created whole)."""
+    lines: list[tuple[str, str]] = []
+    for index in registered_in:
+        change = plan.change(index)
+        if change is None:
             continue
-        before = RawDoc.load(bank.root, index).text
-        after = register_line(before, index, result.path, title, purpose)
-        diff = difflib.unified_diff(before.split("\n"), after.split("\n"), lineterm="", n=0)
-        lines.extend((index, line[1:]) for line in diff if line.startswith("+") and not line.startswith("+++"))
+        if change.kind == "create":
+            lines.append((index, "(a new section index, created with this entry)"))
+        else:
+            lines.extend((index, line) for line in change.added_lines())
     return tuple(lines)
 
 
 def plan_promote(bank: Bank, request: PromoteRequest, *, dry_run: bool = True) -> PromotePlan:
-    """Run ``promote`` (a dry run by default) and gather what its preview shows."""
+    """The promotion's preview from the core's plan (a dry run by default), or the promotion done."""
     if dry_run:
-        result = promote(bank, dry_run=True, **promote_arguments(bank, request))
-        with bank.lock:
-            return PromotePlan(result, added_index_lines(bank, result))
+        shown = preview(bank, core_plan_promote, **promote_arguments(bank, request))
+        return PromotePlan(shown.result, index_lines(shown.plan, shown.result.registered_in))
     return PromotePlan(promote(bank, **promote_arguments(bank, request)))
 
 
@@ -253,6 +242,10 @@ class FoldPlan:
     after: str
     discard: DiscardResult
 
+    @classmethod
+    def of(cls, result: FoldResult) -> FoldPlan:
+        return cls(result.update, result.before, result.after, result.discard)
+
     @property
     def diff(self) -> list[str]:
         """The section's unified diff, headers dropped."""
@@ -260,39 +253,14 @@ class FoldPlan:
         return [line for line in lines if not line.startswith(("---", "+++"))]
 
 
-def fold_reason(path: str, section: str) -> str:
-    """The reason a folded note is discarded with: where its fact went."""
-    return f"folded into {path}#{section}"
-
-
-def section_text(bank: Bank, path: str, section: str) -> tuple[str, str]:
-    """A section's exact title and its body (the heading line excluded)."""
-    read = read_document(bank, path, section=section)
-    body = read.content.split("\n", 1)[1] if "\n" in read.content else ""
-    return read.section or section, body.strip()
-
-
 def plan_fold(bank: Bank, *, note: str, path: str, section: str, content: str, mode: str) -> FoldPlan:
-    """Dry-run the section update and the discard; nothing is written."""
-    update = update_section(bank, path=path, section=section, content=content, mode=mode, dry_run=True)
-    title, before = section_text(bank, path, update.section)
-    incoming = content.replace("\r\n", "\n").strip()
-    after = f"{before}\n\n{incoming}" if mode == "append" and before else incoming
-    gone = discard(bank, path=note, reason=fold_reason(update.path, title), dry_run=True)
-    return FoldPlan(update, before, after, gone)
+    """The core's fold as a dry run: every gate of the section update and of the discard."""
+    return FoldPlan.of(fold(bank, note=note, path=path, section=section, content=content, mode=mode, dry_run=True))
 
 
 def apply_fold(bank: Bank, *, note: str, path: str, section: str, content: str, mode: str) -> FoldPlan:
-    """Write the section, then discard the note with the fold as its reason.
-
-    The discard runs only when the update landed; if it is refused, the update stays and the
-    refusal says why the note is still in the inbox.
-    """
-    title, before = section_text(bank, path, section)
-    update = update_section(bank, path=path, section=section, content=content, mode=mode)
-    _, after = section_text(bank, update.path, update.section)
-    gone = discard(bank, path=note, reason=fold_reason(update.path, update.section))
-    return FoldPlan(update, before, after, gone)
+    """The core's fold: the section, the record line and the note's removal in one transaction."""
+    return FoldPlan.of(fold(bank, note=note, path=path, section=section, content=content, mode=mode))
 
 
 # -- proposals ------------------------------------------------------------------------------------
@@ -303,7 +271,7 @@ class ProposalOutcome:
     """One proposal's dry run or application: its result, or the refusal it met."""
 
     path: str
-    result: PromoteResult | DiscardResult | None = None
+    result: ExitResult | None = None
     index_lines: tuple[tuple[str, str], ...] = ()
     refusal: str | None = None
 
@@ -323,29 +291,22 @@ class ProposalBatch:
         return [o for o in self.outcomes if o.refusal is not None]
 
 
+def _lines_of(result: ExitResult | None, plan: Plan) -> tuple[tuple[str, str], ...]:
+    return index_lines(plan, result.registered_in) if isinstance(result, PromoteResult) else ()
+
+
 def run_proposals(bank: Bank, paths: list[str], *, dry_run: bool = True) -> ProposalBatch:
-    """Apply each note's proposal in turn (every gate again); a refusal stops only its own note."""
-    outcomes = []
-    for path in paths:
-        try:
-            result = apply_proposal(bank, path=path, dry_run=dry_run)
-        except BankError as error:
-            outcomes.append(ProposalOutcome(path, refusal=error.message))
-            continue
-        lines: tuple[tuple[str, str], ...] = ()
-        if dry_run and isinstance(result, PromoteResult):
-            with bank.lock:
-                lines = added_index_lines(bank, result)
-        outcomes.append(ProposalOutcome(path, result, lines))
-    return ProposalBatch(tuple(outcomes))
+    """The core's batch of proposals (one operation when applied); a refusal stops only its own note."""
+    batch = apply_proposals(bank, paths, dry_run=dry_run)
+    return ProposalBatch(
+        tuple(ProposalOutcome(o.path, o.result, _lines_of(o.result, o.plan), o.refusal) for o in batch.outcomes)
+    )
 
 
-def foldable_body(body: str) -> str:
-    """A note's body as the text to fold: its H1 (the note's own title) dropped."""
-    lines = body.strip().split("\n")
-    if lines and lines[0].startswith("# "):
-        lines = lines[1:]
-    return "\n".join(lines).strip()
+def preview_apply(bank: Bank, path: str) -> tuple[ExitResult, tuple[tuple[str, str], ...]]:
+    """A note's proposal as a dry run, with the index lines it would add, from the core's plan."""
+    shown = preview(bank, plan_apply, path=path)
+    return shown.result, _lines_of(shown.result, shown.plan)
 
 
 def sections_of(bank: Bank, path: str) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from core.bank import Bank
 from core.errors import Refusal
@@ -16,7 +17,7 @@ from core.model import Document
 from core.parse import parse_document
 from core.read import find_section, section_missing
 from core.write import firewall
-from core.write.gates import content_from, write_session
+from core.write.gates import Planned, content_from, execute
 from core.write.rawdoc import RawDoc
 from core.write.transaction import Transaction
 
@@ -57,68 +58,61 @@ def editable(bank: Bank, path: str) -> Document:
     return doc
 
 
-def _land(bank: Bank, raw: RawDoc, text: str) -> bytes:
-    data = raw.encode(text)
+def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
+    """The one-file transaction that writes ``text`` back in ``raw``'s own style."""
     tx = Transaction(bank.root)
-    tx.write(raw.path, data)
-    tx.commit()
-    bank.refresh()
-    return data
+    tx.write(raw.path, raw.encode(text))
+    return tx
 
 
-def edit(
-    bank: Bank, *, path: str, find: str, replace: str, section: str | None = None, dry_run: bool = False
-) -> EditResult:
-    """Replace one exact fragment of a document's body.
-
-    The fragment must occur exactly once (in ``section`` when given): zero or several matches are
-    refused, because replacing the first of several is a guess.
-    """
-    with write_session(bank):
-        doc = editable(bank, path)
-        if not find:
-            raise Refusal(
-                "`find` is required: this tool replaces an exact fragment, never a whole document.", reason="required"
-            )
-        if find == replace:
-            raise Refusal("`find` and `replace` are identical; nothing to do.", reason="no-op")
-        raw = RawDoc.load(bank.root, doc.path)
-        head, body = raw.split()
-        start, end, where = 0, len(body), ""
-        chosen = None
-        if section and section.strip():
-            current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
-            chosen = find_section(current, section)
-            if chosen is None:
-                raise section_missing(current, section)
-            lines = raw.text.split("\n")
-            before_section = sum(len(line) + 1 for line in lines[: chosen.line - 1]) - len(head)
-            section_text = "\n".join(lines[chosen.line - 1 : chosen.end_line])
-            start, end = max(before_section, 0), max(before_section, 0) + len(section_text)
-            where = f' under "{chosen.title}"'
-        scope = body[start:end]
-        count = scope.count(find)
-        if count == 0:
-            raise Refusal(
-                f"Not found in {doc.path}{where}: {json.dumps(find[:80], ensure_ascii=False)}. Read the document first: "
-                "the text must match exactly, whitespace included.",
-                reason="not-found",
-            )
-        if count > 1:
-            raise Refusal(
-                f"Found {count} times in {doc.path}{where}. Give more surrounding text, or pass section to narrow it: "
-                "replacing the first of several is a guess, and this tool does not guess.",
-                reason="ambiguous",
-            )
-        firewall.check(replace, doc.path)
-        at = start + scope.index(find)
-        new_body = body[:at] + replace + body[at + len(find) :]
-        text = head + new_body
-        context = new_body[max(at - CONTEXT_CHARS, 0) : at + len(replace) + CONTEXT_CHARS]
-        after = raw.encode(text)
-        if not dry_run:
-            _land(bank, raw, text)
-        return EditResult(
+def plan_edit(
+    bank: Bank, *, path: str, find: str, replace: str, section: str | None = None, dry_run: bool = True
+) -> Planned[EditResult]:
+    """Plan ``edit`` under the write session (see it); nothing is written."""
+    doc = editable(bank, path)
+    if not find:
+        raise Refusal(
+            "`find` is required: this tool replaces an exact fragment, never a whole document.", reason="required"
+        )
+    if find == replace:
+        raise Refusal("`find` and `replace` are identical; nothing to do.", reason="no-op")
+    raw = RawDoc.load(bank.root, doc.path)
+    head, body = raw.split()
+    start, end, where = 0, len(body), ""
+    chosen = None
+    if section and section.strip():
+        current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
+        chosen = find_section(current, section)
+        if chosen is None:
+            raise section_missing(current, section)
+        lines = raw.text.split("\n")
+        before_section = sum(len(line) + 1 for line in lines[: chosen.line - 1]) - len(head)
+        section_text = "\n".join(lines[chosen.line - 1 : chosen.end_line])
+        start, end = max(before_section, 0), max(before_section, 0) + len(section_text)
+        where = f' under "{chosen.title}"'
+    scope = body[start:end]
+    count = scope.count(find)
+    if count == 0:
+        raise Refusal(
+            f"Not found in {doc.path}{where}: {json.dumps(find[:80], ensure_ascii=False)}. Read the document first: "
+            "the text must match exactly, whitespace included.",
+            reason="not-found",
+        )
+    if count > 1:
+        raise Refusal(
+            f"Found {count} times in {doc.path}{where}. Give more surrounding text, or pass section to narrow it: "
+            "replacing the first of several is a guess, and this tool does not guess.",
+            reason="ambiguous",
+        )
+    firewall.check(replace, doc.path)
+    at = start + scope.index(find)
+    new_body = body[:at] + replace + body[at + len(find) :]
+    text = head + new_body
+    context = new_body[max(at - CONTEXT_CHARS, 0) : at + len(replace) + CONTEXT_CHARS]
+    after = raw.encode(text)
+    tx = _rewrite(bank, raw, text)
+    return Planned(
+        EditResult(
             path=doc.path,
             edited=not dry_run,
             dry_run=dry_run,
@@ -126,10 +120,21 @@ def edit(
             bytes_after=len(after),
             context=context,
             section=chosen.title if chosen else None,
-        )
+        ),
+        tx,
+    )
 
 
-def update_section(
+def edit(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> EditResult:
+    """Replace one exact fragment of a document's body.
+
+    The fragment must occur exactly once (in ``section`` when given): zero or several matches are
+    refused, because replacing the first of several is a guess.
+    """
+    return execute(bank, plan_edit, dry_run=dry_run, **arguments)
+
+
+def plan_update_section(
     bank: Bank,
     *,
     path: str,
@@ -137,61 +142,65 @@ def update_section(
     content: str | None = None,
     content_file: str | None = None,
     mode: str = "replace",
-    dry_run: bool = False,
+    dry_run: bool = True,
     cwd: Path | None = None,
-) -> SectionUpdateResult:
-    """Replace or append to the body of one ``##`` section; nothing else in the file moves."""
+) -> Planned[SectionUpdateResult]:
+    """Plan ``update_section`` under the write session (see it); nothing is written."""
     if mode not in ("replace", "append"):
         raise Refusal(f'mode must be "replace" or "append", not "{mode}".', reason="usage")
-    with write_session(bank):
-        doc = editable(bank, path)
-        if not section or not section.strip():
-            raise Refusal(
-                "`section` is required: this tool writes one named section, never a whole document.", reason="required"
-            )
-        new = content_from(content, content_file, "content", cwd=cwd)
-        if new is None or not new.strip():
-            raise Refusal(
-                "`content` is empty. To remove a section, edit the document by hand and say so.", reason="empty"
-            )
-        raw = RawDoc.load(bank.root, doc.path)
-        current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
-        chosen = find_section(current, section)
-        if chosen is None:
-            raise section_missing(current, section)
-        lines = raw.text.split("\n")
-        trailing_newline = raw.text.endswith("\n")
-        if trailing_newline:
-            lines.pop()
-        heading = lines[chosen.line - 1]
-        old_lines = lines[chosen.line : chosen.end_line]
-        old = "\n".join(old_lines).strip()
-        incoming = new.replace("\r\n", "\n").strip()
-        added = incoming
-        if mode == "replace":
-            kept = set(old.split("\n"))
-            added = "\n".join(line for line in incoming.split("\n") if line not in kept)
-        firewall.check(added, doc.path)
-        block = [heading, ""]
-        if mode == "append" and old:
-            block += [*old.split("\n"), ""]
-        block += incoming.split("\n")
-        is_last = chosen.end_line >= len(lines)
-        if not is_last:
-            block.append("")
-        new_lines = lines[: chosen.line - 1] + block + lines[chosen.end_line :]
-        # A file that ended without a newline still does: only the section's own bytes change.
-        text = "\n".join(new_lines) + ("\n" if trailing_newline else "")
-        after = raw.encode(text)
-        if not dry_run:
-            _land(bank, raw, text)
-        return SectionUpdateResult(
+    doc = editable(bank, path)
+    if not section or not section.strip():
+        raise Refusal(
+            "`section` is required: this tool writes one named section, never a whole document.", reason="required"
+        )
+    new = content_from(content, content_file, "content", cwd=cwd)
+    if new is None or not new.strip():
+        raise Refusal("`content` is empty. To remove a section, edit the document by hand and say so.", reason="empty")
+    raw = RawDoc.load(bank.root, doc.path)
+    current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
+    chosen = find_section(current, section)
+    if chosen is None:
+        raise section_missing(current, section)
+    lines = raw.text.split("\n")
+    trailing_newline = raw.text.endswith("\n")
+    if trailing_newline:
+        lines.pop()
+    heading = lines[chosen.line - 1]
+    old_lines = lines[chosen.line : chosen.end_line]
+    old = "\n".join(old_lines).strip()
+    incoming = new.replace("\r\n", "\n").strip()
+    added = incoming
+    if mode == "replace":
+        kept = set(old.split("\n"))
+        added = "\n".join(line for line in incoming.split("\n") if line not in kept)
+    firewall.check(added, doc.path)
+    block = [heading, ""]
+    if mode == "append" and old:
+        block += [*old.split("\n"), ""]
+    block += incoming.split("\n")
+    is_last = chosen.end_line >= len(lines)
+    if not is_last:
+        block.append("")
+    new_lines = lines[: chosen.line - 1] + block + lines[chosen.end_line :]
+    # A file that ended without a newline still does: only the section's own bytes change.
+    text = "\n".join(new_lines) + ("\n" if trailing_newline else "")
+    after = raw.encode(text)
+    tx = _rewrite(bank, raw, text)
+    return Planned(
+        SectionUpdateResult(
             path=doc.path,
             section=chosen.title,
             mode=mode,
-            updated=not dry_run,
+            updated=not dry_run and after != raw.original,
             dry_run=dry_run,
             bytes_before=len(raw.original),
             bytes_after=len(after),
             preview="\n".join(block[:PREVIEW_LINES]),
-        )
+        ),
+        tx,
+    )
+
+
+def update_section(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> SectionUpdateResult:
+    """Replace or append to the body of one ``##`` section; nothing else in the file moves."""
+    return execute(bank, plan_update_section, dry_run=dry_run, **arguments)

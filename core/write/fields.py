@@ -16,7 +16,7 @@ from core.parse import FenceTracker, parse_document
 from core.paths import resolve_link
 from core.write import firewall
 from core.write.edit import editable
-from core.write.gates import write_session
+from core.write.gates import Planned, execute
 from core.write.rawdoc import RawDoc
 from core.write.transaction import Transaction
 
@@ -83,86 +83,82 @@ def _key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | Non
     return None
 
 
-def _land(bank: Bank, writes: dict[str, bytes]) -> None:
+def plan_set_status(
+    bank: Bank, *, path: str, status: str, release_canonical: bool = False, dry_run: bool = True
+) -> Planned[StatusResult]:
+    """Plan ``set_status`` under the write session (see it); nothing is written."""
+    doc = editable(bank, path)
+    if doc.is_inbox:
+        raise Refusal(
+            f"{doc.path} is in the quarantine, where status is not the thing that moves it. Use bank_promote to "
+            "place it and set its status in one step, or bank_discard to drop it.",
+            reason="inbox",
+        )
+    target = (status or "").strip()
+    if not target:
+        raise Refusal("`status` is required: the lifecycle value to move this document to.", reason="required")
+    if release_canonical and target != "archived":
+        raise Refusal(
+            "`releaseCanonical` belongs to archiving. Ownership is given up when a document retires, not on any "
+            "other transition.",
+            reason="usage",
+        )
+    warnings: list[str] = []
+    contract = bank.contract
+    if contract.statuses and target not in contract.statuses:
+        warnings.append(f'status "{target}" is not among the values declared in dna/.')
+    releasing = target == "archived" and bool(doc.canonical_for)
+    if releasing and not release_canonical:
+        keys = ", ".join(f'"{k}"' for k in doc.canonical_for)
+        raise Refusal(
+            f"{doc.path} still owns {keys}. An archived document that keeps its keys blocks whoever should own "
+            "them next. Pass releaseCanonical: true to give them up with this transition, or move them to the "
+            "successor document first.",
+            reason="owns-keys",
+        )
+    released = list(doc.canonical_for) if releasing else None
+    if doc.status == target and not releasing:
+        return Planned(
+            StatusResult(doc.path, doc.status, target, False, dry_run, warnings, released), Transaction(bank.root)
+        )
+    if target == "active":
+        broken = [e.raw for e in doc.derived_from if not e.external and (e.resolved is None or e.resolved not in bank)]
+        if broken:
+            raise Refusal(
+                f'derived_from "{broken[0]}" does not resolve to a document of this bank; fix it before activating.',
+                reason="unresolved-derived-from",
+            )
+        if contract.requires_derived_from and not doc.derived_from and doc.path not in contract.roots:
+            raise Refusal(
+                "Governance requires every active non-root document to declare derived_from.",
+                reason="missing-derived-from",
+            )
+    raw = RawDoc.load(bank.root, doc.path)
+    lines, closing, body = _head_lines(raw, "status")
+    if releasing:
+        span = _key_span(lines, closing, "canonical_for")
+        if span:
+            del lines[span[0] : span[1]]
+            closing -= span[1] - span[0]
+    span = _key_span(lines, closing, "status")
+    if span:
+        lines[span[0] : span[1]] = [f"status: {target}"]
+    else:
+        lines.insert(closing, f"status: {target}")
+    text = "\n".join(lines) + "\n" + body
     tx = Transaction(bank.root)
-    for path, data in writes.items():
-        tx.write(path, data)
-    tx.commit()
-    bank.refresh()
+    tx.write(doc.path, raw.encode(text))
+    return Planned(StatusResult(doc.path, doc.status, target, not dry_run, dry_run, warnings, released), tx)
 
 
-def set_status(
-    bank: Bank, *, path: str, status: str, release_canonical: bool = False, dry_run: bool = False
-) -> StatusResult:
+def set_status(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> StatusResult:
     """Move a document to a lifecycle status, through the gates that guard each transition.
 
     Activation requires ``derived_from`` where dna/ does (roots exempt) and edges that resolve;
     archiving a document that owns ``canonical_for`` keys requires ``release_canonical``, which
     removes the keys in the same write. A transition to the current status is a no-op.
     """
-    with write_session(bank):
-        doc = editable(bank, path)
-        if doc.is_inbox:
-            raise Refusal(
-                f"{doc.path} is in the quarantine, where status is not the thing that moves it. Use bank_promote to "
-                "place it and set its status in one step, or bank_discard to drop it.",
-                reason="inbox",
-            )
-        target = (status or "").strip()
-        if not target:
-            raise Refusal("`status` is required: the lifecycle value to move this document to.", reason="required")
-        if release_canonical and target != "archived":
-            raise Refusal(
-                "`releaseCanonical` belongs to archiving. Ownership is given up when a document retires, not on any "
-                "other transition.",
-                reason="usage",
-            )
-        warnings: list[str] = []
-        contract = bank.contract
-        if contract.statuses and target not in contract.statuses:
-            warnings.append(f'status "{target}" is not among the values declared in dna/.')
-        releasing = target == "archived" and bool(doc.canonical_for)
-        if releasing and not release_canonical:
-            keys = ", ".join(f'"{k}"' for k in doc.canonical_for)
-            raise Refusal(
-                f"{doc.path} still owns {keys}. An archived document that keeps its keys blocks whoever should own "
-                "them next. Pass releaseCanonical: true to give them up with this transition, or move them to the "
-                "successor document first.",
-                reason="owns-keys",
-            )
-        released = list(doc.canonical_for) if releasing else None
-        if doc.status == target and not releasing:
-            return StatusResult(doc.path, doc.status, target, False, dry_run, warnings, released)
-        if target == "active":
-            broken = [
-                e.raw for e in doc.derived_from if not e.external and (e.resolved is None or e.resolved not in bank)
-            ]
-            if broken:
-                raise Refusal(
-                    f'derived_from "{broken[0]}" does not resolve to a document of this bank; fix it before activating.',
-                    reason="unresolved-derived-from",
-                )
-            if contract.requires_derived_from and not doc.derived_from and doc.path not in contract.roots:
-                raise Refusal(
-                    "Governance requires every active non-root document to declare derived_from.",
-                    reason="missing-derived-from",
-                )
-        raw = RawDoc.load(bank.root, doc.path)
-        lines, closing, body = _head_lines(raw, "status")
-        if releasing:
-            span = _key_span(lines, closing, "canonical_for")
-            if span:
-                del lines[span[0] : span[1]]
-                closing -= span[1] - span[0]
-        span = _key_span(lines, closing, "status")
-        if span:
-            lines[span[0] : span[1]] = [f"status: {target}"]
-        else:
-            lines.insert(closing, f"status: {target}")
-        text = "\n".join(lines) + "\n" + body
-        if not dry_run:
-            _land(bank, {doc.path: raw.encode(text)})
-        return StatusResult(doc.path, doc.status, target, not dry_run, dry_run, warnings, released)
+    return execute(bank, plan_set_status, dry_run=dry_run, **arguments)
 
 
 def _candidates(style: str, value: str) -> list[str]:
@@ -187,110 +183,127 @@ def _reads_back(candidate: str, value: str, previous: Any) -> bool:
     return previous is not None and not isinstance(previous, str) and type(got) is type(previous) and str(got) == value
 
 
-def set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = False) -> FieldResult:
+_KEY_OWNERS: dict[str, str] = {
+    "status": "status is where the gates are. Use bank_set_status, which runs them.",
+    "doc_kind": "doc_kind decides the template, the section index and the gates a document was created under. "
+    "Changing it is re-creating the document, not editing a value.",
+    "doc_function": "doc_function says whether a file is a document or a template. Changing it is re-creating the "
+    "document, not editing a value.",
+    **{key: f"{key} is recorded by the server when a note is captured, proposed or promoted." for key in STAMPS},
+}
+"""Keys ``set_field`` refuses, each with what to do instead."""
+
+
+def _settable_key(field: str) -> str:
+    """The key, when ``set_field`` may set it; otherwise a refusal saying what to do instead."""
+    key = (field or "").strip()
+    if not _FIELD.match(key):
+        raise Refusal(f'"{field}" is not a frontmatter key.', reason="bad-key")
+    if key in _KEY_OWNERS:
+        raise Refusal(_KEY_OWNERS[key], reason="governed-field")
+    if key in LIST_FIELDS:
+        message = (
+            f"{key} is a list, and it carries governance. This tool sets one scalar value; nothing in the server "
+            f"edits {key} yet, so change it by hand and run bank_validate."
+        )
+        if key == "canonical_for":
+            message += " Archiving gives the keys up: bank_set_status with releaseCanonical."
+        raise Refusal(message, reason="list-field")
+    return key
+
+
+def _settable_value(bank: Bank, key: str, value: str | None) -> str:
+    """The value, when it is one line of text the bank allows for ``key``."""
+    if value is None or not str(value).strip():
+        raise Refusal("`value` is empty. To remove a field, edit the document by hand and say so.", reason="empty")
+    value = str(value)
+    if "\n" in value or "\r" in value:
+        raise Refusal("`value` must fit on one line: frontmatter values here are single scalars.", reason="multi-line")
+    allowed = bank.contract.values_for(key) if key in ("delivery_status", "decision_status") else frozenset()
+    if allowed and value not in allowed:
+        raise Refusal(
+            f'"{value}" is not a {key} this bank declares. Allowed: {" | ".join(sorted(allowed))} (from dna/).',
+            reason="undeclared-value",
+        )
+    return value
+
+
+def _as_text(previous: Any) -> str | None:
+    if previous is None:
+        return None
+    return previous.isoformat() if hasattr(previous, "isoformat") else str(previous)
+
+
+def _scalar_line(key: str, value: str, previous: Any, current_line: str | None) -> str:
+    """``key: value`` in the line's own quoting where that still reads back as ``value``."""
+    style = "plain"
+    if current_line is not None:
+        inline = current_line.split(":", 1)[1].strip()
+        style = {"'": "single", '"': "double"}.get(inline[:1], "plain")
+    written = next((c for c in _candidates(style, value) if _reads_back(c, value, previous)), None)
+    if written is None:
+        raise Refusal(
+            f"{json.dumps(value, ensure_ascii=False)} cannot be written as a frontmatter value that reads back unchanged.",
+            reason="unwritable",
+        )
+    return f"{key}: {written}"
+
+
+def plan_set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = True) -> Planned[FieldResult]:
+    """Plan ``set_field`` under the write session (see it); nothing is written."""
+    doc = editable(bank, path)
+    key = _settable_key(field)
+    value = _settable_value(bank, key, value)
+    raw = RawDoc.load(bank.root, doc.path)
+    lines, closing, body = _head_lines(raw, key)
+    previous = doc.frontmatter.get(key)
+    if isinstance(previous, (list, dict)):
+        raise Refusal(
+            f"{key} in {doc.path} holds a list or a mapping, not one value. This tool sets scalars only.",
+            reason="not-scalar",
+        )
+    previous_text = _as_text(previous)
+    span = _key_span(lines, closing, key)
+    tx = Transaction(bank.root)
+    if span and previous_text == value:
+        return Planned(FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False), tx)
+    firewall.check(value, doc.path)
+    new_line = _scalar_line(key, value, previous, lines[span[0]] if span else None)
+    if span:
+        lines[span[0] : span[1]] = [new_line]
+    else:
+        lines.insert(closing, new_line)
+    heading = False
+    if key == "title" and previous_text:
+        body, heading = _rename_h1(body, previous_text, value)
+    text = "\n".join(lines) + "\n" + body
+    after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
+    if doc.parse_error is None and after.parse_error is not None:
+        raise Refusal(
+            f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
+            reason="unparseable",
+        )
+    tx.write(doc.path, raw.encode(text))
+    indexes: list[str] = []
+    if key in ("purpose", "title") and previous_text:
+        for index in dict.fromkeys(bank.registered_in(doc.path)):
+            updated = _carry_into_index(bank, index, doc.path, key, previous_text, value)
+            if updated is not None:
+                tx.write(index, updated)
+                indexes.append(index)
+    return Planned(
+        FieldResult(doc.path, key, previous_text, value, not dry_run, dry_run, new_line, indexes, heading), tx
+    )
+
+
+def set_field(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> FieldResult:
     """Set one scalar frontmatter value, keeping the line's quoting where it still reads back.
 
-    A changed ``title`` renames the H1 that repeated it; a changed ``purpose`` or ``title`` is carried
-    into index entries that repeated the old text verbatim (hand-written summaries are left alone).
+    Takes ``path``, ``field`` and ``value``. A changed ``title`` renames the H1 that repeated it; a
+    changed ``purpose`` or ``title`` is carried into index entries that repeated the old text
+    verbatim (hand-written summaries are left alone).
     """
-    with write_session(bank):
-        doc = editable(bank, path)
-        key = (field or "").strip()
-        if not _FIELD.match(key):
-            raise Refusal(f'"{field}" is not a frontmatter key.', reason="bad-key")
-        if key == "status":
-            raise Refusal(
-                "status is where the gates are. Use bank_set_status, which runs them.", reason="governed-field"
-            )
-        if key == "doc_kind":
-            raise Refusal(
-                "doc_kind decides the template, the section index and the gates a document was created under. "
-                "Changing it is re-creating the document, not editing a value.",
-                reason="governed-field",
-            )
-        if key == "doc_function":
-            raise Refusal(
-                "doc_function says whether a file is a document or a template. Changing it is re-creating the "
-                "document, not editing a value.",
-                reason="governed-field",
-            )
-        if key in LIST_FIELDS:
-            message = (
-                f"{key} is a list, and it carries governance. This tool sets one scalar value; nothing in the server "
-                f"edits {key} yet, so change it by hand and run bank_validate."
-            )
-            if key == "canonical_for":
-                message += " Archiving gives the keys up: bank_set_status with releaseCanonical."
-            raise Refusal(message, reason="list-field")
-        if key in STAMPS:
-            raise Refusal(
-                f"{key} is recorded by the server when a note is captured, proposed or promoted.",
-                reason="governed-field",
-            )
-        if value is None or not str(value).strip():
-            raise Refusal("`value` is empty. To remove a field, edit the document by hand and say so.", reason="empty")
-        value = str(value)
-        if "\n" in value or "\r" in value:
-            raise Refusal(
-                "`value` must fit on one line: frontmatter values here are single scalars.", reason="multi-line"
-            )
-        allowed = bank.contract.values_for(key) if key in ("delivery_status", "decision_status") else frozenset()
-        if allowed and value not in allowed:
-            raise Refusal(
-                f'"{value}" is not a {key} this bank declares. Allowed: {" | ".join(sorted(allowed))} (from dna/).',
-                reason="undeclared-value",
-            )
-        raw = RawDoc.load(bank.root, doc.path)
-        lines, closing, body = _head_lines(raw, key)
-        previous = doc.frontmatter.get(key)
-        if isinstance(previous, (list, dict)):
-            raise Refusal(
-                f"{key} in {doc.path} holds a list or a mapping, not one value. This tool sets scalars only.",
-                reason="not-scalar",
-            )
-        previous_text = (
-            None if previous is None else (previous.isoformat() if hasattr(previous, "isoformat") else str(previous))
-        )
-        span = _key_span(lines, closing, key)
-        if span and previous_text == value:
-            return FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False)
-        firewall.check(value, doc.path)
-        style = "plain"
-        if span:
-            inline = lines[span[0]].split(":", 1)[1].strip()
-            style = {"'": "single", '"': "double"}.get(inline[:1], "plain")
-        written = next((c for c in _candidates(style, value) if _reads_back(c, value, previous)), None)
-        if written is None:
-            raise Refusal(
-                f"{json.dumps(value, ensure_ascii=False)} cannot be written as a frontmatter value that reads back unchanged.",
-                reason="unwritable",
-            )
-        new_line = f"{key}: {written}"
-        if span:
-            lines[span[0] : span[1]] = [new_line]
-        else:
-            lines.insert(closing, new_line)
-        heading = False
-        if key == "title" and previous_text:
-            body, heading = _rename_h1(body, previous_text, value)
-        text = "\n".join(lines) + "\n" + body
-        after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
-        if doc.parse_error is None and after.parse_error is not None:
-            raise Refusal(
-                f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
-                reason="unparseable",
-            )
-        writes = {doc.path: raw.encode(text)}
-        indexes: list[str] = []
-        if key in ("purpose", "title") and previous_text:
-            for index in dict.fromkeys(bank.registered_in(doc.path)):
-                updated = _carry_into_index(bank, index, doc.path, key, previous_text, value)
-                if updated is not None:
-                    writes[index] = updated
-                    indexes.append(index)
-        if not dry_run:
-            _land(bank, writes)
-        return FieldResult(doc.path, key, previous_text, value, not dry_run, dry_run, new_line, indexes, heading)
+    return execute(bank, plan_set_field, dry_run=dry_run, **arguments)
 
 
 def _rename_h1(body: str, old: str, new: str) -> tuple[str, bool]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from core.bank import Bank
 from core.errors import Refusal, UsageError
@@ -13,6 +15,8 @@ from core.parse import parse_document
 from core.paths import resolve_from
 from core.write import journal
 from core.write.lock import BankLock
+from core.write.plan import Plan
+from core.write.transaction import Transaction
 
 CONTENT_FILE_LIMIT = 1_000_000
 """Bytes a ``bodyFile`` or ``contentFile`` may hold."""
@@ -48,6 +52,51 @@ def write_session(bank: Bank) -> Iterator[None]:
             journal.recover(bank.root)
         bank.refresh()
         yield
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Planned(Generic[R]):
+    """A write planned under the write session: the answer it gives, and the transaction that lands it."""
+
+    result: R
+    tx: Transaction
+
+    @property
+    def plan(self) -> Plan:
+        """The file changes, against the files as they are now."""
+        return self.tx.plan()
+
+    def commit(self, bank: Bank) -> None:
+        self.tx.commit()
+        bank.refresh()
+
+
+def execute(bank: Bank, planner: Callable[..., Planned[R]], *, dry_run: bool = False, **arguments: Any) -> R:
+    """Plan a write and, unless ``dry_run``, land it: both in one write session, so no other writer
+    can come between the gates and the files."""
+    with write_session(bank):
+        planned = planner(bank, dry_run=dry_run, **arguments)
+        if not dry_run:
+            planned.commit(bank)
+        return planned.result
+
+
+@dataclass(frozen=True, slots=True)
+class Preview(Generic[R]):
+    """A dry run as a face shows it: the answer, and exactly the file changes the write would make."""
+
+    result: R
+    plan: Plan
+
+
+def preview(bank: Bank, planner: Callable[..., Planned[R]], **arguments: Any) -> Preview[R]:
+    """Plan a write for a face to show, writing nothing."""
+    with write_session(bank):
+        planned = planner(bank, dry_run=True, **arguments)
+        return Preview(planned.result, planned.tx.plan())
 
 
 def require(value: str | None, message: str) -> str:

@@ -2,9 +2,10 @@
 
 A note leaves by **promotion** (to a governed place, through the same gates as ``create``, its
 relative links rewritten for the new folder, ``promoted_from`` recorded), by **discard** (with a
-reason), or by being folded into its owner and then discarded. By default agents cannot take a
-note out themselves: they record a **proposal** on the note, and the bank's owner applies or
-rejects it.
+reason), or by being **folded** into its owner (``core.write.fold``). By default agents cannot take
+a note out themselves: they record a **proposal** on the note (``core.write.proposals``), and the
+bank's owner applies or rejects it. Every exit is one transaction: the new or changed document, the
+index entries, the record line and the note's removal land together or not at all.
 """
 
 from __future__ import annotations
@@ -14,18 +15,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import clock, yamlio
+from core import clock
 from core.bank import Bank
-from core.errors import Refusal, UsageError
+from core.errors import Refusal
 from core.model import Document
 from core.parse import FenceTracker, jsonable, scalar
 from core.paths import relative_link, resolve_link
 from core.record import RECORD, appended
-from core.templates import find_template, retitle, template_fields, unwrap
-from core.write import firewall
-from core.write.create import INBOX, PREVIEW_LINES, Landing, governed_frontmatter, now_stamp, serialise
-from core.write.fields import _head_lines, _key_span
-from core.write.gates import GOVERNED_KEYS, check_governance, check_target, require, write_session
+from core.templates import retitle
+from core.write.compose import NewDocument, compose, inherit
+from core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
+from core.write.landing import INBOX, PREVIEW_LINES, now_stamp
 from core.write.rawdoc import RawDoc
 from core.write.transaction import Transaction
 
@@ -72,15 +72,6 @@ class InboxEntry:
     stale: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ProposalResult:
-    path: str
-    action: str
-    proposal: dict[str, Any]
-    recorded: bool
-    preview: PromoteResult | DiscardResult
-
-
 def quarantined(bank: Bank, path: str, verb: str) -> Document:
     doc = bank.document(path)
     if not doc.is_inbox:
@@ -120,7 +111,21 @@ def relink(body: str, source: str, target: str, bank: Bank) -> tuple[str, list[s
     return "\n".join(lines), notes
 
 
-def promote(
+def _derived_for(note: Document, target: str, given: list[str] | None) -> list[str]:
+    """``derived_from`` for the promoted document: as given, else the note's own edges, each
+    rewritten relative to the destination."""
+    if given is not None:
+        return [d.strip() for d in given if d and d.strip()]
+    derived = []
+    for edge in note.derived_from:
+        if edge.resolved is not None and not edge.external:
+            derived.append(relative_link(target, edge.resolved))
+        else:
+            derived.append(edge.raw)
+    return derived
+
+
+def plan_promote(
     bank: Bank,
     *,
     path: str,
@@ -132,117 +137,94 @@ def promote(
     canonical_for: list[str] | None = None,
     must_not_define: list[str] | None = None,
     status: str | None = None,
-    dry_run: bool = False,
-) -> PromoteResult:
-    """Move a quarantined note to its place in the bank, through every gate ``create`` runs."""
-    with write_session(bank):
-        note = quarantined(bank, path, "promoted")
-        target = bank.resolve(to)
-        if target.startswith(INBOX):
-            raise Refusal(
-                "Promotion must leave the quarantine; give a destination outside _inbox/.", reason="inbox-target"
-            )
-        check_target(bank, target, to)
-        title = require(title or note.title, "`title` is required.")
-        purpose = require(purpose or note.purpose, "`purpose` is required: it is the signal bank_route ranks on.")
-        kind = require(doc_kind or note.doc_kind, "`docKind` is required: the captured note does not declare one.")
-        chosen_status = (status or "active").strip()
-        if derived_from is None:
-            derived = []
-            for edge in note.derived_from:
-                if edge.resolved is not None and not edge.external:
-                    derived.append(relative_link(target, edge.resolved))
-                else:
-                    derived.append(edge.raw)
-        else:
-            derived = [d.strip() for d in derived_from if d and d.strip()]
-        keys = list(note.canonical_for) if canonical_for is None else [k.strip() for k in canonical_for if k.strip()]
-        forbidden = [k.strip() for k in must_not_define or [] if k.strip()]
-        template = find_template(bank, kind, target)
-        inherited: dict[str, Any] = {}
-        if template is not None:
-            inherited, _ = template_fields(unwrap(template.text), placeholders="drop")
-            if not forbidden and isinstance(inherited.get("must_not_define"), list):
-                forbidden = [str(k) for k in inherited["must_not_define"]]
-        warnings = check_governance(
-            bank,
-            target,
-            status=chosen_status,
-            doc_kind=kind,
-            derived_from=derived,
-            canonical_for=keys,
-            must_not_define=forbidden,
-        )
-        raw = RawDoc.load(bank.root, note.path)
-        _, body = raw.split()
-        body = retitle(body.strip(), title) if body.strip() else f"# {title}\n"
-        body, link_notes = relink(body, note.path, target, bank)
-        warnings += link_notes
-        own_function = note.doc_function if note.doc_function not in ("", "template") else ""
-        inherited_function = inherited.get("doc_function") if isinstance(inherited.get("doc_function"), str) else ""
-        front = governed_frontmatter(
-            title=title,
-            doc_kind=kind,
-            doc_function=own_function or inherited_function or "canonical",
-            purpose=purpose,
-            derived_from=derived,
-            canonical_for=keys,
-            must_not_define=forbidden,
-            status=chosen_status,
-            inherited=inherited,
-        )
-        for key, value in note.frontmatter.items():
-            if key not in front and key not in GOVERNED_KEYS and key != "review_note":
-                front[key] = value
-        front["promoted_from"] = note.path
-        text = serialise(front, body)
-        firewall.refuse_credentials(text, target)
-        landing = Landing(bank=bank, target=target, warnings=warnings, tx=Transaction(bank.root))
-        landing.section_index(dry_run)
-        landing.register(title, purpose)
-        result = PromoteResult(
-            source=note.path,
-            path=target,
-            promoted=not dry_run,
-            dry_run=dry_run,
-            frontmatter=jsonable(front),
-            template=template.path if template else None,
-            registered_in=landing.registered_in,
-            warnings=landing.warnings,
-            preview="\n".join(text.split("\n")[:PREVIEW_LINES]),
-        )
-        if dry_run:
-            return result
-        landing.stage(text)
-        landing.tx.write(
-            RECORD,
-            appended(
-                bank.root, {"at": now_stamp(), "action": "promoted", "note": note.path, "title": title, "to": target}
-            ),
-        )
-        landing.tx.delete(note.path)
-        landing.tx.commit()
-        bank.refresh()
-        return result
+    dry_run: bool = True,
+) -> Planned[PromoteResult]:
+    """Plan a note's promotion under the write session; see ``promote``."""
+    note = quarantined(bank, path, "promoted")
+    target = bank.resolve(to)
+    if target.startswith(INBOX):
+        raise Refusal("Promotion must leave the quarantine; give a destination outside _inbox/.", reason="inbox-target")
+    check_target(bank, target, to)
+    title = require(title or note.title, "`title` is required.")
+    purpose = require(purpose or note.purpose, "`purpose` is required: it is the signal bank_route ranks on.")
+    kind = require(doc_kind or note.doc_kind, "`docKind` is required: the captured note does not declare one.")
+    inherited = inherit(bank, kind, target, placeholders="drop")
+    forbidden = [k.strip() for k in must_not_define or [] if k.strip()] or inherited.must_not_define()
+    _, body = RawDoc.load(bank.root, note.path).split()
+    body = retitle(body.strip(), title) if body.strip() else f"# {title}\n"
+    body, link_notes = relink(body, note.path, target, bank)
+    own_function = note.doc_function if note.doc_function not in ("", "template") else ""
+    more = {
+        key: value
+        for key, value in note.frontmatter.items()
+        if key not in GOVERNED_KEYS and key != "review_note" and key not in inherited.fields
+    }
+    more["promoted_from"] = note.path
+    doc = NewDocument(
+        target=target,
+        title=title,
+        purpose=purpose,
+        doc_kind=kind,
+        doc_function=own_function or inherited.doc_function or "canonical",
+        status=(status or "active").strip(),
+        body=body,
+        derived_from=_derived_for(note, target, derived_from),
+        canonical_for=list(note.canonical_for)
+        if canonical_for is None
+        else [k.strip() for k in canonical_for if k.strip()],
+        must_not_define=forbidden,
+        inherited=inherited.fields,
+        more=more,
+    )
+    composed = compose(bank, doc, link_notes, dry_run=dry_run, credentials_only=True)
+    landing = composed.landing
+    landing.tx.write(
+        RECORD,
+        appended(bank.root, {"at": now_stamp(), "action": "promoted", "note": note.path, "title": title, "to": target}),
+    )
+    landing.tx.delete(note.path)
+    result = PromoteResult(
+        source=note.path,
+        path=target,
+        promoted=not dry_run,
+        dry_run=dry_run,
+        frontmatter=jsonable(composed.front),
+        template=inherited.template.path if inherited.template else None,
+        registered_in=landing.registered_in,
+        warnings=landing.warnings,
+        preview="\n".join(composed.text.split("\n")[:PREVIEW_LINES]),
+    )
+    return Planned(result, landing.tx)
+
+
+def promote(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> PromoteResult:
+    """Move a quarantined note to its place in the bank, through every gate ``create`` runs.
+
+    Takes ``plan_promote``'s arguments: ``path`` (the note), ``to``, and optional ``doc_kind``,
+    ``title``, ``purpose``, ``derived_from``, ``canonical_for``, ``must_not_define``, ``status``.
+    """
+    return execute(bank, plan_promote, dry_run=dry_run, **arguments)
+
+
+def plan_discard(
+    bank: Bank, *, path: str, reason: str, dry_run: bool = True, by: str | None = None
+) -> Planned[DiscardResult]:
+    """Plan dropping a note on the record, under the write session; see ``discard``."""
+    note = quarantined(bank, path, "discarded")
+    why = require(reason, "`reason` is required: a note is dropped on the record, or not at all.")
+    entry = {"at": now_stamp(), "action": "discarded", "note": note.path, "title": note.title, "reason": why}
+    if by:
+        entry["by"] = by
+    tx = Transaction(bank.root)
+    tx.write(RECORD, appended(bank.root, entry))
+    tx.delete(note.path)
+    return Planned(DiscardResult(note.path, note.title, note.purpose, why, not dry_run, dry_run, note.size), tx)
 
 
 def discard(bank: Bank, *, path: str, reason: str, dry_run: bool = False, by: str | None = None) -> DiscardResult:
     """Drop a quarantined note on the record: a reason is required, and it is kept (with the note's
     title and the time) in ``_inbox/.record.jsonl``, written in the same transaction."""
-    with write_session(bank):
-        note = quarantined(bank, path, "discarded")
-        why = require(reason, "`reason` is required: a note is dropped on the record, or not at all.")
-        result = DiscardResult(note.path, note.title, note.purpose, why, not dry_run, dry_run, note.size)
-        if not dry_run:
-            entry = {"at": now_stamp(), "action": "discarded", "note": note.path, "title": note.title, "reason": why}
-            if by:
-                entry["by"] = by
-            tx = Transaction(bank.root)
-            tx.write(RECORD, appended(bank.root, entry))
-            tx.delete(note.path)
-            tx.commit()
-            bank.refresh()
-        return result
+    return execute(bank, plan_discard, dry_run=dry_run, path=path, reason=reason, by=by)
 
 
 def _captured(note: Document) -> tuple[str | None, float]:
@@ -290,100 +272,3 @@ def list_inbox(bank: Bank, now: float | None = None) -> list[InboxEntry]:
         )
     entries.sort(key=lambda e: (moments[e.path], e.path))
     return entries
-
-
-def _rewrite_proposal(
-    bank: Bank, note: Document, proposal: dict[str, Any] | None, extra: dict[str, Any] | None = None
-) -> bytes:
-    """The note with its ``proposal`` block replaced (or removed); the rest of its bytes kept."""
-    raw = RawDoc.load(bank.root, note.path)
-    lines, closing, body = _head_lines(raw, "proposal")
-    for key in ("proposal", *(extra or {})):
-        span = _key_span(lines, closing, key)
-        if span:
-            del lines[span[0] : span[1]]
-            closing -= span[1] - span[0]
-    block: dict[str, Any] = dict(extra or {})
-    if proposal is not None:
-        block["proposal"] = proposal
-    if block:
-        lines[closing:closing] = yamlio.dump(block).rstrip("\n").split("\n")
-    return raw.encode("\n".join(lines) + "\n" + body)
-
-
-PROPOSAL_FIELDS = ("to", "doc_kind", "title", "purpose", "derived_from", "canonical_for", "must_not_define", "status")
-
-
-def propose(
-    bank: Bank,
-    *,
-    action: str,
-    path: str,
-    reason: str | None = None,
-    client: str | None = None,
-    dry_run: bool = False,
-    **overrides: Any,
-) -> ProposalResult:
-    """Record on a note what an agent proposes (promote or discard), after a full dry run.
-
-    Every gate of the action runs now, so a proposal that would be refused is refused here too;
-    nothing leaves the quarantine until the owner applies it.
-    """
-    if action not in ("promote", "discard"):
-        raise UsageError(f'A proposal is "promote" or "discard", not "{action}".')
-    if action == "promote":
-        preview: PromoteResult | DiscardResult = promote(bank, path=path, dry_run=True, **overrides)
-    else:
-        preview = discard(bank, path=path, reason=reason or "", dry_run=True)
-    with write_session(bank):
-        note = quarantined(bank, path, "promoted" if action == "promote" else "discarded")
-        record: dict[str, Any] = {"action": action}
-        for key in PROPOSAL_FIELDS:
-            value = overrides.get(key)
-            if value not in (None, [], ""):
-                record[key] = value
-        if reason and reason.strip():
-            record["reason"] = reason.strip()
-        record["proposed_by"] = client or "unknown"
-        record["proposed_at"] = now_stamp()
-        if not dry_run:
-            tx = Transaction(bank.root)
-            tx.write(note.path, _rewrite_proposal(bank, note, record))
-            tx.commit()
-            bank.refresh()
-        return ProposalResult(note.path, action, record, not dry_run, preview)
-
-
-def pending_proposal(bank: Bank, path: str) -> tuple[Document, dict[str, Any]]:
-    note = quarantined(bank, path, "promoted")
-    proposal = note.frontmatter.get("proposal")
-    if not isinstance(proposal, dict) or proposal.get("action") not in ("promote", "discard"):
-        raise Refusal(f"{note.path} carries no proposal to apply.", reason="no-proposal")
-    return note, proposal
-
-
-def apply_proposal(bank: Bank, *, path: str, dry_run: bool = False) -> PromoteResult | DiscardResult:
-    """Carry out a note's proposal as its owner: every gate runs again, against today's bank."""
-    note, proposal = pending_proposal(bank, path)
-    if proposal["action"] == "discard":
-        reason = str(proposal.get("reason") or f"proposal by {proposal.get('proposed_by', 'an agent')} applied")
-        return discard(bank, path=note.path, reason=reason, dry_run=dry_run)
-    overrides = {key: proposal.get(key) for key in PROPOSAL_FIELDS if key != "to"}
-    destination = proposal.get("to")
-    if not isinstance(destination, str) or not destination.strip():
-        raise Refusal(f"The proposal on {note.path} names no destination.", reason="no-proposal")
-    return promote(
-        bank, path=note.path, to=destination, dry_run=dry_run, **{k: v for k, v in overrides.items() if v is not None}
-    )
-
-
-def reject_proposal(bank: Bank, *, path: str, note: str | None = None) -> dict[str, Any]:
-    """Clear a note's proposal; an optional ``note`` records why, for the agent that proposed it."""
-    with write_session(bank):
-        doc, proposal = pending_proposal(bank, path)
-        extra = {"review_note": note.strip()} if note and note.strip() else None
-        tx = Transaction(bank.root)
-        tx.write(doc.path, _rewrite_proposal(bank, doc, None, extra))
-        tx.commit()
-        bank.refresh()
-        return jsonable(proposal)

@@ -1,4 +1,4 @@
-"""The ways out of ``_inbox/``: ``bank_promote`` and ``bank_discard``.
+"""The ways out of ``_inbox/``: ``bank_promote``, ``bank_fold`` and ``bank_discard``.
 
 With ``--inbox-exits owner`` (the default) an agent cannot take a note out: each call runs every
 gate of the exit as a dry run and, unless ``dryRun``, records a proposal on the note, which the owner
@@ -9,12 +9,14 @@ model can ask for a promotion as easily as its user can, so the decision stays o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from core.write.inbox import DiscardResult, PromoteResult, ProposalResult, discard, promote, propose
+from core.write.fold import FoldResult, fold
+from core.write.inbox import DiscardResult, PromoteResult, discard, promote
+from core.write.proposals import ProposalResult, propose
 from mcp_server.server import client_name
 from mcp_server.tools import StrList, tool
 
@@ -25,12 +27,19 @@ Note = Annotated[str, Field(description="The note, e.g. _inbox/note.md")]
 To = Annotated[str, Field(description="Destination bank path")]
 Reason = Annotated[str, Field(min_length=1, description="Recorded; for a fold, the destination")]
 Derived = Annotated[StrList | None, Field(description="Relative to the destination")]
+Into = Annotated[str, Field(description="The document that owns the fact")]
+Section = Annotated[str, Field(description="Its ## section")]
+Mode = Literal["replace", "append"]
 
 OWNER_PROMOTE = """Propose promoting an _inbox/ note to its place (same gates as bank_create, status active,
 links rewritten). Runs every gate now; unless dryRun, records the proposal on the note for the owner to apply.
 Nothing moves until they do."""
 OWNER_DISCARD = """Propose dropping an _inbox/ note (a folded note: reason = where it went). Records the proposal
 for the owner to apply; nothing is deleted now."""
+OWNER_FOLD = """Propose folding an _inbox/ note's text into the ## section of the document that already owns
+its fact (replace or append), then dropping the note. Runs every gate now; records the proposal for the owner."""
+AGENT_FOLD = """Fold an _inbox/ note's text into the ## section of the document that already owns its fact
+(replace or append) and drop the note, in one write. Only on the user's word."""
 AGENT_PROMOTE = """Promote an _inbox/ note to its place: same gates as bank_create, status active, links rewritten,
 registered in its index, the note removed. Only on the user's word."""
 AGENT_DISCARD = """Delete an _inbox/ note, with the reason on record (a folded note: where it went). Only on the
@@ -78,6 +87,21 @@ def register(server: BankServer) -> None:
                 **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status),
             )
 
+        @tool(server, read_only=False, name="bank_fold", description=OWNER_FOLD)
+        def propose_fold(
+            path: Note, into: Into, section: Section, ctx: Context, mode: Mode = "replace", dryRun: bool = False
+        ) -> ProposalResult:
+            return propose(
+                bank,
+                action="fold",
+                path=path,
+                into=into,
+                section=section,
+                mode=mode,
+                client=client_name(ctx) or "mcp-client",
+                dry_run=dryRun,
+            )
+
         @tool(server, read_only=False, name="bank_discard", description=OWNER_DISCARD)
         def propose_discard(path: Note, reason: Reason, ctx: Context, dryRun: bool = False) -> ProposalResult:
             return propose(
@@ -110,6 +134,20 @@ def register(server: BankServer) -> None:
             to=to,
             dry_run=dryRun,
             **overrides(docKind, title, purpose, derivedFrom, canonicalFor, mustNotDefine, status),
+        )
+
+    @tool(server, read_only=False, destructive=True, name="bank_fold", description=AGENT_FOLD)
+    def fold_note(
+        path: Note, into: Into, section: Section, ctx: Context, mode: Mode = "replace", dryRun: bool = False
+    ) -> FoldResult:
+        return fold(
+            bank,
+            note=path,
+            path=into,
+            section=section,
+            mode=mode,
+            by=client_name(ctx) or "mcp-client",
+            dry_run=dryRun,
         )
 
     @tool(server, read_only=False, destructive=True, name="bank_discard", description=AGENT_DISCARD)

@@ -35,7 +35,7 @@ def test_a_healthy_setup_is_all_green(project, tmp_path, monkeypatch):
     apply_setup(plan_setup("claude-code", project / "memory_bank", home=tmp_path / "home"))
     checks = by_name(run_checks(project / "memory_bank", home=tmp_path / "home"))
     assert {c.status for c in checks.values()} == {"ok"}, [c for c in checks.values() if c.status != "ok"]
-    assert "listed 16 tools" in checks["mcp handshake"].detail
+    assert "listed 17 tools" in checks["mcp handshake"].detail
     assert {"claude-code config", "claude-code stop hook", "bank", "contract", "validation"} <= set(checks)
 
 

@@ -38,6 +38,7 @@ ALL_TOOLS = {
     "bank_set_status",
     "bank_set_field",
     "bank_promote",
+    "bank_fold",
     "bank_discard",
 }
 RESOURCES = {"memorybank://index", "memorybank://schema/frontmatter", "memorybank://health", "memorybank://inbox"}

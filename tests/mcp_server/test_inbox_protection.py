@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from core.bank import Bank
-from core.write.inbox import apply_proposal
+from core.write.proposals import apply_proposal
 from mcp_server.server import build_server
 from tests.mcp_server.conftest import ALL_TOOLS, connect
 
@@ -64,6 +64,10 @@ def attempts(root: Path) -> list[tuple[str, dict]]:
             )
         for path, dry in itertools.product(spellings(root, note), [False, True]):
             calls.append(("bank_discard", dict(path=path, reason="duplicate", dryRun=dry)))
+            for mode in ("replace", "append"):
+                calls.append(
+                    ("bank_fold", dict(path=path, into="product/context.md", section="Problem", mode=mode, dryRun=dry))
+                )
             calls.append(("bank_set_status", dict(path=path, status="active", dryRun=dry)))
             calls.append(("bank_set_status", dict(path=path, status="archived", releaseCanonical=True, dryRun=dry)))
             for field, value in [
@@ -182,5 +186,5 @@ async def test_no_agent_write_empties_the_inbox_in_owner_mode(seeded_root):
 
 async def test_the_same_barrage_in_agent_mode_does_empty_it(seeded_root):
     emptied, _ = await barrage(seeded_root, "agent")
-    assert {tool for tool, _ in emptied} == {"bank_promote", "bank_discard"}
+    assert {tool for tool, _ in emptied} == {"bank_promote", "bank_fold", "bank_discard"}
     assert promoted_documents(seeded_root)

@@ -80,7 +80,7 @@ async def test_prompts_walk_the_agent_through_each_job(open_session, seeded_root
         adr = await prompt_text(s, "record-adr", decision="Use one shared queue")
         assert "docKind adr" in adr and "dryRun" in adr and "decision_status: proposed" in adr
         review = await prompt_text(s, "review-inbox")
-        assert "memorybank://inbox" in review and "bank_update_section" in review
+        assert "memorybank://inbox" in review and "bank_fold" in review
         arguments = {p.name: [a.name for a in p.arguments or []] for p in (await s.client.list_prompts()).prompts}
         assert arguments == {
             "session-start": ["since"],

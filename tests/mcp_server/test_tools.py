@@ -277,6 +277,29 @@ async def test_owner_mode_promote_records_a_proposal_after_a_full_dry_run(open_s
         assert "must leave the quarantine" in await s.refusal("bank_promote", path=note, to="_inbox/elsewhere.md")
         dry = await s.call("bank_promote", path=note, to="domain/q2.md", dryRun=True)
         assert not dry["recorded"]
+        before = (seeded_root / note).read_bytes()
+        second = await s.refusal("bank_discard", path=note, reason="changed my mind")
+        assert "already carries a promote proposal" in second and "(proposal-pending)" in second
+        assert (seeded_root / note).read_bytes() == before
+
+
+async def test_owner_mode_fold_records_a_proposal_the_owner_applies_in_one_write(open_session, seeded_root):
+    async with open_session(seeded_root) as s:
+        note = await capture(s)
+        proposal = await s.call("bank_fold", path=note, into="product/context.md", section="Problem", mode="append")
+        assert proposal["recorded"] and proposal["proposal"]["into"] == "product/context.md"
+        assert proposal["preview"]["update"]["section"] == "Problem" and proposal["preview"]["dry_run"]
+        assert (seeded_root / note).exists()
+        assert 'Section "Nope" not found' in await s.refusal(
+            "bank_fold", path=note, into="product/context.md", section="Nope"
+        )
+    from core.bank import Bank
+    from core.write.proposals import apply_proposal
+
+    result = apply_proposal(Bank.open(seeded_root), path=note)
+    assert result.folded and not (seeded_root / note).exists()
+    assert "Bursts arrive at night." in (seeded_root / "product/context.md").read_text()
+    assert result.discard.reason == "folded into product/context.md#Problem"
 
 
 async def test_owner_mode_discard_records_a_proposal(open_session, seeded_root):

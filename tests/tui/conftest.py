@@ -15,8 +15,8 @@ import textual.constants
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from core.demo import build_demo
 from tests.conftest import FIXTURES
-from tui.demo import build_demo
 
 SIZE = (80, 24)
 """The smallest terminal the workbench must fit; snapshots are taken at it."""

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select
 
 from core.bank import Bank
-from core.write.inbox import propose
+from core.write.proposals import propose
 from tests.tui.conftest import SIZE, settle
 from tui.app import make_app
 from tui.panes.inbox import InboxPane

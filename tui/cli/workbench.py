@@ -47,7 +47,7 @@ def run_tui(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from tui.demo import build_demo
+    from core.demo import build_demo
 
     root = build_demo(args.dest)
     if args.no_open:

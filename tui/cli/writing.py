@@ -8,6 +8,7 @@ things in the same words. ``--dry-run`` runs every gate and writes nothing.
 from __future__ import annotations
 
 import argparse
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ from core.init import init, materialize_flows
 from core.write.create import create
 from core.write.edit import edit, update_section
 from core.write.fields import set_field, set_status
-from core.write.inbox import apply_proposal, discard, list_inbox, promote, reject_proposal
+from core.write.fold import FoldResult, fold
+from core.write.inbox import discard, list_inbox, promote
+from core.write.proposals import apply_proposal, reject_proposal
 from tui.cli.context import open_bank, root_path
 from tui.cli.output import emit_json
 
@@ -351,6 +354,12 @@ def run_inbox_list(args: argparse.Namespace) -> int:
 
 def run_inbox_apply(args: argparse.Namespace) -> int:
     result = apply_proposal(open_bank(args), path=args.path, dry_run=args.dry_run)
+    if isinstance(result, FoldResult):
+        if args.json:
+            emit_json(result)
+        else:
+            print(_fold_lines(result))
+        return 0
     if hasattr(result, "source"):
         return _print_promote(result, args)
     verb = f"{'WOULD DISCARD' if result.dry_run else 'DISCARDED'} {result.path} ({result.title})"
@@ -367,30 +376,31 @@ def run_inbox_reject(args: argparse.Namespace) -> int:
 
 
 def run_inbox_fold(args: argparse.Namespace) -> int:
-    from core.read import read_document
-    from tui.triage import apply_fold, foldable_body, plan_fold
-
-    bank = open_bank(args)
-    content = args.content if args.content is not None else foldable_body(read_document(bank, args.path).content)
-    fold = dict(
+    result = fold(
+        open_bank(args),
         note=args.path,
         path=args.into,
         section=args.section,
-        content=content,
+        content=args.content,
         mode="append" if args.append else "replace",
+        by="owner",
+        dry_run=args.dry_run,
     )
-    plan = plan_fold(bank, **fold)  # every gate of both steps, before either writes
-    if not args.dry_run:
-        plan = apply_fold(bank, **fold)
     if args.json:
-        emit_json({"update": plan.update, "discard": plan.discard})
+        emit_json(result)
         return 0
-    update, gone = plan.update, plan.discard
-    print(
-        f"{'WOULD FOLD' if args.dry_run else 'FOLDED'} {gone.path} into {update.path} :: {update.section} ({update.mode})"
-    )
-    print(f"bytes: {update.bytes_before} -> {update.bytes_after}")
-    print(f"{'would discard' if args.dry_run else 'discarded'} {gone.path}: {gone.reason}")
-    print()
-    print("\n".join(plan.diff))
+    print(_fold_lines(result))
     return 0
+
+
+def _fold_lines(result: FoldResult) -> str:
+    update, gone = result.update, result.discard
+    lines = [
+        f"{'WOULD FOLD' if result.dry_run else 'FOLDED'} {gone.path} into {update.path} :: {update.section} ({update.mode})",
+        f"bytes: {update.bytes_before} -> {update.bytes_after}",
+        f"{'would discard' if result.dry_run else 'discarded'} {gone.path}: {gone.reason}",
+        "",
+    ]
+    diff = difflib.unified_diff(result.before.split("\n"), result.after.split("\n"), lineterm="", n=3)
+    lines += [line for line in diff if not line.startswith(("---", "+++"))]
+    return "\n".join(lines)

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
 from core.bank import Bank
-from core.write.inbox import reject_proposal
+from core.write.proposals import reject_proposal
 from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
 
 HINT = "Enter rejects (the note stays in the inbox) · Esc keeps the proposal"

@@ -23,7 +23,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Markdown, Static
 
 from core import yamlio
-from core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, apply_proposal, list_inbox
+from core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, list_inbox
+from core.write.proposals import apply_proposal
 from tui.dialogs.discard import DiscardDialog
 from tui.dialogs.fold import FoldDialog
 from tui.dialogs.preview import PreviewDialog
@@ -37,9 +38,9 @@ from tui.triage import (
     NoteView,
     PromotePlan,
     ProposalBatch,
-    added_index_lines,
     foldable_body,
     note_view,
+    preview_apply,
     run_proposals,
     suggested_promotion,
 )
@@ -370,14 +371,7 @@ class InboxPane(Pane):
             return
         path = view.entry.path
 
-        def preview() -> tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]:
-            result = apply_proposal(self.bank, path=path, dry_run=True)
-            if isinstance(result, PromoteResult):
-                with self.bank.lock:
-                    return result, added_index_lines(self.bank, result)
-            return result, ()
-
-        self.run_core(("apply-preview", path), preview, channel="write")
+        self.run_core(("apply-preview", path), lambda: preview_apply(self.bank, path), channel="write")
 
     def _confirm_apply(
         self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]

@@ -12,8 +12,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, LoadingIndicator, Static
 
+from core.demo import build_demo
 from core.init import init
-from tui.demo import build_demo
 from tui.dialogs.name_prompt import NamePrompt
 
 INTRO = (

@@ -13,7 +13,9 @@ from core.bank import Bank
 from core.init import init
 from core.validate import validate
 from core.write.create import create
+from core.write.fold import fold
 from core.write.inbox import promote
+from core.write.proposals import apply_proposals, propose
 from tests.conftest import PROJECT, tree_snapshot
 
 
@@ -103,6 +105,55 @@ def test_a_fault_at_any_step_of_a_promotion_leaves_the_old_bank(tmp_path, monkey
 
     steps = check_every_step(operation, make_bank, monkeypatch)
     assert "before-delete:_inbox/note.md" in steps
+
+
+def inbox_bank(tmp_path, notes=("note.md",), propose_to=None):
+    """A fresh bank holding captured notes, each with a promote proposal when ``propose_to`` says where."""
+    counter = iter(range(1000))
+
+    def make_bank() -> Bank:
+        root = tmp_path / f"bank{next(counter)}" / "memory_bank"
+        init(root, name="Faults")
+        bank = Bank.open(root)
+        for name in notes:
+            create(
+                bank,
+                doc_kind="domain",
+                path=name,
+                title=name.removesuffix(".md").title(),
+                purpose="A fact.",
+                inbox=True,
+                body="Nightly bursts double the queue.",
+                derived_from=["../product/context.md"],
+            )
+            if propose_to is not None:
+                propose(bank, action="promote", path=f"_inbox/{name}", to=f"{propose_to}/{name}", client="agent")
+        return bank
+
+    return make_bank
+
+
+def test_a_fault_at_any_step_of_a_fold_leaves_the_old_bank(tmp_path, monkeypatch):
+    """The section change, the record line and the note's removal land together or not at all."""
+
+    def operation(bank: Bank) -> None:
+        fold(bank, note="_inbox/note.md", path="product/context.md", section="Problem", mode="append")
+
+    steps = check_every_step(operation, inbox_bank(tmp_path), monkeypatch)
+    assert {"after-rename:product/context.md", "after-rename:_inbox/.record.jsonl"} <= set(steps)
+    assert "before-delete:_inbox/note.md" in steps
+
+
+def test_a_fault_at_any_step_of_a_batch_of_proposals_leaves_the_old_bank(tmp_path, monkeypatch):
+    """Three promotions applied together: a fault in the last undoes the first two as well."""
+    names = ("one.md", "two.md", "three.md")
+
+    def operation(bank: Bank) -> None:
+        batch = apply_proposals(bank, [f"_inbox/{n}" for n in names])
+        assert not batch.refused
+
+    steps = check_every_step(operation, inbox_bank(tmp_path, names, propose_to="domain"), monkeypatch)
+    assert sum(step == "committed" for step in steps) == 3
 
 
 def test_without_a_fault_the_new_bank_is_whole(tmp_path):

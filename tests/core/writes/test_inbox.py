@@ -11,7 +11,8 @@ from core.errors import NotADocument, Refusal
 from core.read import read_document
 from core.validate import validate
 from core.write.create import create
-from core.write.inbox import apply_proposal, discard, list_inbox, promote, propose, reject_proposal
+from core.write.inbox import discard, list_inbox, promote
+from core.write.proposals import apply_proposal, propose, reject_proposal
 from tests.conftest import tree_snapshot
 
 

@@ -25,7 +25,9 @@ from core.validate import validate
 from core.write.create import create
 from core.write.edit import edit, update_section
 from core.write.fields import set_field, set_status
-from core.write.inbox import apply_proposal, discard, promote, propose, reject_proposal
+from core.write.fold import fold
+from core.write.inbox import discard, promote
+from core.write.proposals import apply_proposal, propose, reject_proposal
 
 SECTIONS = {
     "product": "product",
@@ -228,6 +230,27 @@ class GatedBank(RuleBasedStateMachine):
                 self.attempt(lambda: reject_proposal(self.bank, path=note, note="not yet"))
         else:
             self.attempt(lambda: promote(self.bank, path=note, to=target, doc_kind=kind, derived_from=upstream))
+
+    @precondition(lambda self: self.documents(inbox=True) and self.documents())
+    @rule(pick=st.integers(0, 10_000), into=st.integers(0, 10_000), append=st.booleans(), via_proposal=st.booleans())
+    def fold_note(self, pick, into, append, via_proposal):
+        """Fold a note into a section of a document (refused when it has none): one write either way.
+        Like ``rewrite_section``, never into an index, whose sections hold the registrations."""
+        notes = self.documents(inbox=True)
+        docs = [p for p in self.documents() if not self.bank.documents[p].is_index] or ["README.md"]
+        note, owner = notes[pick % len(notes)], docs[into % len(docs)]
+        sections = [s.title for s in self.bank.document(owner).sections]
+        section = sections[pick % len(sections)] if sections else "Missing"
+        mode = "append" if append else "replace"
+        if via_proposal:
+            self.attempt(
+                lambda: propose(
+                    self.bank, action="fold", path=note, into=owner, section=section, mode=mode, client="property"
+                )
+            )
+            self.attempt(lambda: apply_proposal(self.bank, path=note))
+        else:
+            self.attempt(lambda: fold(self.bank, note=note, path=owner, section=section, mode=mode))
 
     @precondition(lambda self: self.documents(inbox=True))
     @rule(pick=st.integers(0, 10_000), reason=st.one_of(st.just(""), words))

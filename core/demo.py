@@ -22,7 +22,7 @@ from core.bank import Bank
 from core.init import init
 from core.write.create import create
 from core.write.edit import update_section
-from core.write.inbox import propose
+from core.write.proposals import propose
 
 PROJECT = "harbor"
 """Name of the demo project: its directory and the name written into the root index."""

@@ -1,0 +1,149 @@
+"""Where a new document lands: its text, the section index it may need, and its index entry.
+
+A ``Landing`` plans, in memory, every file one new document brings with it: the document, a section
+index created on first use (and its entry in the root index), and the entry that registers the
+document in its nearest index, each written in the index's own shape and line endings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import clock, yamlio
+from core.bank import Bank
+from core.sections import BY_DIRECTORY, EMPTY_REGISTRY, SECTIONS, section_for
+from core.templates import retitle
+from core.write.gates import GOVERNED_KEYS
+from core.write.rawdoc import RawDoc
+from core.write.register import register_line, register_section
+from core.write.transaction import Transaction
+
+PREVIEW_LINES = 40
+INBOX = "_inbox/"
+
+
+def serialise(front: dict[str, Any], body: str) -> str:
+    """A new document's text: the frontmatter block, then the body ending in one newline."""
+    return f"---\n{yamlio.dump(front)}---\n{body.rstrip()}\n"
+
+
+def now_stamp() -> str:
+    return clock.stamp()
+
+
+def supplied_body(title: str, text: str) -> str:
+    """A caller's body under the document's title; an H1 it already has is retitled, not doubled."""
+    stripped = text.strip()
+    first = stripped.split("\n", 1)[0]
+    if first.startswith("# "):
+        return retitle(stripped, title)
+    return f"# {title}\n\n{stripped}"
+
+
+@dataclass
+class Landing:
+    """Files one create or promote will write, built up in memory."""
+
+    bank: Bank
+    target: str
+    warnings: list[str]
+    tx: Transaction
+    planned_text: dict[str, str] = field(default_factory=dict)
+    """New or changed index texts (LF), by path, before encoding."""
+    registered_in: list[str] = field(default_factory=list)
+
+    def section_index(self, dry_run: bool) -> None:
+        """Plan the index of a known section that does not exist yet."""
+        spec = section_for(self.target)
+        if spec is None or self.target.startswith(INBOX):
+            return
+        index = f"{spec.directory}/README.md"
+        if index in self.bank or (self.bank.root / index).exists():
+            return
+        verb = "would be created" if dry_run else "was created"
+        tense = "does not exist yet" if dry_run else "did not exist yet"
+        self.warnings.append(f'Section "{index}" {tense} and {verb} to register this document.')
+        self.planned_text[index] = section_index_text(spec.directory)
+        if "README.md" in self.bank:
+            root = self.planned_text.get("README.md") or RawDoc.load(self.bank.root, "README.md").text
+            self.planned_text["README.md"] = register_section(
+                root, spec.directory, spec.route, known={s.directory for s in SECTIONS}
+            )
+
+    def nearest_index(self) -> str | None:
+        directory = self.target.rsplit("/", 1)[0] if "/" in self.target else ""
+        while True:
+            candidate = f"{directory}/README.md" if directory else "README.md"
+            if candidate != self.target and (candidate in self.bank or candidate in self.planned_text):
+                return candidate
+            if not directory:
+                return None
+            directory = directory.rsplit("/", 1)[0] if "/" in directory else ""
+
+    def register(self, title: str, purpose: str) -> None:
+        index = self.nearest_index()
+        if index is None:
+            self.warnings.append("No index found to register this document in; navigation will not reach it.")
+            return
+        current = self.planned_text.get(index)
+        if current is None:
+            current = RawDoc.load(self.bank.root, index).text
+        self.planned_text[index] = register_line(current, index, self.target, title, purpose)
+        self.registered_in.append(index)
+
+    def stage(self, document_text: str) -> None:
+        """Queue the document first, then every index it changes, each in its file's own style."""
+        self.tx.write(self.target, document_text.encode("utf-8"))
+        for path, text in self.planned_text.items():
+            if path in self.bank:
+                self.tx.write(path, RawDoc.load(self.bank.root, path).encode(text))
+            else:
+                self.tx.write(path, text.encode("utf-8"))
+
+
+def governed_frontmatter(
+    *,
+    title: str,
+    doc_kind: str,
+    doc_function: str,
+    purpose: str,
+    derived_from: list[str],
+    canonical_for: list[str],
+    must_not_define: list[str],
+    status: str,
+    inherited: dict[str, Any],
+) -> dict[str, Any]:
+    """A new document's frontmatter in the order people read it: the governed keys first, then
+    what its template adds (never a governed key)."""
+    front: dict[str, Any] = {"title": title}
+    if doc_kind:
+        front["doc_kind"] = doc_kind
+    front["doc_function"] = doc_function
+    front["purpose"] = purpose
+    if derived_from:
+        front["derived_from"] = derived_from
+    if canonical_for:
+        front["canonical_for"] = canonical_for
+    if must_not_define:
+        front["must_not_define"] = must_not_define
+    front["status"] = status
+    for key, value in inherited.items():
+        if key not in front and key not in GOVERNED_KEYS:
+            front[key] = value
+    return front
+
+
+def section_index_text(directory: str) -> str:
+    """The index a section starts with: governed frontmatter, its route line, an empty registry."""
+    spec = BY_DIRECTORY[directory]
+    front = {
+        "title": spec.title,
+        "doc_kind": spec.doc_kind,
+        "doc_function": "index",
+        "purpose": f"Registry of the {directory} section. {spec.route}",
+        "derived_from": ["../dna/governance.md"],
+        "status": "active",
+        "audience": "humans_and_agents",
+    }
+    return serialise(front, f"# {spec.title}\n\n{spec.route}\n\n## Registry\n\n{EMPTY_REGISTRY}")
