@@ -24,6 +24,7 @@ from core.model import Contract, Document, LayerMap, RefreshReport
 from core.parse import parse_document
 from core.paths import BANK_DIR_NAMES, PathResolver
 from core.record import last_exit
+from core.write.recovery import recover_abandoned
 
 ENV_ROOT = "MEMORYBANK_ROOT"
 
@@ -74,6 +75,7 @@ class Bank:
         """Incremented whenever a refresh finds a change; caches key on it."""
         self.last_refresh: RefreshReport | None = None
         self._extensions: dict[str, tuple[int, Any]] = {}
+        self._unreadable: dict[str, str] = {}
 
     @classmethod
     def open(cls, root: str | os.PathLike[str] | None = None, **kwargs: Any) -> Bank:
@@ -84,6 +86,8 @@ class Bank:
                 "No bank found: pass --root, set MEMORYBANK_ROOT, or run inside a project with a "
                 "memory_bank/ (or memory-bank/) directory. `memorybank init NAME` creates one."
             )
+        if found.exists() and not found.is_dir():
+            raise BankNotFound(f"No bank at {found}: that is a file. Pass the bank's directory with --root.")
         if not found.is_dir():
             raise BankNotFound(
                 f"No bank at {found}: the directory does not exist. `memorybank init NAME --root {found}` creates one."
@@ -98,7 +102,9 @@ class Bank:
         """Bring the index in line with the disk; re-parse only what moved."""
         started = time.perf_counter()
         with self.lock:
-            found = walk(self.root) if self.root.is_dir() else {}
+            recover_abandoned(self.root)
+            unreadable: dict[str, str] = {}
+            found = walk(self.root, unreadable) if self.root.is_dir() else {}
             added = changed = removed = 0
             dna_touched = not self._refreshed
             layers = self._derived.layers
@@ -109,8 +115,11 @@ class Bank:
                     continue
                 try:
                     data = (self.root / path).read_bytes()
-                except OSError:
-                    continue  # vanished or unreadable between walk and read; keep the old record
+                except FileNotFoundError:
+                    continue  # vanished between walk and read; the next refresh drops it
+                except OSError as error:
+                    unreadable[path] = error.strerror or str(error)
+                    continue
                 document, text = parse_document(path, data, layer=layers.layer_of(path), mtime=mtime, bank_names=names)
                 if old is None:
                     added += 1
@@ -126,6 +135,9 @@ class Bank:
                 removed += 1
                 if path.startswith("dna/"):
                     dna_touched = True
+            if unreadable != self._unreadable:
+                self._unreadable = unreadable
+                changed += 1
             if added or changed or removed or not self._refreshed:
                 if added:
                     self._docs = dict(sorted(self._docs.items()))
@@ -193,6 +205,11 @@ class Bank:
         """A caller-given path as a bank-relative path (refusing escapes); it need not exist."""
         return self.paths.to_bank_path(raw, is_known=self._docs.__contains__)
 
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        """Files and folders (``dir/``) the last refresh could not read, with the reason."""
+        return dict(self._unreadable)
+
     def document(self, raw: str) -> Document:
         """The document a caller-given path names. Raises ``NotADocument`` or ``PathRefused``."""
         try:
@@ -202,6 +219,12 @@ class Bank:
                 raise NotADocument(f"Not a document of this bank: {raw} ({error.message})") from None
             raise
         doc = self._docs.get(path)
+        if doc is None and path in self._unreadable:
+            raise NotADocument(
+                f"{path} exists but cannot be read ({self._unreadable[path]}). Fix its permissions; "
+                "bank_validate lists every file it could not read.",
+                reason="unreadable",
+            )
         if doc is None:
             moved = self._derived.promoted.get(path)
             if moved is not None:

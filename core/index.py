@@ -23,12 +23,13 @@ Stamp = tuple[int, int]
 """(mtime in nanoseconds, size in bytes): a file is re-parsed when either moves."""
 
 
-def walk(root: Path) -> dict[str, tuple[Stamp, float]]:
+def walk(root: Path, unreadable: dict[str, str] | None = None) -> dict[str, tuple[Stamp, float]]:
     """Every ``*.md`` file under ``root`` with its stamp and mtime, keyed by bank-relative path.
 
     Hidden entries, ``node_modules`` and ``dist`` are skipped. Symbolic links to directories are not
     followed (they could loop or leave the bank); a symbolic link to a file counts only when the file
-    it reaches lies inside the bank. Unreadable directories are skipped.
+    it reaches lies inside the bank. A directory or file the process may not read is left out and,
+    when ``unreadable`` is given, recorded there (bank path, ``dir/`` for a folder, to the reason).
     """
     found: dict[str, tuple[Stamp, float]] = {}
     real_root: str | None = None
@@ -37,7 +38,9 @@ def walk(root: Path) -> dict[str, tuple[Stamp, float]]:
         directory, prefix = stack.pop()
         try:
             entries = os.scandir(directory)
-        except OSError:
+        except OSError as error:
+            if unreadable is not None and prefix:
+                unreadable[prefix] = error.strerror or str(error)
             continue
         with entries:
             for entry in entries:
@@ -59,7 +62,9 @@ def walk(root: Path) -> dict[str, tuple[Stamp, float]]:
                     elif not entry.is_file(follow_symlinks=False):
                         continue
                     st = entry.stat()
-                except OSError:
+                except OSError as error:
+                    if unreadable is not None and name.endswith(".md"):
+                        unreadable[prefix + name] = error.strerror or str(error)
                     continue
                 found[prefix + name] = ((st.st_mtime_ns, st.st_size), st.st_mtime)
     return found

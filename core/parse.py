@@ -345,8 +345,11 @@ def parse_document(
     mtime: float = 0.0,
     bank_names: tuple[str, ...] = BANK_DIR_NAMES,
 ) -> tuple[Document, str]:
-    """Parse one file's bytes. Returns the record and the decoded text (BOM removed)."""
+    """Parse one file's bytes. Returns the record and the decoded text (BOM removed; a file that
+    ends its lines with a lone CR, as classic Mac editors did, is read with LF)."""
     text, bom, bad = decode(data)
+    if "\r" in text and "\n" not in text:
+        text = text.replace("\r", "\n")
     split = split_frontmatter(text)
     error: str | None = None
     front: dict[str, Any] = {}

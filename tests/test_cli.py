@@ -55,3 +55,9 @@ def test_errors_go_to_stderr_with_exit_codes():
     assert usage.returncode == 2
     no_bank = run("stats", "--root", str(FIXTURES / "does-not-exist"))
     assert no_bank.returncode == 1 and "does not exist" in no_bank.stderr
+
+
+def test_a_root_that_names_a_file_says_so(tmp_path, capsys):
+    (tmp_path / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    assert main(["validate", "--root", str(tmp_path / "notes.md")]) != 0
+    assert "that is a file" in capsys.readouterr().err

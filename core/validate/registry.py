@@ -64,6 +64,7 @@ class Rule:
 
 
 RULE_ORDER: tuple[str, ...] = (
+    "unreadable",
     "invalid-frontmatter",
     "broken-derived-from",
     "missing-derived-from",

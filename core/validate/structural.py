@@ -9,6 +9,23 @@ from core.validate.locate import parse_error_line, value_line
 from core.validate.registry import RULES, Context, Finding, rule
 
 
+@rule("unreadable", "error", "The file or folder exists, but this process may not read it.")
+def unreadable(ctx: Context) -> Iterator[Finding]:
+    """A markdown file, or a folder of the bank, that the operating system refuses to let us read.
+
+    Why: an unreadable document is not absent. Skipping it silently would report a clean bank while
+    its rules go unchecked and its keys unowned, and every reader would see a different bank.
+    Example: ``ops/secrets.md`` with mode ``0600`` owned by another user, or a folder without ``x``.
+    Fix: give the file or folder read permission for whoever runs memorybank (``chmod a+r``,
+    ``chmod a+rx`` for a folder), or move it out of the bank.
+    """
+    me = RULES["unreadable"]
+    for path, reason in sorted(ctx.bank.unreadable.items()):
+        if ctx.in_scope(path):
+            kind = "folder" if path.endswith("/") else "file"
+            yield me.finding(path, f"This {kind} exists but cannot be read ({reason}), so nothing in it was checked.")
+
+
 @rule("invalid-frontmatter", "error", "The YAML frontmatter does not parse; values were recovered leniently.")
 def invalid_frontmatter(ctx: Context) -> Iterator[Finding]:
     """Frontmatter that a YAML parser rejects.

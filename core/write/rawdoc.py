@@ -21,6 +21,8 @@ class RawDoc:
     bom: bool
     crlf: bool
     original: bytes
+    cr: bool = False
+    """The file ends its lines with a lone CR; the text holds LF, and writes put CR back."""
 
     @classmethod
     def load(cls, root: Path, path: str) -> RawDoc:
@@ -36,16 +38,21 @@ class RawDoc:
         bom = text.startswith(BOM)
         if bom:
             text = text[1:]
+        cr = "\r" in text and "\n" not in text
+        if cr:
+            text = text.replace("\r", "\n")
         lone_lf = text.count("\n") - text.count("\r\n")
         crlf = "\r\n" in text and lone_lf == 0
         if crlf:
             text = text.replace("\r\n", "\n")
-        return cls(path=path, text=text, bom=bom, crlf=crlf, original=data)
+        return cls(path=path, text=text, bom=bom, crlf=crlf, original=data, cr=cr)
 
     def encode(self, text: str) -> bytes:
         """New text in this file's own style."""
         if self.crlf:
             text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        elif self.cr:
+            text = text.replace("\n", "\r")
         return ((BOM if self.bom else "") + text).encode("utf-8")
 
     def split(self) -> tuple[str, str]:

@@ -148,3 +148,11 @@ def test_lenient_reader_keeps_an_unquoted_colon_value_whole():
 def test_non_mapping_frontmatter_is_an_error():
     doc = parse_document("a.md", b"---\n- just\n- a list\n---\nbody\n")[0]
     assert doc.parse_error and "not a mapping" in doc.parse_error
+
+
+def test_a_file_with_lone_cr_line_endings_reads_its_frontmatter_and_sections():
+    """Classic Mac line endings: the frontmatter closes and every heading is a section."""
+    data = b"---\rtitle: Old Mac\rstatus: active\r---\r# Old Mac\r\r## One\r\rtext\r\r## Two\r"
+    doc, _ = parse_document("old.md", data)
+    assert doc.parse_error is None and doc.title == "Old Mac" and doc.status == "active"
+    assert [s.title for s in doc.sections] == ["One", "Two"]

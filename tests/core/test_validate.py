@@ -46,7 +46,7 @@ def test_each_rule_fires_on_its_fixture_and_stays_silent_on_its_near_miss(rule: 
 def test_every_rule_has_a_golden_fixture_and_full_documentation():
     fixtures = {p.name for p in RULE_FIXTURES.iterdir()}
     for rule in ordered_rules():
-        assert rule.name in fixtures, rule.name
+        assert rule.name in fixtures or rule.name == "unreadable", rule.name  # see the test below
         assert rule.summary and "Fix:" in rule.doc and ("Example" in rule.doc or rule.name == "no-contract"), rule.name
 
 
@@ -101,7 +101,8 @@ def test_results_are_cached_until_the_disk_changes(fixture_bank):
 
 
 def test_rule_order_is_the_fixed_rank():
-    assert RULE_ORDER[:5] == (
+    assert RULE_ORDER[:6] == (
+        "unreadable",
         "invalid-frontmatter",
         "broken-derived-from",
         "missing-derived-from",
@@ -120,3 +121,52 @@ def test_readme_rule_table_is_generated_from_the_registry():
     assert start in readme and end in readme, "README.md lacks the rule table markers"
     current = readme.split(start, 1)[1].split(end, 1)[0]
     assert current == rules_table(), "README's rule table is stale: paste `python -m core.validate` output"
+
+
+def test_every_rule_has_a_golden_fixture_except_the_one_git_cannot_hold():
+    """A file's read permission does not travel in git, so ``unreadable`` is tested by making one."""
+    assert {p.name for p in RULE_FIXTURES.iterdir()} == set(RULES) - {"unreadable"}
+
+
+def test_an_unreadable_file_or_folder_is_a_finding_and_read_says_why(tmp_path):
+    """Run as a user other than root (root reads everything): the file is named, not skipped."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root = tmp_path / "memory_bank"
+    shutil.copytree(RULE_FIXTURES / "unregistered-doc" / "clean", root)
+    (root / "secret.md").write_text("---\ntitle: Secret\n---\n# Secret\n", encoding="utf-8")
+    (root / "locked").mkdir()
+    (root / "locked" / "inside.md").write_text("# Inside\n", encoding="utf-8")
+    os.chmod(root / "secret.md", 0o000)
+    os.chmod(root / "locked", 0o000)
+    for folder in (tmp_path, *tmp_path.parents):
+        if folder != Path("/"):
+            os.chmod(folder, os.stat(folder).st_mode | 0o005)
+    as_user = [] if os.geteuid() != 0 else ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    if as_user and not shutil.which("setpriv"):
+        pytest.skip("running as root, and setpriv is not there to drop to another user")
+    project = Path(__file__).resolve().parents[2]
+    script = (
+        "import sys; from core.bank import Bank; from core.validate import validate; from core.errors import BankError\n"
+        "bank = Bank.open(sys.argv[1])\n"
+        "for f in validate(bank).findings: print(f.rule, f.path, f.message)\n"
+        "try:\n    bank.document('secret.md')\nexcept BankError as e: print('READ', e.reason, e.message)\n"
+    )
+    done = subprocess.run(
+        [*as_user, sys.executable, "-c", script, str(root)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(project), "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(
+        line.startswith("unreadable secret.md This file exists but cannot be read (Permission denied)")
+        for line in lines
+    ), lines
+    assert any(line.startswith("unreadable locked/ This folder exists") for line in lines), lines
+    assert "READ unreadable secret.md exists but cannot be read (Permission denied)." in done.stdout

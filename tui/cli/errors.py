@@ -1,6 +1,8 @@
 """Running a command handler: core errors become a message on stderr and an exit code.
 
-0 success; 1 an error or a refusal (which names its reason); 2 a usage error; 130 interrupted.
+0 success; 1 an error or a refusal (which names its reason); 2 a usage error; 3 the operating
+system refused (read-only file system, no space left, permission denied: nothing was written);
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from core.errors import BankError, PathRefused, Refusal, UsageError
+from core.errors import BankError, PathRefused, Refusal, StorageError, UsageError, storage_error
 
 
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
@@ -18,6 +20,12 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
     except UsageError as exc:
         _error(exc.message)
         return 2
+    except StorageError as exc:
+        _error(exc.message)
+        return 3
+    except OSError as exc:  # a refusal of the OS outside a write (a read, a mkdir): still one line
+        _error(storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message)
+        return 3
     except BankError as exc:
         prefix = f"refused ({exc.reason}): " if isinstance(exc, (Refusal, PathRefused)) else ""
         _error(prefix + exc.message)

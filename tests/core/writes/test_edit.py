@@ -152,3 +152,10 @@ def test_a_file_that_is_not_utf8_is_refused_rather_than_corrupted(tmp_path, writ
     with pytest.raises(Refusal, match="not valid UTF-8"):
         update_section(bank, path="l.md", section="A", content="y")
     assert (tmp_path / "l.md").read_bytes() == b"# Caf\xe9\n\n## A\n\nx\n"
+
+
+def test_a_lone_cr_file_is_edited_in_its_own_line_endings(tmp_path, write_file):
+    write_file(tmp_path, "a.md", b"---\rtitle: A\r---\r# A\r\r## One\r\rold\r")
+    bank = Bank.open(tmp_path)
+    update_section(bank, path="a.md", section="One", content="new")
+    assert (tmp_path / "a.md").read_bytes() == b"---\rtitle: A\r---\r# A\r\r## One\r\rnew\r"
