@@ -31,16 +31,24 @@ from core.headers import (
 )
 from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens, vocabulary_for
 from core.model import Document
-from core.search import body_scores, body_words, round_half_up
+from core.search import body_evidence as body_evidence_of
+from core.search import body_words, round_half_up
+from core.section_index import SectionEntry, best_sections
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
-BODY_SHARE = 0.95
+BODY_SHARE = 1.5
 """The best body evidence of a question is worth this share of its best header score, so a
 document no header mentions never passes the best header match (measured: 0.7 lost questions that
 only a body answers; held-out questions rose from Recall@3 0.82 to 0.88 at 0.95). Body evidence is not scaled by layer or status (those are priors for topical header
 matches; a body that describes exactly what was asked is specific evidence), except that an
 archived document stays damped."""
+SECTION_SHARE = 1.0
+"""The best section of a question is worth this share of its best header score, on top of the
+body term: a document one of whose sections holds the question's words together gains over one
+that mentions them here and there."""
+SECTION_CANDIDATES = 40
+"""Documents whose sections are scored: this many best by headers and as many best by body."""
 BODY_FLOOR = 1.0
 """The header score body evidence is scaled to when no header matched at all."""
 ROUTE_CHECKS = "dna/route-checks.md"
@@ -72,6 +80,8 @@ class ScoreBreakdown:
     """The bank's weight for the layer, with the "why" adjustment applied."""
     status_weight: float = 1.0
     closed_work: float = 1.0
+    section: float = 0.0
+    """Points the best section added: BM25 over the document's sections, the best one counting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,22 +170,31 @@ def route(
                 layer_name, prior = index.priors[path]
                 headers[path] = raw * weights.get(layer_name, 1.0) * prior
         bodies: dict[str, float] = {}
+        sections: dict[str, tuple[float, SectionEntry]] = {}
         if body_evidence:
-            bodies = body_scores(bank, terms, doc_kind=doc_kind, layer=layer)
+            bodies, concepts = body_evidence_of(bank, terms, doc_kind=doc_kind, layer=layer)
             registries = bank.extension("registries", _registries)
             for path in [p for p in bodies if p == ROUTE_CHECKS or p in registries]:
                 del bodies[path]  # their bodies repeat other documents' headers, not evidence of their own
-            _scale_bodies(bodies, max(headers.values(), default=0.0), catalog.archived)
             _reward_specific_matches(bodies, question, catalog.bodies)
+            candidates = _candidates(headers, bodies)
+            sections = best_sections(catalog.sections, candidates, concepts, catalog.average_section())
+            scale = max(max(headers.values(), default=0.0), BODY_FLOOR)
+            bodies = _points(bodies, BODY_SHARE * scale, catalog.archived)
+            section_points = _points({p: v for p, (v, _) in sections.items()}, SECTION_SHARE * scale, catalog.archived)
+        else:
+            section_points = {}
         scores = dict(headers)
-        for path, value in bodies.items():
-            scores[path] = scores.get(path, 0.0) + value
+        for part in (bodies, section_points):
+            for path, value in part.items():
+                scores[path] = scores.get(path, 0.0) + value
         owners = _owners_named(bank, terms, canonical_coverage(index, totals), headers)
         hits = []
         for negative, path in _top(scores, limit, first=owners):
             acc = details(index, match, totals, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
-            hits.append(_hit(bank.documents[path], acc, -negative, (bodies.get(path, 0.0), words), weights))
+            evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), sections.get(path))
+            hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -223,15 +242,22 @@ def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
     return frozenset(found)
 
 
-def _scale_bodies(bodies: dict[str, float], best_header: float, archived: set[str]) -> None:
-    """BM25 values become points: the best body is worth ``BODY_SHARE`` of the best header score.
-    Body evidence is specific, so only an archived document (no longer true) is damped."""
-    best_body = max(bodies.values(), default=0.0)
-    if not best_body:
-        return
-    scale = BODY_SHARE * (best_header or BODY_FLOOR) / best_body
-    for path, evidence in bodies.items():
-        bodies[path] = evidence * scale * (STATUS_WEIGHTS["archived"] if path in archived else 1.0)
+def _points(evidence: dict[str, float], worth: float, archived: set[str]) -> dict[str, float]:
+    """Evidence as points: the best is worth ``worth``, the rest in proportion. Body evidence is
+    specific, so only an archived document (no longer true) is damped."""
+    best = max(evidence.values(), default=0.0)
+    if not best:
+        return {}
+    scale = worth / best
+    damped = STATUS_WEIGHTS["archived"]
+    return {p: v * scale * (damped if p in archived else 1.0) for p, v in evidence.items()}
+
+
+def _candidates(headers: dict[str, float], bodies: dict[str, float]) -> list[str]:
+    """The documents whose sections are scored: the best by headers and the best by body."""
+    chosen = dict.fromkeys(heapq.nlargest(SECTION_CANDIDATES, headers, key=headers.__getitem__))
+    chosen.update(dict.fromkeys(heapq.nlargest(SECTION_CANDIDATES, bodies, key=bodies.__getitem__)))
+    return list(chosen)
 
 
 def _owners_named(bank: Bank, terms: list, coverage: dict[str, float], headers: dict[str, float]) -> set[str]:
@@ -268,8 +294,13 @@ def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) ->
 
 
 def _hit(
-    doc: Document, acc: Fields, score: float, body: tuple[float, tuple[str, ...]], weights: dict[str, float]
+    doc: Document,
+    acc: Fields,
+    score: float,
+    evidence: tuple[float, tuple[str, ...], float, tuple[float, SectionEntry] | None],
+    weights: dict[str, float],
 ) -> RouteHit:
+    body, words, section_points, best = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
     breakdown = ScoreBreakdown(
         acc.canonical,
@@ -279,13 +310,17 @@ def _hit(
         acc.title,
         acc.title_words,
         acc.heading,
-        round_half_up(body[0], 2),
-        body[1],
+        round_half_up(body, 2),
+        words,
         acc.total,
         weights.get(doc.layer, 1.0),
         STATUS_WEIGHTS.get(doc.status, OTHER_STATUS),
         closed,
+        round_half_up(section_points, 2),
     )
+    section, line = acc.section, acc.section_line
+    if best is not None and best[1].heading:
+        section, line = best[1].heading, best[1].line
     return RouteHit(
         doc.path,
         doc.title,
@@ -294,9 +329,9 @@ def _hit(
         doc.layer,
         doc.status,
         score,
-        explain(breakdown, acc.section, doc.layer),
-        acc.section,
-        acc.section_line,
+        explain(breakdown, section, doc.layer),
+        section,
+        line,
         breakdown,
     )
 
