@@ -266,6 +266,9 @@ class Vocabulary:
         self.local = local
         """Rows the bank's ``dna/vocabulary.md`` added."""
         self.source = source
+        self.learned = 0
+        """Rows the bank's own phrase pairs taught (``core.lexicon``)."""
+        self.phrases: tuple = ()
 
     def __len__(self) -> int:
         return len(self.ru_to_en)
@@ -330,17 +333,24 @@ BUILTIN = Vocabulary(BUILTIN_ENTRIES)
 
 
 def vocabulary_for(bank: Any) -> Vocabulary:
-    """The built-in dictionary plus this bank's ``dna/vocabulary.md``, rebuilt when that file
-    changes (the bank's refresh notices the edit; the next call sees the new words)."""
+    """The built-in dictionary, the pairs the bank's own titles and glosses teach (see
+    ``core.lexicon``) and this bank's ``dna/vocabulary.md``, rebuilt when either changes (the
+    bank's refresh notices the edit; the next call sees the new words)."""
+    from core.lexicon import bank_pairs, bank_phrases
 
     def build(bank: Any, previous: Vocabulary | None) -> Vocabulary:
-        if VOCABULARY_PATH not in bank.documents:
-            return BUILTIN
-        text = bank.text(VOCABULARY_PATH)
-        if previous is not None and previous.source == text:
+        text = bank.text(VOCABULARY_PATH) if VOCABULARY_PATH in bank.documents else ""
+        phrases = bank_phrases(bank)
+        if previous is not None and previous.source == text and previous.phrases == phrases:
             return previous
-        rows = parse_vocabulary(text)
-        return Vocabulary([*BUILTIN_ENTRIES, *rows], local=len(rows), source=text)
+        rows = parse_vocabulary(text) if text else []
+        learned = bank_pairs(phrases, BUILTIN)
+        if not rows and not learned:
+            return BUILTIN
+        vocabulary = Vocabulary([*BUILTIN_ENTRIES, *learned, *rows], local=len(rows), source=text)
+        vocabulary.learned = len(learned)
+        vocabulary.phrases = phrases
+        return vocabulary
 
     return bank.extension("lang.vocabulary", build)
 
