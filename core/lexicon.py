@@ -19,6 +19,8 @@ from core.lang import ROUTE_STOPWORDS, Vocabulary, fold, has_cyrillic, inflectio
 
 MIN_KEY = 4
 """A Russian stem shorter than this would match too many words by prefix."""
+MAX_PARTNERS = 2
+"""An English word aligned with more Russian words than this is a naming habit, not a translation."""
 GENERIC_NAMES = frozenset(
     "readme index brief design feature spec plan implementation-plan decision-log protocol notes summary "
     "overview handoff review report strategy".split()
@@ -111,7 +113,10 @@ def bank_pairs(
             stem = inflection_stem(left_ru[0])
             if len(stem) >= MIN_KEY:
                 pairs[stem, left_en[0]] += 1
+    partners = Counter(english for _, english in pairs)
     rows: dict[str, list[str]] = {}
     for (stem, english), _ in sorted(pairs.items(), key=lambda item: (-item[1], item[0])):
+        if partners[english] > MAX_PARTNERS:
+            continue  # a word of many file names (``topic``, ``page``) names no one thing
         rows.setdefault(stem, []).append(english)
     return [(stem, tuple(words)) for stem, words in rows.items()]
