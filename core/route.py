@@ -29,6 +29,7 @@ from core.headers import (
     document_scores,
     header_index,
 )
+from core.intent import intent_factor, intents, role_words
 from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens, vocabulary_for
 from core.model import Document
 from core.search import body_evidence as body_evidence_of
@@ -82,6 +83,8 @@ class ScoreBreakdown:
     closed_work: float = 1.0
     section: float = 0.0
     """Points the best section added: BM25 over the document's sections, the best one counting."""
+    intent: float = 1.0
+    """The question asks for the kind of answer this document gives (why, how, status)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,13 +191,18 @@ def route(
         for part in (bodies, section_points):
             for path, value in part.items():
                 scores[path] = scores.get(path, 0.0) + value
+        asked = intents(question)
+        roles = bank.extension("route.roles", _roles)
+        factors = {p: intent_factor(asked, roles[p]) for p in scores} if asked else {}
+        for path, factor in factors.items():
+            scores[path] *= factor
         owners = _owners_named(bank, terms, canonical_coverage(index, totals), headers)
         hits = []
         for negative, path in _top(scores, limit, first=owners):
             acc = details(index, match, totals, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), sections.get(path))
-            hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights))
+            hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -222,6 +230,10 @@ def _reward_specific_matches(bodies: dict[str, float], question: str, texts: dic
         flat = " ".join(re.findall(r"\w+", body)) if phrases else ""
         if any(i in body for i in identifiers) or any(p in flat for p in phrases):
             bodies[path] *= SPECIFIC_REWARD
+
+
+def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:
+    return {path: role_words(doc) for path, doc in bank.documents.items()}
 
 
 def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
@@ -299,6 +311,7 @@ def _hit(
     score: float,
     evidence: tuple[float, tuple[str, ...], float, tuple[float, SectionEntry] | None],
     weights: dict[str, float],
+    intent: float = 1.0,
 ) -> RouteHit:
     body, words, section_points, best = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
@@ -317,6 +330,7 @@ def _hit(
         STATUS_WEIGHTS.get(doc.status, OTHER_STATUS),
         closed,
         round_half_up(section_points, 2),
+        intent,
     )
     section, line = acc.section, acc.section_line
     if best is not None and best[1].heading:

@@ -105,7 +105,7 @@ def test_the_breakdown_adds_up_to_the_score(bank):
         b = hit.breakdown
         assert b.raw == pytest.approx(b.canonical + b.purpose + b.title + b.heading)
         assert hit.score == pytest.approx(
-            b.raw * b.layer_weight * b.status_weight * b.closed_work + b.body + b.section, abs=0.021
+            (b.raw * b.layer_weight * b.status_weight * b.closed_work + b.body + b.section) * b.intent, abs=0.021
         )
     feature = next(
         h for h in route(bank, "raise the filter threshold", limit=10).hits if h.path.startswith("features/")
