@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from core.bank import Bank
-from core.lang import QueryTerm, TokenTable, Vocabulary, fold, has_cyrillic, is_identifier, token_parts
+from core.lang import QueryTerm, TokenTable, Vocabulary, fold, has_cyrillic, is_identifier, search_tokens, token_parts
 from core.model import Document
 from core.section_index import SectionEntry, split_sections
 
@@ -64,10 +64,10 @@ class BodyIndex:
         self.lengths: dict[str, int] = {}
         self.bodies: dict[str, str] = {}
         """Folded body text, for phrase matching."""
-        self.sections: dict[str, list[SectionEntry]] = {}
-        """Each body cut at its headings, for routing's section evidence."""
-        self.section_count = 0
-        self.section_length = 0
+        self.body_lines: dict[str, int] = {}
+        """The raw file's line of each body's first line."""
+        self._sections: dict[str, list[SectionEntry]] = {}
+        """Bodies already cut at their headings (on demand: routing reads only its candidates')."""
         self.stamps: dict[str, tuple[float, int]] = {}
         self.total_length = 0
         self.reindexed = 0
@@ -144,8 +144,14 @@ class BodyIndex:
             self._joined = (_Joined(self.titles), _Joined(self.purposes))
         return self._joined
 
-    def average_section(self) -> float:
-        return self.section_length / self.section_count if self.section_count else 1.0
+    def sections_of(self, path: str) -> list[SectionEntry]:
+        """A body cut at its headings, for routing's section evidence; cut once per version."""
+        found = self._sections.get(path)
+        if found is None:
+            body = self.bodies.get(path)
+            found = split_sections(body.split("\n"), self.body_lines[path]) if body is not None else []
+            self._sections[path] = found
+        return found
 
     def norms(self) -> dict[str, float]:
         """BM25's length normalisation of each body, computed once per change of the index."""
@@ -156,17 +162,12 @@ class BodyIndex:
         return self._norms
 
     def _add(self, doc: Document, text: str) -> None:
-        raw_lines = text.split("\n")[doc.body_line - 1 :]
-        body = fold("\n".join(raw_lines))
-        folded_lines = body.split("\n")
-        if len(folded_lines) != len(raw_lines):  # a letter whose lowercase holds a line break
-            folded_lines = [fold(line).replace("\n", " ") for line in raw_lines]
-        sections = split_sections(raw_lines, folded_lines, doc.body_line)
-        counts: Counter[str] = Counter()
-        length = 0
-        for entry in sections:
-            counts.update(entry.counts)
-            length += entry.length
+        body = fold("\n".join(text.split("\n")[doc.body_line - 1 :]))
+        tokens = search_tokens(body, folded=True)
+        counts = Counter(tokens)
+        for token in [t for t in counts if "-" in t or "_" in t]:
+            for part in token_parts(token):
+                counts[part] += counts[token]
         path = doc.path
         postings = self.postings
         new_tokens = False
@@ -180,12 +181,10 @@ class BodyIndex:
         if new_tokens:
             self.table.changed()
         self.tokens_of[path] = tuple(counts)
-        self.lengths[path] = length
-        self.total_length += length
+        self.lengths[path] = len(tokens)
+        self.total_length += len(tokens)
         self.bodies[path] = body
-        self.sections[path] = sections
-        self.section_count += len(sections)
-        self.section_length += length
+        self.body_lines[path] = doc.body_line
 
     def _drop(self, path: str) -> None:
         gone = False
@@ -197,11 +196,10 @@ class BodyIndex:
                 gone = True
         if gone:
             self.table.changed()
-        length = self.lengths.pop(path, 0)
-        self.total_length -= length
-        self.section_length -= length
-        self.section_count -= len(self.sections.pop(path, ()))
+        self.total_length -= self.lengths.pop(path, 0)
         self.bodies.pop(path, None)
+        self.body_lines.pop(path, None)
+        self._sections.pop(path, None)
         self.stamps.pop(path, None)
 
     def docs_with(self, tokens: dict[str, float]) -> set[str]:

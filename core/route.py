@@ -24,17 +24,16 @@ from core.headers import (
     STATUS_WEIGHTS,
     Fields,
     HeaderMatch,
-    canonical_coverage,
     details,
     document_scores,
     header_index,
 )
-from core.intent import intent_factor, intents, role_words
+from core.intent import INTENT_BOOST, intent_factor, intents, role_words
 from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens, vocabulary_for
 from core.model import Document
 from core.search import body_evidence as body_evidence_of
 from core.search import body_words, round_half_up
-from core.section_index import SectionEntry, best_sections
+from core.section_index import HEADING, SectionEntry, best_sections
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
@@ -168,7 +167,8 @@ def route(
         catalog = body_index(bank)
         filtered = admitted(catalog, doc_kind, layer) if doc_kind or layer else None
         headers: dict[str, float] = {}
-        for path, raw in document_scores(index, totals).items():
+        raw_scores, coverage = document_scores(index, totals)
+        for path, raw in raw_scores.items():
             if filtered is None or path in filtered:  # templates and inbox notes are never indexed
                 layer_name, prior = index.priors[path]
                 headers[path] = raw * weights.get(layer_name, 1.0) * prior
@@ -177,31 +177,33 @@ def route(
         if body_evidence:
             bodies, concepts = body_evidence_of(bank, terms, doc_kind=doc_kind, layer=layer)
             registries = bank.extension("registries", _registries)
-            for path in [p for p in bodies if p == ROUTE_CHECKS or p in registries]:
-                del bodies[path]  # their bodies repeat other documents' headers, not evidence of their own
+            for path in (ROUTE_CHECKS, *registries):
+                bodies.pop(path, None)  # their bodies repeat other documents' headers, not evidence of their own
             _reward_specific_matches(bodies, question, catalog.bodies)
             candidates = _candidates(headers, bodies)
-            sections = best_sections(catalog.sections, candidates, concepts, catalog.average_section())
+            sections = best_sections(catalog.sections_of, candidates, concepts)
             scale = max(max(headers.values(), default=0.0), BODY_FLOOR)
             bodies = _points(bodies, BODY_SHARE * scale, catalog.archived)
             section_points = _points({p: v for p, (v, _) in sections.items()}, SECTION_SHARE * scale, catalog.archived)
         else:
             section_points = {}
-        scores = dict(headers)
-        for part in (bodies, section_points):
-            for path, value in part.items():
-                scores[path] = scores.get(path, 0.0) + value
+        scores = _sum(headers, bodies, section_points)
         asked = intents(question)
         roles = bank.extension("route.roles", _roles)
-        factors = {p: intent_factor(asked, roles[p]) for p in scores} if asked else {}
-        for path, factor in factors.items():
-            scores[path] *= factor
-        owners = _owners_named(bank, terms, canonical_coverage(index, totals), headers)
+        factors: dict[str, float] = {}
+        if asked and scores:  # only documents a boost could lift into the answer are looked at
+            reach = _cut(scores, limit) / (INTENT_BOOST ** len(asked))
+            factors = {p: intent_factor(asked, roles[p]) for p, v in scores.items() if v >= reach}
+            for path, factor in factors.items():
+                scores[path] *= factor
+        owners = _owners_named(bank, terms, coverage, headers)
         hits = []
         for negative, path in _top(scores, limit, first=owners):
             acc = details(index, match, totals, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
-            evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), sections.get(path))
+            best = sections.get(path)
+            place = (_heading_as_written(bank, path, best[1]), best[1].line) if best and best[1].heading else None
+            evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), place)
             hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
@@ -232,6 +234,13 @@ def _reward_specific_matches(bodies: dict[str, float], question: str, texts: dic
             bodies[path] *= SPECIFIC_REWARD
 
 
+def _heading_as_written(bank: Bank, path: str, entry: SectionEntry) -> str:
+    """A section's heading in its original case, from the raw file."""
+    lines = bank.text(path).split("\n")
+    found = HEADING.match(lines[entry.line - 1].strip()) if 0 < entry.line <= len(lines) else None
+    return found.group(2) if found else entry.heading
+
+
 def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:
     return {path: role_words(doc) for path, doc in bank.documents.items()}
 
@@ -255,20 +264,48 @@ def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
 
 
 def _points(evidence: dict[str, float], worth: float, archived: set[str]) -> dict[str, float]:
-    """Evidence as points: the best is worth ``worth``, the rest in proportion. Body evidence is
-    specific, so only an archived document (no longer true) is damped."""
+    """Evidence as points: the best is worth ``worth``, the rest in proportion (scaled in place).
+    Body evidence is specific, so only an archived document (no longer true) is damped."""
     best = max(evidence.values(), default=0.0)
     if not best:
         return {}
     scale = worth / best
+    for path, value in evidence.items():
+        evidence[path] = value * scale
     damped = STATUS_WEIGHTS["archived"]
-    return {p: v * scale * (damped if p in archived else 1.0) for p, v in evidence.items()}
+    for path in archived & evidence.keys():
+        evidence[path] *= damped
+    return evidence
+
+
+def _sum(headers: dict[str, float], *parts: dict[str, float]) -> dict[str, float]:
+    """Every document's points, the larger part first copied and the others added."""
+    ordered = sorted((headers, *parts), key=len, reverse=True)
+    scores = dict(ordered[0])
+    get = scores.get
+    for part in ordered[1:]:
+        for path, value in part.items():
+            scores[path] = get(path, 0.0) + value
+    return scores
+
+
+def _cut(scores: dict[str, float], count: int) -> float:
+    """The ``count``-th best score (the lowest when there are fewer)."""
+    if len(scores) <= count:
+        return min(scores.values(), default=0.0)
+    return heapq.nlargest(count, scores.values())[-1]
+
+
+def _best(scores: dict[str, float], count: int) -> list[str]:
+    """About the ``count`` best documents (ties at the cut included)."""
+    cut = _cut(scores, count)
+    return [p for p, v in scores.items() if v >= cut]
 
 
 def _candidates(headers: dict[str, float], bodies: dict[str, float]) -> list[str]:
     """The documents whose sections are scored: the best by headers and the best by body."""
-    chosen = dict.fromkeys(heapq.nlargest(SECTION_CANDIDATES, headers, key=headers.__getitem__))
-    chosen.update(dict.fromkeys(heapq.nlargest(SECTION_CANDIDATES, bodies, key=bodies.__getitem__)))
+    chosen = dict.fromkeys(_best(headers, SECTION_CANDIDATES))
+    chosen.update(dict.fromkeys(_best(bodies, SECTION_CANDIDATES)))
     return list(chosen)
 
 
@@ -296,7 +333,7 @@ def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) ->
     if not scores:
         return []
     leading = sorted((-round_half_up(scores[p], 2), p) for p in first if scores.get(p, 0) > 0)
-    rest = {p: v for p, v in scores.items() if p not in first}
+    rest = {p: v for p, v in scores.items() if p not in first} if first else scores
     if not rest or len(leading) >= limit:
         return leading[:limit]
     cut = heapq.nlargest(limit, rest.values())[-1] - 0.01
@@ -309,11 +346,11 @@ def _hit(
     doc: Document,
     acc: Fields,
     score: float,
-    evidence: tuple[float, tuple[str, ...], float, tuple[float, SectionEntry] | None],
+    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None],
     weights: dict[str, float],
     intent: float = 1.0,
 ) -> RouteHit:
-    body, words, section_points, best = evidence
+    body, words, section_points, place = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
     breakdown = ScoreBreakdown(
         acc.canonical,
@@ -333,8 +370,8 @@ def _hit(
         intent,
     )
     section, line = acc.section, acc.section_line
-    if best is not None and best[1].heading:
-        section, line = best[1].heading, best[1].line
+    if place is not None:
+        section, line = place
     return RouteHit(
         doc.path,
         doc.title,

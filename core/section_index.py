@@ -10,9 +10,9 @@ holds the question's words together, and the hit can say where to start reading.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.lang import search_tokens, token_parts
@@ -22,7 +22,7 @@ HEADING_EXTRA = 2
 SECTION_K1 = 1.2
 SECTION_B = 0.5
 """Less length normalisation than whole bodies: a long section is often the thorough answer."""
-_HEADING = re.compile(r"^(#{1,4})\s+(.+?)\s*#*\s*$")
+HEADING = re.compile(r"^(#{1,4})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -31,7 +31,7 @@ class SectionEntry:
     """One part of a body: from a heading (or the body's start) to the next heading."""
 
     heading: str
-    """The heading as written, without its ``#`` marks; empty for the text before the first one."""
+    """The heading (lowercased), without its ``#`` marks; empty for the text before the first one."""
     line: int
     """1-based line of the heading in the raw file (of the first body line for the lead text)."""
     counts: dict[str, int]
@@ -40,32 +40,34 @@ class SectionEntry:
     length: int
 
 
-def split_sections(raw_lines: list[str], folded_lines: list[str], first_line: int) -> list[SectionEntry]:
-    """The sections of a body given as raw and folded lines; ``first_line`` is the raw file's line
-    number of the first body line. Every token of the body is in exactly one section."""
+def split_sections(lines: list[str], first_line: int) -> list[SectionEntry]:
+    """The sections of a body given as its folded lines; ``first_line`` is the raw file's line
+    number of the first one. Every token of the body is in exactly one section."""
     sections: list[SectionEntry] = []
-    heading, line, heading_tokens, tokens = "", first_line, frozenset(), []
+    heading, line, heading_tokens, start = "", first_line, frozenset(), 0
     fenced = False
-    for offset, folded in enumerate(folded_lines):
-        if _FENCE.match(folded):
-            fenced = not fenced
-        found = None if fenced else _HEADING.match(folded)
-        if found is not None:
-            if tokens or heading:
-                sections.append(_entry(heading, line, heading_tokens, tokens))
-            raw = _HEADING.match(raw_lines[offset])
-            heading = raw.group(2) if raw else found.group(2)
-            line = first_line + offset
-            tokens = search_tokens(found.group(2), folded=True)
-            heading_tokens = frozenset(tokens)
+    for offset, text in enumerate(lines):
+        if not text or text[0] not in "#`~ ":
             continue
-        tokens.extend(search_tokens(folded, folded=True))
-    if tokens or heading:
-        sections.append(_entry(heading, line, heading_tokens, tokens))
+        if _FENCE.match(text):
+            fenced = not fenced
+            continue
+        found = None if fenced else HEADING.match(text)
+        if found is None:
+            continue
+        if offset > start or heading:
+            sections.append(_entry(heading, line, heading_tokens, "\n".join(lines[start:offset])))
+        heading = found.group(2)
+        line = first_line + offset
+        heading_tokens = frozenset(search_tokens(heading, folded=True))
+        start = offset + 1
+    if start < len(lines) or heading:
+        sections.append(_entry(heading, line, heading_tokens, "\n".join(lines[start:])))
     return sections
 
 
-def _entry(heading: str, line: int, heading_tokens: frozenset[str], tokens: list[str]) -> SectionEntry:
+def _entry(heading: str, line: int, heading_tokens: frozenset[str], text: str) -> SectionEntry:
+    tokens = search_tokens(heading, folded=True) + search_tokens(text, folded=True)
     counts = Counter(tokens)
     for token in [t for t in counts if "-" in t or "_" in t]:
         for part in token_parts(token):
@@ -74,24 +76,24 @@ def _entry(heading: str, line: int, heading_tokens: frozenset[str], tokens: list
 
 
 def best_sections(
-    sections: dict[str, tuple[SectionEntry, ...]],
+    sections_of: Callable[[str], list[SectionEntry]],
     candidates: list[str],
     concepts: list[tuple[float, dict[str, float]]],
-    average: float,
 ) -> dict[str, tuple[float, SectionEntry]]:
     """For each candidate document, its best section and that section's BM25 score.
 
     Args:
-        sections: path -> its sections.
+        sections_of: path -> its sections.
         candidates: the documents to score.
         concepts: (idf weight, indexed token -> weight of that form) per concept of the question.
-        average: the average section length in the bank.
     """
     found: dict[str, tuple[float, SectionEntry]] = {}
-    average = average or 1.0
-    for path in candidates:
+    parts = {path: sections_of(path) for path in candidates}
+    count = sum(len(entries) for entries in parts.values())
+    average = (sum(e.length for entries in parts.values() for e in entries) / count if count else 0.0) or 1.0
+    for path, entries in parts.items():
         best, best_entry = 0.0, None
-        for entry in sections.get(path, ()):
+        for entry in entries:
             counts = entry.counts
             norm = SECTION_K1 * (1.0 - SECTION_B + SECTION_B * entry.length / average)
             score = 0.0
@@ -108,8 +110,3 @@ def best_sections(
         if best_entry is not None:
             found[path] = (best, best_entry)
     return found
-
-
-def coverage_idf(document_frequency: int, documents: int) -> float:
-    """BM25's idf of a token held by ``document_frequency`` of ``documents`` bodies."""
-    return math.log(1.0 + (documents - document_frequency + 0.5) / (document_frequency + 0.5))
