@@ -33,7 +33,7 @@ from core.lang import has_definition_intent, has_why_intent, inflection_stem, ro
 from core.model import Document
 from core.search import body_evidence as body_evidence_of
 from core.search import body_words, round_half_up
-from core.section_index import HEADING, SectionEntry, best_sections
+from core.section_index import SectionEntry, best_sections
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
@@ -202,7 +202,7 @@ def route(
             acc = details(index, match, totals, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
-            place = (_heading_as_written(bank, path, best[1]), best[1].line) if best and best[1].heading else None
+            place = _enclosing(bank.documents[path], best[1].line) if best else None
             evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), place)
             hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
@@ -234,11 +234,12 @@ def _reward_specific_matches(bodies: dict[str, float], question: str, texts: dic
             bodies[path] *= SPECIFIC_REWARD
 
 
-def _heading_as_written(bank: Bank, path: str, entry: SectionEntry) -> str:
-    """A section's heading in its original case, from the raw file."""
-    lines = bank.text(path).split("\n")
-    found = HEADING.match(lines[entry.line - 1].strip()) if 0 < entry.line <= len(lines) else None
-    return found.group(2) if found else entry.heading
+def _enclosing(doc: Document, line: int) -> tuple[str, int] | None:
+    """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name)."""
+    for section in doc.sections:
+        if section.line <= line <= section.end_line:
+            return section.title, section.line
+    return None
 
 
 def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:

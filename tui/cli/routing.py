@@ -95,6 +95,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
                 + f" + body {b.body:g}"
                 + (f" ({', '.join(b.body_words)})" if b.body_words else "")
+                + f" + best section {b.section:g}"
+                + (f" x intent {b.intent:g}" if b.intent != 1 else "")
             )
     return "\n".join(lines)
 
