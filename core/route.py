@@ -57,7 +57,7 @@ Registries give none either (see ``_registries``)."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
-DELIVERY_NOTE = "delivery-layer document, ranked below knowledge"
+DELIVERY_NOTE = "delivery layer, ranked below knowledge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,19 +388,28 @@ def _hit(
     )
 
 
+WHY_WORDS = 3
+"""Matched words a ``why`` names per field: enough to see the match, short enough for one line."""
+
+
 def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
-    """The ``why`` of a hit: what matched, in the order a reader weighs it."""
+    """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it. The
+    section to read is the hit's own field; ``section`` is named only when a heading matched."""
     parts = []
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
-    if b.purpose_words:
-        parts.append(f'purpose matches "{", ".join(b.purpose_words)}"')
-    if b.title_words:
-        parts.append(f'title matches "{", ".join(b.title_words)}"')
-    if section:
+    title = b.title_words[:WHY_WORDS]
+    purpose = tuple(w for w in b.purpose_words if w not in title)[:WHY_WORDS]
+    if purpose:
+        parts.append(f'purpose matches "{", ".join(purpose)}"')
+    if title:
+        parts.append(f'title matches "{", ".join(title)}"')
+    if section and b.heading and not (title or purpose or b.canonical_key):
         parts.append(f'has section "{section}"')
-    if b.body_words:
-        parts.append(f'body mentions "{", ".join(b.body_words)}"')
+    shown = {*title, *purpose}
+    body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
+    if body:
+        parts.append(f'body mentions "{", ".join(body)}"')
     if layer == "delivery":
         parts.append(DELIVERY_NOTE)
     return "; ".join(parts)

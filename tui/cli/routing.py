@@ -77,7 +77,7 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
         lines.append("(a why-question: decision records are favoured)")
     for rank, hit in enumerate(result.hits, start=1):
         lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]")
-        lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose else ""))
+        lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""))
         if hit.section:
             lines.append(f"    read: ## {hit.section} (line {hit.section_line})")
         lines.append(f"    why: {hit.why}")
