@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from core.bank import Bank
+from core.cognates import CognateIndex
 from core.lang import QueryTerm, TokenTable, Vocabulary, fold, has_cyrillic, is_identifier, search_tokens, token_parts
 from core.model import Document
 from core.section_index import SectionEntry, split_sections
@@ -66,6 +67,7 @@ class BodyIndex:
         """Folded body text, for phrase matching."""
         self.body_lines: dict[str, int] = {}
         """The raw file's line of each body's first line."""
+        self._cognates: CognateIndex | None = None
         self._sections: dict[str, list[SectionEntry]] = {}
         """Bodies already cut at their headings (on demand: routing reads only its candidates')."""
         self.stamps: dict[str, tuple[float, int]] = {}
@@ -144,6 +146,23 @@ class BodyIndex:
             self._joined = (_Joined(self.titles), _Joined(self.purposes))
         return self._joined
 
+    def cognates(self) -> CognateIndex:
+        """The indexed words by spelling skeleton, built on first use after the words changed."""
+        if self._cognates is None:
+            self._cognates = CognateIndex(self.postings)
+        return self._cognates
+
+    def with_cognates(self, terms: list[QueryTerm]) -> list[QueryTerm]:
+        """The terms, each word the dictionary cannot translate given its cognates in this bank."""
+        found = []
+        for term in terms:
+            if not term.translations and not is_identifier(term.literal):
+                cognates = self.cognates().of(term.literal)
+                if cognates:
+                    term = QueryTerm(term.literal, term.translations, term.stem, cognates)
+            found.append(term)
+        return found
+
     def sections_of(self, path: str) -> list[SectionEntry]:
         """A body cut at its headings, for routing's section evidence; cut once per version."""
         found = self._sections.get(path)
@@ -180,6 +199,7 @@ class BodyIndex:
                 bucket[path] = count
         if new_tokens:
             self.table.changed()
+            self._cognates = None
         self.tokens_of[path] = tuple(counts)
         self.lengths[path] = len(tokens)
         self.total_length += len(tokens)
@@ -196,6 +216,7 @@ class BodyIndex:
                 gone = True
         if gone:
             self.table.changed()
+            self._cognates = None
         self.total_length -= self.lengths.pop(path, 0)
         self.bodies.pop(path, None)
         self.body_lines.pop(path, None)
@@ -252,6 +273,12 @@ def concept_of(index: BodyIndex, term: QueryTerm, vocabulary: Vocabulary) -> Con
         if term.stem:
             for token in table.of_key(term.stem, vocabulary):
                 concept.add(token, TRANSLATED_WEIGHT)
+    for word in term.cognates:
+        for token in [word, *table.inflections(word)]:
+            if token in table:
+                concept.add(token, TRANSLATED_WEIGHT)
+                concept.forms.append(token)
+                concept.translated.append(token)
     for word in term.translations:
         if has_cyrillic(word):  # a Russian key: every token of that stem
             forms = list(table.of_key(word, vocabulary))

@@ -134,6 +134,7 @@ class HeaderMatch:
         found = []
         candidates = [(term.literal, 1.0, False)]
         candidates += [(t, TRANSLATION_DISCOUNT, term.stem is None) for t in term.translations]
+        candidates += [(t, TRANSLATION_DISCOUNT, False) for t in term.cognates]
         for order, (word, weight, is_key) in enumerate(candidates):
             for token, value in table.matches(word, vocabulary, is_key=is_key).items():
                 found.append((value * weight, -order, word, token))

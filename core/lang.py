@@ -270,6 +270,8 @@ class QueryTerm:
     """English words for a Russian token; Russian stem keys for an English one."""
     stem: str | None = None
     """The dictionary stem of a Cyrillic token, when the dictionary knows it."""
+    cognates: tuple[str, ...] = ()
+    """Words of the other language in this bank spelled like it (see ``core.cognates``)."""
 
 
 class Vocabulary:

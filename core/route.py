@@ -162,9 +162,10 @@ def route(
             terms.append(vocabulary.term("glossary"))  # "what does X mean" is a glossary's question
         why_intent = has_why_intent(question)
         weights = layer_weights(bank, why_intent)
+        catalog = body_index(bank)
+        terms = catalog.with_cognates(terms)
         match = HeaderMatch(index, terms, vocabulary)
         totals = match.totals()
-        catalog = body_index(bank)
         filtered = admitted(catalog, doc_kind, layer) if doc_kind or layer else None
         headers: dict[str, float] = {}
         raw_scores, coverage = document_scores(index, totals)
