@@ -47,7 +47,7 @@ SECTION_SHARE = 1.0
 """The best section of a question is worth this share of its best header score, on top of the
 body term: a document one of whose sections holds the question's words together gains over one
 that mentions them here and there."""
-SECTION_CANDIDATES = 40
+SECTION_CANDIDATES = 30
 """Documents whose sections are scored: this many best by headers and as many best by body."""
 BODY_FLOOR = 1.0
 """The header score body evidence is scaled to when no header matched at all."""

@@ -22,20 +22,14 @@ import argparse
 from pathlib import Path
 
 from core.bank import Bank
-from core.evaluate import EVAL_LIMIT, CheckOutcome, EvalReport, evaluate, load_checks
+from core.evaluate import CheckOutcome, EvalReport, bm25_ranker, evaluate, headers_ranker, load_checks, route_ranker
 from core.lang import has_cyrillic
-from core.route import route
-from core.search import rank_bodies
 
 PROJECT = Path(__file__).resolve().parents[2]
 QUESTIONS = PROJECT / "tests" / "fixtures" / "route-questions"
 BANKS = PROJECT.parent / "shared" / "banks"
 
-RANKERS = {
-    "headers": lambda bank, q: [h.path for h in route(bank, q, limit=EVAL_LIMIT, body_evidence=False).hits],
-    "bm25": lambda bank, q: rank_bodies(bank, q, limit=EVAL_LIMIT),
-    "fused": lambda bank, q: [h.path for h in route(bank, q, limit=EVAL_LIMIT).hits],
-}
+RANKERS = {"headers": headers_ranker, "bm25": bm25_ranker, "fused": route_ranker}
 
 
 SETS = {
