@@ -181,7 +181,7 @@ def route(
             for path in (ROUTE_CHECKS, *registries):
                 bodies.pop(path, None)  # their bodies repeat other documents' headers, not evidence of their own
             _reward_specific_matches(bodies, question, catalog.bodies)
-            candidates = _candidates(headers, bodies)
+            candidates = [p for p in _candidates(headers, bodies) if p != ROUTE_CHECKS and p not in registries]
             sections = best_sections(catalog.sections_of, candidates, concepts)
             scale = max(max(headers.values(), default=0.0), BODY_FLOOR)
             bodies = _points(bodies, BODY_SHARE * scale, catalog.archived)
