@@ -1,10 +1,12 @@
 """Cognates: the borrowed words two languages share, found by spelling rather than by dictionary.
 
 Technical Russian borrows its words from English (``миграция`` migration, ``модератор``
-moderator, ``транзакция`` transaction). A Russian word is written in Latin letters and both sides
-are reduced to a consonant skeleton (``c``/``k``, ``s``/``z``, ``-tion``/``-ция`` made equal); words
-of the other language in the bank with the same first four skeleton letters are candidates, and a
-candidate whose spelling stays close (a ratio of 0.8 over the Russian stem's length) is a cognate.
+moderator, ``транзакция`` transaction). Both words are stemmed, the Russian one is written in Latin
+letters, and both are reduced to a consonant skeleton (``c``/``k``, ``s``/``z``, ``-tion``/``-ция``
+made equal); words of the other language in the bank with the same first four skeleton letters are
+candidates, and one that starts with the same letter and stays close in spelling (a ratio of 0.8
+over the shorter stem) is a cognate. A short skeleton (``токен``, ``докер``) must be spelled the
+same; words under five letters (``три``/``try``, ``кому``) are left alone.
 Only the bank's own words are candidates, so a question in one language reaches the words the other
 language actually uses here. Words the dictionary already translates keep their translations.
 """
@@ -15,11 +17,13 @@ import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
-from core.lang import has_cyrillic, inflection_stem, is_identifier
+from core.lang import ROUTE_STOPWORDS, has_cyrillic, inflection_stem, is_identifier
 
 MIN_LETTERS = 5
 KEY_LETTERS = 4
 CLOSENESS = 0.8
+"""Spelling ratio two words with a long skeleton need; a short one (``токен``, ``бот``) needs the
+same spelling."""
 MAX_COGNATES = 4
 
 _LATIN = dict(
@@ -58,7 +62,25 @@ def skeleton(word: str) -> str:
 
 
 def _form(token: str) -> str:
-    return spelling(latin(inflection_stem(token))) if has_cyrillic(token) else spelling(token)
+    """A word's stem, spelled in comparable Latin."""
+    stem = inflection_stem(token)
+    return spelling(latin(stem)) if has_cyrillic(token) else spelling(stem)
+
+
+def _key(form: str) -> str | None:
+    key = skeleton(form)
+    if len(key) >= KEY_LETTERS:
+        return key[:KEY_LETTERS]
+    return f"={key}" if len(key) >= 2 else None  # a short skeleton must match whole
+
+
+def _close(one: str, other: str, key: str) -> bool:
+    short, long = sorted((one, other), key=len)
+    if short[:1] != long[:1]:
+        return False
+    if key.startswith("="):
+        return long.startswith(short) and len(long) - len(short) <= 1
+    return SequenceMatcher(None, short, long[: len(short)]).ratio() >= CLOSENESS
 
 
 class CognateIndex:
@@ -71,14 +93,16 @@ class CognateIndex:
             if len(token) < MIN_LETTERS or is_identifier(token):
                 continue
             if _LATIN_ONLY.match(token):
+                if token in ROUTE_STOPWORDS:
+                    continue
                 table = self.english
             elif _CYRILLIC_ONLY.match(token):
                 table = self.russian
             else:
                 continue
-            key = skeleton(_form(token))
-            if len(key) >= KEY_LETTERS:
-                table.setdefault(key[:KEY_LETTERS], []).append(token)
+            key = _key(_form(token))
+            if key is not None:
+                table.setdefault(key, []).append(token)
 
     def of(self, word: str) -> tuple[str, ...]:
         """The bank's words of the other language that are cognates of ``word``."""
@@ -88,15 +112,10 @@ class CognateIndex:
         if russian and not _CYRILLIC_ONLY.match(word) or not russian and not _LATIN_ONLY.match(word):
             return ()
         form = _form(word)
-        key = skeleton(form)
-        if len(key) < KEY_LETTERS:
+        key = _key(form)
+        if key is None:
             return ()
-        found = []
-        for token in (self.english if russian else self.russian).get(key[:KEY_LETTERS], ()):
-            other = _form(token)
-            stem, full = (form, other) if russian else (other, form)
-            if SequenceMatcher(None, stem, full[: len(stem)]).ratio() >= CLOSENESS:
-                found.append(token)
+        found = [t for t in (self.english if russian else self.russian).get(key, ()) if _close(form, _form(t), key)]
         found.sort(key=lambda t: (len(t), t))
         distinct = {inflection_stem(t): t for t in reversed(found)}  # one form per word, the shortest
         return tuple(sorted(distinct.values(), key=lambda t: (len(t), t))[:MAX_COGNATES])
