@@ -53,7 +53,7 @@ def spelling(word: str) -> str:
 def skeleton(word: str) -> str:
     """The consonants of a spelling, doubled ones once (``migratsion`` -> ``mgrtsn``)."""
     out: list[str] = []
-    for letter in word.replace("ts", "s").replace("sch", "s").replace("sh", "s").replace("ch", "c"):
+    for letter in word.replace("ts", "t").replace("sch", "s").replace("sh", "s").replace("ch", "c"):
         letter = _SKELETON.get(letter, letter)
         if not letter or letter in "aeiou" or (out and out[-1] == letter):
             continue
@@ -61,10 +61,13 @@ def skeleton(word: str) -> str:
     return "".join(out)
 
 
-def _form(token: str) -> str:
-    """A word's stem, spelled in comparable Latin."""
-    stem = inflection_stem(token)
-    return spelling(latin(stem)) if has_cyrillic(token) else spelling(stem)
+def _forms(token: str) -> tuple[str, ...]:
+    """A word spelled in comparable Latin: a Russian word's stem; an English word whole and as its
+    stem (Snowball cuts ``moderator`` to ``moder`` but ``tokens`` only to ``token``)."""
+    if has_cyrillic(token):
+        return (spelling(latin(inflection_stem(token))),)
+    whole, stem = spelling(token), spelling(inflection_stem(token))
+    return (whole,) if whole == stem else (whole, stem)
 
 
 def _key(form: str) -> str | None:
@@ -100,9 +103,8 @@ class CognateIndex:
                 table = self.russian
             else:
                 continue
-            key = _key(_form(token))
-            if key is not None:
-                table.setdefault(key, []).append(token)
+            for key in {_key(form) for form in _forms(token)} - {None}:
+                table.setdefault(key, []).append(token)  # type: ignore[arg-type]
 
     def of(self, word: str) -> tuple[str, ...]:
         """The bank's words of the other language that are cognates of ``word``."""
@@ -111,11 +113,13 @@ class CognateIndex:
         russian = has_cyrillic(word)
         if russian and not _CYRILLIC_ONLY.match(word) or not russian and not _LATIN_ONLY.match(word):
             return ()
-        form = _form(word)
-        key = _key(form)
-        if key is None:
-            return ()
-        found = [t for t in (self.english if russian else self.russian).get(key, ()) if _close(form, _form(t), key)]
+        table = self.english if russian else self.russian
+        found = []
+        for form in _forms(word):
+            key = _key(form)
+            for token in table.get(key, ()) if key else ():
+                if token not in found and any(_close(form, other, key) for other in _forms(token)):  # type: ignore[arg-type]
+                    found.append(token)
         found.sort(key=lambda t: (len(t), t))
         distinct = {inflection_stem(t): t for t in reversed(found)}  # one form per word, the shortest
         return tuple(sorted(distinct.values(), key=lambda t: (len(t), t))[:MAX_COGNATES])
