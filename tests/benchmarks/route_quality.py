@@ -10,9 +10,10 @@ figures of the questions written in Russian and of those written in English.
 - **fused**: our route, headers first with body evidence as a secondary term.
 
 The questions live in ``tests/fixtures/route-questions/<bank>.md`` (the set the router was tuned
-on), ``held-out/`` (written without looking at the router, then used once to choose between two
-structural options), ``held-out-2/`` (never used for any choice) and ``held-out-3/`` (the three
-banks that arrived last, questions written before any routing was run on them, never tuned on): one
+on), ``held-out/`` and ``held-out-2/`` (written without looking at the router; routing II used both
+to choose between options, so they are no longer clean) and ``held-out-3/`` (the three banks that
+arrived last, questions written before any routing was run on them, measured once at the end of
+routing II and never tuned on; ``baseline.txt`` keeps both figures): one
 file per bank. Templates and inbox notes are excluded by all three rankers.
 """
 
