@@ -13,8 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from core.bank import Bank
+from core.cognates import CognateIndex
 from core.lang import QueryTerm, TokenTable, Vocabulary, fold, has_cyrillic, is_identifier, search_tokens, token_parts
 from core.model import Document
+from core.section_index import SectionEntry, split_sections
 
 EXACT_WEIGHT = 10.0
 INFLECTED_WEIGHT = 8.0
@@ -63,6 +65,11 @@ class BodyIndex:
         self.lengths: dict[str, int] = {}
         self.bodies: dict[str, str] = {}
         """Folded body text, for phrase matching."""
+        self.body_lines: dict[str, int] = {}
+        """The raw file's line of each body's first line."""
+        self._cognates: CognateIndex | None = None
+        self._sections: dict[str, list[SectionEntry]] = {}
+        """Bodies already cut at their headings (on demand: routing reads only its candidates')."""
         self.stamps: dict[str, tuple[float, int]] = {}
         self.total_length = 0
         self.reindexed = 0
@@ -139,6 +146,32 @@ class BodyIndex:
             self._joined = (_Joined(self.titles), _Joined(self.purposes))
         return self._joined
 
+    def cognates(self) -> CognateIndex:
+        """The indexed words by spelling skeleton, built on first use after the words changed."""
+        if self._cognates is None:
+            self._cognates = CognateIndex(self.postings)
+        return self._cognates
+
+    def with_cognates(self, terms: list[QueryTerm]) -> list[QueryTerm]:
+        """The terms, each word the dictionary cannot translate given its cognates in this bank."""
+        found = []
+        for term in terms:
+            if not term.translations and not is_identifier(term.literal):
+                cognates = self.cognates().of(term.literal)
+                if cognates:
+                    term = QueryTerm(term.literal, term.translations, term.stem, cognates)
+            found.append(term)
+        return found
+
+    def sections_of(self, path: str) -> list[SectionEntry]:
+        """A body cut at its headings, for routing's section evidence; cut once per version."""
+        found = self._sections.get(path)
+        if found is None:
+            body = self.bodies.get(path)
+            found = split_sections(body.split("\n"), self.body_lines[path]) if body is not None else []
+            self._sections[path] = found
+        return found
+
     def norms(self) -> dict[str, float]:
         """BM25's length normalisation of each body, computed once per change of the index."""
         if self._norms is None:
@@ -166,10 +199,12 @@ class BodyIndex:
                 bucket[path] = count
         if new_tokens:
             self.table.changed()
+            self._cognates = None
         self.tokens_of[path] = tuple(counts)
         self.lengths[path] = len(tokens)
         self.total_length += len(tokens)
         self.bodies[path] = body
+        self.body_lines[path] = doc.body_line
 
     def _drop(self, path: str) -> None:
         gone = False
@@ -181,8 +216,11 @@ class BodyIndex:
                 gone = True
         if gone:
             self.table.changed()
+            self._cognates = None
         self.total_length -= self.lengths.pop(path, 0)
         self.bodies.pop(path, None)
+        self.body_lines.pop(path, None)
+        self._sections.pop(path, None)
         self.stamps.pop(path, None)
 
     def docs_with(self, tokens: dict[str, float]) -> set[str]:
@@ -235,6 +273,12 @@ def concept_of(index: BodyIndex, term: QueryTerm, vocabulary: Vocabulary) -> Con
         if term.stem:
             for token in table.of_key(term.stem, vocabulary):
                 concept.add(token, TRANSLATED_WEIGHT)
+    for word in term.cognates:
+        for token in [word, *table.inflections(word)]:
+            if token in table:
+                concept.add(token, TRANSLATED_WEIGHT)
+                concept.forms.append(token)
+                concept.translated.append(token)
     for word in term.translations:
         if has_cyrillic(word):  # a Russian key: every token of that stem
             forms = list(table.of_key(word, vocabulary))

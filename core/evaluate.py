@@ -18,6 +18,7 @@ from core.bank import Bank
 from core.errors import PathRefused
 from core.parse import FenceTracker
 from core.route import ROUTE_CHECKS, route
+from core.search import rank_bodies
 
 CHECK_DEPTH = 3
 """A check passes when an expected document is among this many results."""
@@ -136,6 +137,20 @@ def _normaliser(bank: Bank, base: str) -> Callable[[str, bool], str]:
 
 def route_ranker(bank: Bank, question: str) -> list[str]:
     return [hit.path for hit in route(bank, question, limit=EVAL_LIMIT).hits]
+
+
+def headers_ranker(bank: Bank, question: str) -> list[str]:
+    """The reference's design: headers only, no body evidence."""
+    return [hit.path for hit in route(bank, question, limit=EVAL_LIMIT, body_evidence=False).hits]
+
+
+def bm25_ranker(bank: Bank, question: str) -> list[str]:
+    """Plain BM25 over whole bodies, with the same word matching."""
+    return rank_bodies(bank, question, limit=EVAL_LIMIT)
+
+
+BASELINES: dict[str, Ranker] = {"headers only": headers_ranker, "bm25 over bodies": bm25_ranker}
+"""What the router is compared with: what it would rank from headers alone, and from bodies alone."""
 
 
 def evaluate(

@@ -134,6 +134,7 @@ class HeaderMatch:
         found = []
         candidates = [(term.literal, 1.0, False)]
         candidates += [(t, TRANSLATION_DISCOUNT, term.stem is None) for t in term.translations]
+        candidates += [(t, TRANSLATION_DISCOUNT, False) for t in term.cognates]
         for order, (word, weight, is_key) in enumerate(candidates):
             for token, value in table.matches(word, vocabulary, is_key=is_key).items():
                 found.append((value * weight, -order, word, token))
@@ -164,9 +165,10 @@ class HeaderMatch:
         return tuple(dict.fromkeys(found))
 
 
-def document_scores(index: HeaderIndex, totals: dict[int, float]) -> dict[str, float]:
-    """Raw header score per document: the best canonical key by coverage, purpose, title, the best
-    section."""
+def document_scores(index: HeaderIndex, totals: dict[int, float]) -> tuple[dict[str, float], dict[str, float]]:
+    """Raw header score per document (the best canonical key by coverage, purpose, title, the best
+    section), and per document how much of its best ``canonical_for`` key the question names (1.0:
+    all of it, each word at full weight)."""
     canonical: dict[str, float] = {}
     purpose: dict[str, float] = {}
     title: dict[str, float] = {}
@@ -189,20 +191,7 @@ def document_scores(index: HeaderIndex, totals: dict[int, float]) -> dict[str, f
         get = scores.get
         for path, value in part.items():
             scores[path] = get(path, 0.0) + value * weight
-    return scores
-
-
-def canonical_coverage(index: HeaderIndex, totals: dict[int, float]) -> dict[str, float]:
-    """Per document, how much of its best ``canonical_for`` key the question names (1.0: all of it,
-    each word at full weight)."""
-    coverage: dict[str, float] = {}
-    get = coverage.get
-    slots = index.slots
-    for slot, total in totals.items():
-        path, kind, size = slots[slot]  # type: ignore[misc]
-        if kind == CANONICAL and total / size > get(path, 0.0):
-            coverage[path] = total / size
-    return coverage
+    return scores, canonical
 
 
 def details(index: HeaderIndex, match: HeaderMatch, totals: dict[int, float], path: str) -> Fields:

@@ -39,8 +39,7 @@ _DICTIONARY = """
 аудитори: audience; рын: market; метрик: metric metrics; видени: vision; глоссар: glossary;
 термин: term terms terminology; предметн: domain; бизнес: business; ценообразован: pricing
 архитектур: architecture; бэкенд: backend; бекенд: backend; фронтенд: frontend; локальн: local; демо: demo;
-модул: module modules; компонент: component components; слой: layer;
-слоя: layer; слои: layer layers; слоев: layers; сервис: service; сервер: server;
+модул: module modules; компонент: component components; слой: layer layers; сервис: service; сервер: server;
 аутентифик: authentication auth; авториз: authorization auth; вход: login entry sign-in; парол: password;
 токен: token tokens; сесси: session sessions; безопасн: security safe; шифрован: encryption;
 ключ: key keys; секрет: secret secrets; доступ: access; разрешен: permission permissions;
@@ -59,10 +58,10 @@ _DICTIONARY = """
 интеграц: integration integrations; адаптер: adapter adapters; интерфейс: interface; событи: event events;
 сообщен: message messages; синхрониз: sync synchronization; обнов: update updates; загрузк: upload loading;
 загруж: upload uploaded; хран: store storage stored; запуск: launch run start; запуст: launch run start;
-файл: file files; путь: path; пути: path paths; команд: command commands team; процесс: process;
+файл: file files; путь: path paths; команд: command commands team; процесс: process;
 поток: stream flow thread; сет: network; протокол: protocol; формат: format; скрипт: script;
 терминал: terminal; инструмент: tool tooling; агент: agent agents; модел: model; тип: type types;
-поле: field; поля: field fields; значен: value values; списк: list; список: list; дерев: tree;
+поле: field fields; значен: value values; список: list; дерев: tree;
 граф: graph; связ: link relation relationship; ссылк: link reference; иерарх: hierarchy; цикл: cycle loop;
 состоян: state status; переход: transition transitions; жизненн: lifecycle
 экран: screen; страниц: page pages pagination; кнопк: button; форм: form; меню: menu; окн: window;
@@ -77,7 +76,7 @@ _DICTIONARY = """
 порог: threshold thresholds; удален: delete deletion; удаленн: remote; подводн: gotcha gotchas;
 ловушк: trap gotcha; пример: example examples; инструкц: instruction instructions guide;
 руководств: guide manual; описан: description; истори: history; измен: change changes;
-дат: date; врем: time; деньг: money; валют: currency; цена: price; цены: price prices; оплат: payment;
+дат: date; врем: time; деньг: money; валют: currency; цена: price prices; оплат: payment;
 платеж: payment payments; бронир: booking reservation; гост: guest guests; заказ: order;
 счет: invoice account; скидк: discount; отчет: report reports; аналитик: analytics;
 проблем: problem issue; созда: create creation; добав: add; удал: delete remove; отправ: send;
@@ -215,6 +214,38 @@ def inflection_stem(token: str) -> str:
     return stem
 
 
+_LEMMAS: dict[str, str] = {}
+_MORPH: list[Any] = []
+_WORD_FINAL = frozenset("ьйаяоеы")
+"""Letters a Russian word form may change at its end (``путь``/``пути``, ``слой``/``слоя``)."""
+
+
+def lemma(token: str) -> str:
+    """The dictionary form of a Russian word (pymorphy3 with the OpenCorpora dictionaries, its most
+    likely reading); any other token, or any word when the analyser is not installed, is returned
+    as it is. Cached: each distinct word is analysed once per process."""
+    cached = _LEMMAS.get(token)
+    if cached is not None:
+        return cached
+    normal = token
+    if has_cyrillic(token) and not is_identifier(token):
+        with _SNOWBALL_LOCK:
+            if not _MORPH:
+                try:
+                    import pymorphy3  # on first use: loading its dictionaries takes ~0.2 s
+
+                    _MORPH.append(pymorphy3.MorphAnalyzer())
+                except Exception:  # not installed, or its dictionaries are missing: stems still work
+                    _MORPH.append(None)
+            analyser = _MORPH[0]
+            if analyser is not None:
+                normal = fold(analyser.parse(token)[0].normal_form)
+    if len(_LEMMAS) > 500_000:
+        _LEMMAS.clear()
+    _LEMMAS[token] = normal
+    return normal
+
+
 # -- the dictionary ----------------------------------------------------------------------------
 
 
@@ -239,6 +270,8 @@ class QueryTerm:
     """English words for a Russian token; Russian stem keys for an English one."""
     stem: str | None = None
     """The dictionary stem of a Cyrillic token, when the dictionary knows it."""
+    cognates: tuple[str, ...] = ()
+    """Words of the other language in this bank spelled like it (see ``core.cognates``)."""
 
 
 class Vocabulary:
@@ -266,6 +299,9 @@ class Vocabulary:
         self.local = local
         """Rows the bank's ``dna/vocabulary.md`` added."""
         self.source = source
+        self.learned = 0
+        """Rows the bank's own phrase pairs taught (``core.lexicon``)."""
+        self.phrases: tuple = ()
 
     def __len__(self) -> int:
         return len(self.ru_to_en)
@@ -277,12 +313,18 @@ class Vocabulary:
         return None
 
     def stem_of(self, token: str) -> str | None:
-        """The dictionary key a Russian token belongs to, or None (Latin tokens have none)."""
+        """The dictionary key a Russian token belongs to, or None (Latin tokens have none). The
+        token's dictionary form is tried when the token itself starts with no key, so irregular
+        forms (``пути``, ``слоя``) meet the key of their lemma (``путь``, ``слой``)."""
         if token in self._stems:
             return self._stems[token]
         stem: str | None = None
         if has_cyrillic(token):
             stem = self._key_prefix(token)
+            if stem is None:
+                normal = lemma(token)
+                if normal != token:
+                    stem = self._key_prefix(normal)
             if stem is None:
                 for prefix in VERB_PREFIXES:
                     if token.startswith(prefix) and len(token) - len(prefix) >= 4:
@@ -330,17 +372,24 @@ BUILTIN = Vocabulary(BUILTIN_ENTRIES)
 
 
 def vocabulary_for(bank: Any) -> Vocabulary:
-    """The built-in dictionary plus this bank's ``dna/vocabulary.md``, rebuilt when that file
-    changes (the bank's refresh notices the edit; the next call sees the new words)."""
+    """The built-in dictionary, the pairs the bank's own titles and glosses teach (see
+    ``core.lexicon``) and this bank's ``dna/vocabulary.md``, rebuilt when either changes (the
+    bank's refresh notices the edit; the next call sees the new words)."""
+    from core.lexicon import bank_pairs, bank_phrases
 
     def build(bank: Any, previous: Vocabulary | None) -> Vocabulary:
-        if VOCABULARY_PATH not in bank.documents:
-            return BUILTIN
-        text = bank.text(VOCABULARY_PATH)
-        if previous is not None and previous.source == text:
+        text = bank.text(VOCABULARY_PATH) if VOCABULARY_PATH in bank.documents else ""
+        phrases = bank_phrases(bank)
+        if previous is not None and previous.source == text and previous.phrases == phrases:
             return previous
-        rows = parse_vocabulary(text)
-        return Vocabulary([*BUILTIN_ENTRIES, *rows], local=len(rows), source=text)
+        rows = parse_vocabulary(text) if text else []
+        learned = bank_pairs(phrases, BUILTIN)
+        if not rows and not learned:
+            return BUILTIN
+        vocabulary = Vocabulary([*BUILTIN_ENTRIES, *learned, *rows], local=len(rows), source=text)
+        vocabulary.learned = len(learned)
+        vocabulary.phrases = phrases
+        return vocabulary
 
     return bank.extension("lang.vocabulary", build)
 
@@ -388,9 +437,11 @@ class TokenTable:
                 yield token
 
     def of_key(self, key: str, vocabulary: Vocabulary) -> Iterator[str]:
-        """Tokens whose dictionary stem is ``key``, verb-prefixed forms included."""
+        """Tokens whose dictionary stem is ``key``, verb-prefixed forms included; a key that is a
+        whole word (``путь``) also finds its forms that change its last letter (``пути``)."""
+        probe = key[:-1] if len(key) >= 4 and key[-1] in _WORD_FINAL else key
         for start in ("", *VERB_PREFIXES):
-            for token in self.with_prefix(start + key):
+            for token in self.with_prefix(start + probe):
                 if vocabulary.stem_of(token) == key:
                     yield token
 

@@ -24,23 +24,31 @@ from core.headers import (
     STATUS_WEIGHTS,
     Fields,
     HeaderMatch,
-    canonical_coverage,
     details,
     document_scores,
     header_index,
 )
+from core.intent import INTENT_BOOST, intent_factor, intents, role_words
 from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens, vocabulary_for
 from core.model import Document
-from core.search import body_scores, body_words, round_half_up
+from core.search import body_evidence as body_evidence_of
+from core.search import body_words, round_half_up
+from core.section_index import SectionEntry, best_sections
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
-BODY_SHARE = 0.95
+BODY_SHARE = 1.5
 """The best body evidence of a question is worth this share of its best header score, so a
 document no header mentions never passes the best header match (measured: 0.7 lost questions that
 only a body answers; held-out questions rose from Recall@3 0.82 to 0.88 at 0.95). Body evidence is not scaled by layer or status (those are priors for topical header
 matches; a body that describes exactly what was asked is specific evidence), except that an
 archived document stays damped."""
+SECTION_SHARE = 1.0
+"""The best section of a question is worth this share of its best header score, on top of the
+body term: a document one of whose sections holds the question's words together gains over one
+that mentions them here and there."""
+SECTION_CANDIDATES = 30
+"""Documents whose sections are scored: this many best by headers and as many best by body."""
 BODY_FLOOR = 1.0
 """The header score body evidence is scaled to when no header matched at all."""
 ROUTE_CHECKS = "dna/route-checks.md"
@@ -49,7 +57,7 @@ Registries give none either (see ``_registries``)."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
-DELIVERY_NOTE = "delivery-layer document, ranked below knowledge"
+DELIVERY_NOTE = "delivery layer, ranked below knowledge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +80,10 @@ class ScoreBreakdown:
     """The bank's weight for the layer, with the "why" adjustment applied."""
     status_weight: float = 1.0
     closed_work: float = 1.0
+    section: float = 0.0
+    """Points the best section added: BM25 over the document's sections, the best one counting."""
+    intent: float = 1.0
+    """The question asks for the kind of answer this document gives (why, how, status)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,32 +162,50 @@ def route(
             terms.append(vocabulary.term("glossary"))  # "what does X mean" is a glossary's question
         why_intent = has_why_intent(question)
         weights = layer_weights(bank, why_intent)
+        catalog = body_index(bank)
+        terms = catalog.with_cognates(terms)
         match = HeaderMatch(index, terms, vocabulary)
         totals = match.totals()
-        catalog = body_index(bank)
         filtered = admitted(catalog, doc_kind, layer) if doc_kind or layer else None
         headers: dict[str, float] = {}
-        for path, raw in document_scores(index, totals).items():
+        raw_scores, coverage = document_scores(index, totals)
+        for path, raw in raw_scores.items():
             if filtered is None or path in filtered:  # templates and inbox notes are never indexed
                 layer_name, prior = index.priors[path]
                 headers[path] = raw * weights.get(layer_name, 1.0) * prior
         bodies: dict[str, float] = {}
+        sections: dict[str, tuple[float, SectionEntry]] = {}
         if body_evidence:
-            bodies = body_scores(bank, terms, doc_kind=doc_kind, layer=layer)
+            bodies, concepts = body_evidence_of(bank, terms, doc_kind=doc_kind, layer=layer)
             registries = bank.extension("registries", _registries)
-            for path in [p for p in bodies if p == ROUTE_CHECKS or p in registries]:
-                del bodies[path]  # their bodies repeat other documents' headers, not evidence of their own
-            _scale_bodies(bodies, max(headers.values(), default=0.0), catalog.archived)
+            for path in (ROUTE_CHECKS, *registries):
+                bodies.pop(path, None)  # their bodies repeat other documents' headers, not evidence of their own
             _reward_specific_matches(bodies, question, catalog.bodies)
-        scores = dict(headers)
-        for path, value in bodies.items():
-            scores[path] = scores.get(path, 0.0) + value
-        owners = _owners_named(bank, terms, canonical_coverage(index, totals), headers)
+            candidates = [p for p in _candidates(headers, bodies) if p != ROUTE_CHECKS and p not in registries]
+            sections = best_sections(catalog.sections_of, candidates, concepts)
+            scale = max(max(headers.values(), default=0.0), BODY_FLOOR)
+            bodies = _points(bodies, BODY_SHARE * scale, catalog.archived)
+            section_points = _points({p: v for p, (v, _) in sections.items()}, SECTION_SHARE * scale, catalog.archived)
+        else:
+            section_points = {}
+        scores = _sum(headers, bodies, section_points)
+        asked = intents(question)
+        roles = bank.extension("route.roles", _roles)
+        factors: dict[str, float] = {}
+        if asked and scores:  # only documents a boost could lift into the answer are looked at
+            reach = _cut(scores, limit) / (INTENT_BOOST ** len(asked))
+            factors = {p: intent_factor(asked, roles[p]) for p, v in scores.items() if v >= reach}
+            for path, factor in factors.items():
+                scores[path] *= factor
+        owners = _owners_named(bank, terms, coverage, headers)
         hits = []
         for negative, path in _top(scores, limit, first=owners):
             acc = details(index, match, totals, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
-            hits.append(_hit(bank.documents[path], acc, -negative, (bodies.get(path, 0.0), words), weights))
+            best = sections.get(path)
+            place = _enclosing(bank.documents[path], best[1].line) if best else None
+            evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), place)
+            hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -205,6 +235,18 @@ def _reward_specific_matches(bodies: dict[str, float], question: str, texts: dic
             bodies[path] *= SPECIFIC_REWARD
 
 
+def _enclosing(doc: Document, line: int) -> tuple[str, int] | None:
+    """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name)."""
+    for section in doc.sections:
+        if section.line <= line <= section.end_line:
+            return section.title, section.line
+    return None
+
+
+def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:
+    return {path: role_words(doc) for path, doc in bank.documents.items()}
+
+
 def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
     """Index documents whose body is mostly entries linking other documents: their words are those
     documents' titles and purposes, so they are not evidence that the index itself answers anything.
@@ -223,15 +265,50 @@ def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
     return frozenset(found)
 
 
-def _scale_bodies(bodies: dict[str, float], best_header: float, archived: set[str]) -> None:
-    """BM25 values become points: the best body is worth ``BODY_SHARE`` of the best header score.
+def _points(evidence: dict[str, float], worth: float, archived: set[str]) -> dict[str, float]:
+    """Evidence as points: the best is worth ``worth``, the rest in proportion (scaled in place).
     Body evidence is specific, so only an archived document (no longer true) is damped."""
-    best_body = max(bodies.values(), default=0.0)
-    if not best_body:
-        return
-    scale = BODY_SHARE * (best_header or BODY_FLOOR) / best_body
-    for path, evidence in bodies.items():
-        bodies[path] = evidence * scale * (STATUS_WEIGHTS["archived"] if path in archived else 1.0)
+    best = max(evidence.values(), default=0.0)
+    if not best:
+        return {}
+    scale = worth / best
+    for path, value in evidence.items():
+        evidence[path] = value * scale
+    damped = STATUS_WEIGHTS["archived"]
+    for path in archived & evidence.keys():
+        evidence[path] *= damped
+    return evidence
+
+
+def _sum(headers: dict[str, float], *parts: dict[str, float]) -> dict[str, float]:
+    """Every document's points, the larger part first copied and the others added."""
+    ordered = sorted((headers, *parts), key=len, reverse=True)
+    scores = dict(ordered[0])
+    get = scores.get
+    for part in ordered[1:]:
+        for path, value in part.items():
+            scores[path] = get(path, 0.0) + value
+    return scores
+
+
+def _cut(scores: dict[str, float], count: int) -> float:
+    """The ``count``-th best score (the lowest when there are fewer)."""
+    if len(scores) <= count:
+        return min(scores.values(), default=0.0)
+    return heapq.nlargest(count, scores.values())[-1]
+
+
+def _best(scores: dict[str, float], count: int) -> list[str]:
+    """About the ``count`` best documents (ties at the cut included)."""
+    cut = _cut(scores, count)
+    return [p for p, v in scores.items() if v >= cut]
+
+
+def _candidates(headers: dict[str, float], bodies: dict[str, float]) -> list[str]:
+    """The documents whose sections are scored: the best by headers and the best by body."""
+    chosen = dict.fromkeys(_best(headers, SECTION_CANDIDATES))
+    chosen.update(dict.fromkeys(_best(bodies, SECTION_CANDIDATES)))
+    return list(chosen)
 
 
 def _owners_named(bank: Bank, terms: list, coverage: dict[str, float], headers: dict[str, float]) -> set[str]:
@@ -258,7 +335,7 @@ def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) ->
     if not scores:
         return []
     leading = sorted((-round_half_up(scores[p], 2), p) for p in first if scores.get(p, 0) > 0)
-    rest = {p: v for p, v in scores.items() if p not in first}
+    rest = {p: v for p, v in scores.items() if p not in first} if first else scores
     if not rest or len(leading) >= limit:
         return leading[:limit]
     cut = heapq.nlargest(limit, rest.values())[-1] - 0.01
@@ -268,8 +345,14 @@ def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) ->
 
 
 def _hit(
-    doc: Document, acc: Fields, score: float, body: tuple[float, tuple[str, ...]], weights: dict[str, float]
+    doc: Document,
+    acc: Fields,
+    score: float,
+    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None],
+    weights: dict[str, float],
+    intent: float = 1.0,
 ) -> RouteHit:
+    body, words, section_points, place = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
     breakdown = ScoreBreakdown(
         acc.canonical,
@@ -279,13 +362,18 @@ def _hit(
         acc.title,
         acc.title_words,
         acc.heading,
-        round_half_up(body[0], 2),
-        body[1],
+        round_half_up(body, 2),
+        words,
         acc.total,
         weights.get(doc.layer, 1.0),
         STATUS_WEIGHTS.get(doc.status, OTHER_STATUS),
         closed,
+        round_half_up(section_points, 2),
+        intent,
     )
+    section, line = acc.section, acc.section_line
+    if place is not None:
+        section, line = place
     return RouteHit(
         doc.path,
         doc.title,
@@ -294,26 +382,35 @@ def _hit(
         doc.layer,
         doc.status,
         score,
-        explain(breakdown, acc.section, doc.layer),
-        acc.section,
-        acc.section_line,
+        explain(breakdown, section, doc.layer),
+        section,
+        line,
         breakdown,
     )
 
 
+WHY_WORDS = 3
+"""Matched words a ``why`` names per field: enough to see the match, short enough for one line."""
+
+
 def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
-    """The ``why`` of a hit: what matched, in the order a reader weighs it."""
+    """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it. The
+    section to read is the hit's own field; ``section`` is named only when a heading matched."""
     parts = []
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
-    if b.purpose_words:
-        parts.append(f'purpose matches "{", ".join(b.purpose_words)}"')
-    if b.title_words:
-        parts.append(f'title matches "{", ".join(b.title_words)}"')
-    if section:
+    title = b.title_words[:WHY_WORDS]
+    purpose = tuple(w for w in b.purpose_words if w not in title)[:WHY_WORDS]
+    if purpose:
+        parts.append(f'purpose matches "{", ".join(purpose)}"')
+    if title:
+        parts.append(f'title matches "{", ".join(title)}"')
+    if section and b.heading and not (title or purpose or b.canonical_key):
         parts.append(f'has section "{section}"')
-    if b.body_words:
-        parts.append(f'body mentions "{", ".join(b.body_words)}"')
+    shown = {*title, *purpose}
+    body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
+    if body:
+        parts.append(f'body mentions "{", ".join(body)}"')
     if layer == "delivery":
         parts.append(DELIVERY_NOTE)
     return "; ".join(parts)

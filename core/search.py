@@ -233,25 +233,37 @@ def body_scores(
     """BM25 of each document body for the question's words (with their inflections and
     translations, a translation counting 0.9). Templates and inbox notes are left out. Callers
     hold ``bank.lock``."""
+    return body_evidence(bank, terms, doc_kind=doc_kind, layer=layer)[0]
+
+
+def body_evidence(
+    bank: Bank, terms: list[QueryTerm], *, doc_kind: str | None = None, layer: str | None = None
+) -> tuple[dict[str, float], list[tuple[float, dict[str, float]]]]:
+    """``body_scores``, and per concept of the question its idf and its indexed forms with their
+    weight (1 for the word and its inflections, 0.9 for a translation): what section scoring needs."""
     index = body_index(bank)
     vocabulary = vocabulary_for(bank)
     norms = index.norms()
     total = len(index) or 1
     scores: dict[str, float] = {}
+    weighted: list[tuple[float, dict[str, float]]] = []
     get = scores.get
     for concept in _body_concepts(index, terms, vocabulary):
-        frequency = _frequencies(index, concept)
+        forms = _forms(index, concept)
+        frequency = _frequencies(index, forms)
         if not frequency:
             continue
-        boost = math.log(1.0 + (total - len(frequency) + 0.5) / (len(frequency) + 0.5)) * (BM25_K1 + 1.0)
+        idf = math.log(1.0 + (total - len(frequency) + 0.5) / (len(frequency) + 0.5))
+        weighted.append((idf, dict(forms)))
+        boost = idf * (BM25_K1 + 1.0)
         for path, tf in frequency.items():
             scores[path] = get(path, 0.0) + boost * tf / (tf + norms[path])
     if doc_kind or layer:
         allowed = admitted(index, doc_kind, layer)
-        return {p: v for p, v in scores.items() if p in allowed}
+        return {p: v for p, v in scores.items() if p in allowed}, weighted
     for path in index.excluded:
         scores.pop(path, None)
-    return scores
+    return scores, weighted
 
 
 def _body_concepts(index: BodyIndex, terms: list[QueryTerm], vocabulary: Vocabulary) -> list[Concept]:
@@ -262,13 +274,17 @@ def _body_concepts(index: BodyIndex, terms: list[QueryTerm], vocabulary: Vocabul
     return list(seen.values())
 
 
-def _frequencies(index: BodyIndex, concept: Concept) -> dict[str, float]:
-    """Occurrences of a concept per document: its own forms count 1, translations 0.9."""
-    forms = [
+def _forms(index: BodyIndex, concept: Concept) -> list[tuple[str, float]]:
+    """The indexed forms of a concept that count as it: its own forms 1, translations 0.9."""
+    return [
         (t, 1.0 if w >= INFLECTED_WEIGHT else 0.9)
         for t, w in concept.variants.items()
         if w >= TRANSLATED_WEIGHT and t in index.postings
     ]
+
+
+def _frequencies(index: BodyIndex, forms: list[tuple[str, float]]) -> dict[str, float]:
+    """Occurrences of a concept per document."""
     if len(forms) == 1 and forms[0][1] == 1.0:
         return index.postings[forms[0][0]]
     frequency: dict[str, float] = {}

@@ -12,6 +12,7 @@ from core.errors import UsageError
 from core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
 from core.route import DEFAULT_LIMIT as ROUTE_DEFAULT
 from core.route import MAX_LIMIT as ROUTE_MAX
+from core.route import RouteHit as CoreRouteHit
 from core.route import route
 from core.search import DEFAULT_LIMIT as SEARCH_DEFAULT
 from core.search import MAX_LIMIT as SEARCH_MAX
@@ -30,29 +31,37 @@ class ReadItem(TypedDict):
     lines: NotRequired[str]
 
 
-@dataclass(frozen=True, slots=True)
-class RouteHit:
-    """One routed document, without the score breakdown (``why`` says it in words)."""
+class RouteHit(TypedDict):
+    """One routed document, compact: ``why`` says in one line what matched; ``section`` is the ``##``
+    heading to read first (at ``line``); ``status`` appears only when it is not ``active``."""
 
     path: str
     title: str
-    purpose: str
-    doc_kind: str
     layer: str
-    status: str
     score: float
     why: str
-    section: str | None
-    """The best matching ``##`` heading: read that section first."""
-    section_line: int | None
+    section: NotRequired[str]
+    line: NotRequired[int]
+    status: NotRequired[str]
 
 
 @dataclass(frozen=True, slots=True)
 class RouteAnswer:
-    question: str
     hits: list[RouteHit]
     why_intent: bool
     hint: str | None = None
+
+
+def compact_hit(hit: CoreRouteHit) -> RouteHit:
+    """A hit as an agent needs it: where to read and why, in about 200 characters."""
+    found = RouteHit(path=hit.path, title=hit.title, layer=hit.layer, score=hit.score, why=hit.why)
+    if hit.section:
+        found["section"] = hit.section
+        if hit.section_line:
+            found["line"] = hit.section_line
+    if hit.status != "active":
+        found["status"] = hit.status or "none"
+    return found
 
 
 def register(server: BankServer) -> None:
@@ -71,13 +80,7 @@ def register(server: BankServer) -> None:
         (canonical_for, purpose, title, ## headings; bodies only as secondary evidence) and says why, with
         the section to read. Call before reading files. For a literal string use bank_search."""
         found = route(bank, question, limit=limit, doc_kind=docKind, layer=layer)
-        hits = [
-            RouteHit(
-                h.path, h.title, h.purpose, h.doc_kind, h.layer, h.status, h.score, h.why, h.section, h.section_line
-            )
-            for h in found.hits
-        ]
-        return RouteAnswer(found.question, hits, found.why_intent, found.hint)
+        return RouteAnswer([compact_hit(h) for h in found.hits], found.why_intent, found.hint)
 
     @tool(server, read_only=True)
     def bank_read(

@@ -1,15 +1,19 @@
 """Routing quality on the real banks: Recall@1, Recall@3 and MRR of three rankers per bank.
 
-    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3] [--misses]
+    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|all] [--misses]
+
+``--set all`` prints each set on its own, then every set together; each table ends with the
+figures of the questions written in Russian and of those written in English.
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
 - **fused**: our route, headers first with body evidence as a secondary term.
 
 The questions live in ``tests/fixtures/route-questions/<bank>.md`` (the set the router was tuned
-on), ``held-out/`` (written without looking at the router, then used once to choose between two
-structural options), ``held-out-2/`` (never used for any choice) and ``held-out-3/`` (the three
-banks that arrived last, questions written before any routing was run on them, never tuned on): one
+on), ``held-out/`` and ``held-out-2/`` (written without looking at the router; routing II used both
+to choose between options, so they are no longer clean) and ``held-out-3/`` (the three banks that
+arrived last, questions written before any routing was run on them, measured once at the end of
+routing II and never tuned on; ``baseline.txt`` keeps both figures): one
 file per bank. Templates and inbox notes are excluded by all three rankers.
 """
 
@@ -19,19 +23,14 @@ import argparse
 from pathlib import Path
 
 from core.bank import Bank
-from core.evaluate import EVAL_LIMIT, EvalReport, evaluate, load_checks
-from core.route import route
-from core.search import rank_bodies
+from core.evaluate import CheckOutcome, EvalReport, bm25_ranker, evaluate, headers_ranker, load_checks, route_ranker
+from core.lang import has_cyrillic
 
 PROJECT = Path(__file__).resolve().parents[2]
 QUESTIONS = PROJECT / "tests" / "fixtures" / "route-questions"
 BANKS = PROJECT.parent / "shared" / "banks"
 
-RANKERS = {
-    "headers": lambda bank, q: [h.path for h in route(bank, q, limit=EVAL_LIMIT, body_evidence=False).hits],
-    "bm25": lambda bank, q: rank_bodies(bank, q, limit=EVAL_LIMIT),
-    "fused": lambda bank, q: [h.path for h in route(bank, q, limit=EVAL_LIMIT).hits],
-}
+RANKERS = {"headers": headers_ranker, "bm25": bm25_ranker, "fused": route_ranker}
 
 
 SETS = {
@@ -67,29 +66,65 @@ def overall(reports: list[EvalReport]) -> tuple[float, float, float, int]:
     )
 
 
+def by_language(reports: list[EvalReport]) -> dict[str, tuple[float, float, float, int]]:
+    """R@1, R@3, MRR and count of the questions asked in Russian and of those asked in English."""
+    outcomes: dict[str, list[CheckOutcome]] = {"russian": [], "english": []}
+    for report in reports:
+        for outcome in report.outcomes:
+            outcomes["russian" if has_cyrillic(outcome.question) else "english"].append(outcome)
+    figures = {}
+    for language, found in outcomes.items():
+        count = len(found) or 1
+        figures[language] = (
+            sum(1 for o in found if o.rank == 1) / count,
+            sum(1 for o in found if o.passed) / count,
+            sum(1 / o.rank for o in found if o.rank) / count,
+            len(found),
+        )
+    return figures
+
+
+def _row(label: str, figures: list[tuple[float, float, float, int]]) -> str:
+    cells = [f"{a:.2f} / {b:.2f} / {c:.2f}" for a, b, c, _ in figures]
+    return f"{label:32} {figures[0][3]:>3}  " + "  ".join(f"{c:>24}" for c in cells)
+
+
+def table(results: dict[str, dict[str, EvalReport]]) -> list[str]:
+    """Per bank, overall and per language: R@1 / R@3 / MRR of each ranker."""
+    lines = [f"{'bank':32} {'n':>3}  " + "  ".join(f"{name + ' R@1/R@3/MRR':>24}" for name in RANKERS)]
+    for bank, reports in results.items():
+        lines.append(_row(bank, [overall([r]) for r in reports.values()]))
+    lines.append(_row("overall", [overall([results[b][name] for b in results]) for name in RANKERS]))
+    languages = [by_language([results[b][name] for b in results]) for name in RANKERS]
+    for language in ("english", "russian"):
+        lines.append(_row(f"  asked in {language}", [figures[language] for figures in languages]))
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=SETS, default="tuning", help="which question set")
+    parser.add_argument("--set", choices=[*SETS, "all"], default="tuning", help="which question set")
     parser.add_argument("--misses", action="store_true", help="list the fused ranker's misses")
     args = parser.parse_args()
-    results = measure(SETS[args.set])
-    print(f"{'bank':32} {'n':>3}  " + "  ".join(f"{name + ' R@1/R@3/MRR':>24}" for name in RANKERS))
-    for bank, reports in results.items():
-        n = next(iter(reports.values())).checks
-        cells = [f"{r.recall_at_1:.2f} / {r.recall_at_3:.2f} / {r.mrr:.2f}" for r in reports.values()]
-        print(f"{bank:32} {n:>3}  " + "  ".join(f"{c:>24}" for c in cells))
-    totals = [overall([results[b][name] for b in results]) for name in RANKERS]
-    print(
-        f"{'overall':32} {totals[0][3]:>3}  "
-        + "  ".join(f"{f'{a:.2f} / {b:.2f} / {c:.2f}':>24}" for a, b, c, _ in totals)
-    )
-    if args.misses:
-        for bank, reports in results.items():
-            for miss in reports["fused"].misses:
-                print(
-                    f"\n{bank}:{miss.line} {miss.question!r}\n  expected {', '.join(miss.expected)} (rank {miss.rank})"
-                )
-                print("  got " + ", ".join(miss.got[:3]))
+    names = list(SETS) if args.set == "all" else [args.set]
+    together: dict[str, dict[str, EvalReport]] = {}
+    for name in names:
+        results = measure(SETS[name])
+        together.update({f"{bank} ({name})": reports for bank, reports in results.items()})
+        print(f"== {name}")
+        print("\n".join(table(results)))
+        if args.misses:
+            for bank, reports in results.items():
+                for miss in reports["fused"].misses:
+                    print(
+                        f"\n{bank}:{miss.line} {miss.question!r}\n  expected {', '.join(miss.expected)} (rank {miss.rank})"
+                    )
+                    print("  got " + ", ".join(miss.got[:3]))
+        print()
+    if len(names) > 1:
+        print("== every set together")
+        lines = table(together)
+        print("\n".join([lines[0], *lines[-3:]]))
 
 
 if __name__ == "__main__":

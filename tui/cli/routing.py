@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from core.errors import UsageError
-from core.evaluate import CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
+from core.evaluate import BASELINES, CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
 from core.model import LAYERS
 from core.route import DEFAULT_LIMIT as ROUTE_LIMIT
 from core.route import RouteHit, RouteResult, route
@@ -41,7 +41,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     parser = sub.add_parser("eval", parents=[common], help=f"Recall@1, Recall@3 and MRR of routing over {ROUTE_CHECKS}")
     parser.add_argument(
-        "--file", "-f", type=Path, help=f"a file of Question | Expected rows (default: the bank's {ROUTE_CHECKS})"
+        "--file",
+        "-f",
+        type=Path,
+        action="append",
+        help=f"a file of Question | Expected rows (default: the bank's {ROUTE_CHECKS}); repeat it to "
+        "measure several sets (tuning, held-out) each on its own",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run_eval)
@@ -77,7 +82,7 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
         lines.append("(a why-question: decision records are favoured)")
     for rank, hit in enumerate(result.hits, start=1):
         lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]")
-        lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose else ""))
+        lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""))
         if hit.section:
             lines.append(f"    read: ## {hit.section} (line {hit.section_line})")
         lines.append(f"    why: {hit.why}")
@@ -95,6 +100,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
                 + f" + body {b.body:g}"
                 + (f" ({', '.join(b.body_words)})" if b.body_words else "")
+                + f" + best section {b.section:g}"
+                + (f" x intent {b.intent:g}" if b.intent != 1 else "")
             )
     return "\n".join(lines)
 
@@ -127,32 +134,46 @@ def format_search(result: SearchResult) -> str:
 
 def run_eval(args: argparse.Namespace) -> int:
     bank = open_bank(args)
-    if args.file is not None:
+    sources: list[tuple[str | None, str]] = []
+    for file in args.file or ():
         try:
-            text = args.file.read_text(encoding="utf-8-sig")
+            sources.append((file.read_text(encoding="utf-8-sig"), str(file)))
         except OSError as exc:
-            raise UsageError(f"Cannot read {args.file}: {exc.strerror or exc}") from None
-        source = str(args.file)
-    elif ROUTE_CHECKS in bank.documents:
-        text, source = None, ROUTE_CHECKS
-    else:
-        raise UsageError(f"This bank has no {ROUTE_CHECKS}: write one (a table Question | Expected) or pass --file.")
-    checks = load_checks(bank, text)
-    if not checks:
-        raise UsageError(f"No route checks in {source}: expected rows of a table Question | Expected naming .md paths.")
-    report = evaluate(bank, checks, source=source)
+            raise UsageError(f"Cannot read {file}: {exc.strerror or exc}") from None
+    if not sources:
+        if ROUTE_CHECKS not in bank.documents:
+            raise UsageError(
+                f"This bank has no {ROUTE_CHECKS}: write one (a table Question | Expected) or pass --file."
+            )
+        sources.append((None, ROUTE_CHECKS))
+    reports = []
+    for text, source in sources:
+        checks = load_checks(bank, text)
+        if not checks:
+            raise UsageError(
+                f"No route checks in {source}: expected rows of a table Question | Expected naming .md paths."
+            )
+        report = evaluate(bank, checks, source=source)
+        baselines = {name: evaluate(bank, checks, source=source, ranker=rank) for name, rank in BASELINES.items()}
+        reports.append((report, baselines))
     if args.json:
-        emit_json(report)
+        emit_json(reports[0][0] if len(reports) == 1 else [report for report, _ in reports])
     else:
-        print(format_eval(report))
+        print("\n\n".join(format_eval(report, baselines) for report, baselines in reports))
     return 0
 
 
-def format_eval(report: EvalReport) -> str:
+def format_eval(report: EvalReport, baselines: dict[str, EvalReport] | None = None) -> str:
     lines = [
         f"{report.source}: {report.checks} route checks",
-        f"Recall@1 {report.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {report.recall_at_3:.2f}   MRR {report.mrr:.2f}",
+        f"  {'router:':18} Recall@1 {report.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {report.recall_at_3:.2f}"
+        f"   MRR {report.mrr:.2f}",
     ]
+    for name, other in (baselines or {}).items():
+        lines.append(
+            f"  {name + ':':18} Recall@1 {other.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {other.recall_at_3:.2f}"
+            f"   MRR {other.mrr:.2f}"
+        )
     if report.misses:
         lines.append(f"misses (no expected document in the first {CHECK_DEPTH}):")
         for miss in report.misses:

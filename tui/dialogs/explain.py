@@ -29,6 +29,9 @@ def breakdown_table(hit: RouteHit) -> Table:
     table.add_row("× status", f"{b.status_weight:.2f}", hit.status or "(none)")
     table.add_row("× closed work", f"{b.closed_work:.2f}", "delivery done or cancelled" if b.closed_work != 1 else "")
     table.add_row("+ body", f"{b.body:.2f}", ", ".join(b.body_words))
+    table.add_row("+ best section", f"{b.section:.2f}", hit.section or "")
+    if b.intent != 1:
+        table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
     return table
 

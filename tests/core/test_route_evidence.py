@@ -1,0 +1,111 @@
+"""Routing's evidence beyond headers: sections, lemmas, the bank's own bilingual pairs, cognates and
+the kind of answer a question asks for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.bank import Bank
+from core.cognates import CognateIndex
+from core.intent import intents, role_words
+from core.lang import BUILTIN, lemma, vocabulary_for
+from core.lexicon import bank_pairs, document_phrases
+from core.route import route
+from core.section_index import split_sections
+
+
+def _bank(root: Path, files: dict[str, str]) -> Bank:
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return Bank.open(root)
+
+
+def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
+    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
+    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
+
+
+def test_a_body_is_cut_at_its_headings_but_not_inside_code_fences():
+    lines = ["lead text", "## retries", "three attempts", "```", "# not a heading", "```", "### jitter", "random"]
+    sections = split_sections(lines, first_line=10)
+    assert [(s.heading, s.line) for s in sections] == [("", 10), ("retries", 11), ("jitter", 16)]
+    assert sections[1].counts["heading"] == 1 and "retries" in sections[1].heading_tokens
+    assert sum(s.length for s in sections) == 9
+
+
+def test_the_document_whose_section_answers_beats_the_package_index_that_lists_it(tmp_path):
+    index = "Documents of the import package: [design](design.md), [brief](brief.md). Import of ledgers."
+    design = (
+        "## Context\n\nImporting ledgers from the bank.\n\n"
+        "## Failure Handling\n\nA malformed row aborts the import with exit code 3; the partial batch is rolled back.\n"
+    )
+    bank = _bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-1/README.md": doc("FT-1: Ledger import", "The ledger import package.", index),
+            "features/FT-1/design.md": doc("FT-1: Ledger import design", "How ledgers are imported.", design),
+            "features/FT-1/brief.md": doc("FT-1: Ledger import", "Why we import ledgers.", "Ledger import."),
+        },
+    )
+    hit = route(bank, "what exit code does a malformed row give during ledger import").hits[0]
+    assert hit.path == "features/FT-1/design.md"
+    assert (hit.section, hit.section_line) == ("Failure Handling", 12) and hit.breakdown.section > 0
+
+
+def test_irregular_russian_forms_meet_the_dictionary_through_their_lemma():
+    assert lemma("пути") == "путь" and lemma("слоя") == "слой" and lemma("route") == "route"
+    assert BUILTIN.stem_of("пути") == "путь" and BUILTIN.stem_of("слоев") == "слой"
+    assert "path" in BUILTIN.term("пути").translations
+
+
+def test_a_bank_teaches_pairs_from_its_file_names_and_glosses(tmp_path):
+    bank = _bank(
+        tmp_path / "memory_bank",
+        {
+            "domain/ledger.md": doc("Гроссбух", "Проводки и остатки.", "## Сверка (reconciliation)\n\nКаждую ночь."),
+            "domain/other.md": doc("Other", "Unrelated.", "Nothing."),
+        },
+    )
+    phrases = document_phrases(bank.documents["domain/ledger.md"])
+    assert (("гроссбух",), ("ledger",)) in phrases and (("сверка",), ("reconciliation",)) in phrases
+    assert dict(bank_pairs(phrases, BUILTIN))["гроссбух"] == ("ledger",)
+    vocabulary = vocabulary_for(bank)
+    assert "ledger" in vocabulary.term("гроссбуха").translations and vocabulary.learned == 2
+    assert route(bank, "where is the ledger reconciliation").hits[0].path == "domain/ledger.md"
+
+
+def test_a_file_name_word_shared_by_many_titles_teaches_nothing():
+    titles = [("очередь",), ("модель",), ("граница",)]
+    assert bank_pairs([(t, ("topic",)) for t in titles], BUILTIN) == []
+
+
+def test_borrowed_words_meet_across_languages_by_spelling():
+    cognates = CognateIndex(["migration", "migrations", "moderator", "sibling", "миграции", "модератора", "шаблон"])
+    assert cognates.of("миграцию") == ("migration",)
+    assert cognates.of("moderator") == ("модератора",)
+    assert cognates.of("шаблоны") == () and cognates.of("sibling") == ()
+    assert cognates.of("ft-001") == () and cognates.of("миг") == ()
+
+
+def test_intents_are_read_from_the_question_and_roles_from_the_bank():
+    assert intents("why did we pick SQLite") == {"why"}
+    assert intents("how do I run the e2e tests") == {"how"}
+    assert intents("как запустить бэкенд локально") == {"how"}
+    assert intents("what is the status of the import") == {"status"}
+    assert intents("what exit code does the import give") == frozenset()
+
+
+def test_a_why_question_leans_to_the_decision_log_of_the_package(tmp_path):
+    text = "The importer streams rows one by one instead of loading the whole file."
+    bank = _bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-2/brief.md": doc("Streaming import", "What the import does.", text),
+            "features/FT-2/decision-log.md": doc("Streaming import decisions", "What was decided.", text),
+        },
+    )
+    assert "decision-log" in role_words(bank.documents["features/FT-2/decision-log.md"])
+    assert route(bank, "why does the importer stream rows").hits[0].path == "features/FT-2/decision-log.md"
+    assert route(bank, "why does the importer stream rows").hits[0].breakdown.intent > 1
