@@ -7,6 +7,7 @@ UTF-8, empty files and files with no frontmatter all produce a usable record.
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import re
 from dataclasses import dataclass
@@ -19,17 +20,19 @@ from core.paths import BANK_DIR_NAMES, resolve_from, resolve_link
 BOM = "\ufeff"
 
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_H2 = re.compile(r"^ {0,3}##[ \t]+(.*?)[ \t]*$")
-_H1 = re.compile(r"^ {0,3}#[ \t]+(.*?)[ \t]*$")
+# Every pattern here runs on lines an agent may write: no lazy group followed by optional
+# whitespace and an anchor, which backtracks quadratically on a long run of spaces. Trailing
+# whitespace is stripped in Python instead.
+_H2 = re.compile(r"^ {0,3}##[ \t]+(.*)$")
+_H1 = re.compile(r"^ {0,3}#[ \t]+(.*)$")
 _HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-_CLOSING_HASHES = re.compile(r"[ \t]+#+$")
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK = re.compile(
     r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
 )
 _LINK_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s*(<[^>]*>|\S+)")  # not footnotes ([^x]:)
-_LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s+(.*?))?\s*$", re.ASCII)
-_LENIENT_ITEM = re.compile(r"^\s*-\s+(.*?)\s*$")
+_LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$", re.ASCII)
+_LENIENT_ITEM = re.compile(r"^[ \t]*-[ \t]+(.*)$")
 _LENIENT_PATH = re.compile(r"^path\s*:\s*(.*)$")
 _LENIENT_FIT = re.compile(r"^\s+fit\s*:\s*(.*)$")
 
@@ -161,7 +164,7 @@ def lenient_frontmatter(yaml_text: str) -> dict[str, Any]:
             data[key] = list(items)
 
     for raw_line in yaml_text.split("\n"):
-        line = raw_line.rstrip("\r")
+        line = raw_line.rstrip("\r").rstrip(" \t")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         item = _LENIENT_ITEM.match(line)
@@ -265,7 +268,12 @@ def edges_of(path: str, value: Any, bank_names: tuple[str, ...] = BANK_DIR_NAMES
 
 
 def _strip_heading(text: str) -> str:
-    return _CLOSING_HASHES.sub("", text).strip()
+    """A heading's text without its optional closing ``#`` sequence (which needs a space before it)."""
+    text = text.rstrip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare
+    return text.strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,15 +327,18 @@ def scan_lines(
                 target = definition.group(2).strip("<>")
                 resolved, _external = resolve_link(path, target, bank_names)
                 links.append(Link(raw=target, line=line_no, resolved=resolved, label=definition.group(1)))
+    return BodyScan(_sections(heads, stops, total_lines), h1, tuple(links))
+
+
+def _sections(heads: list[tuple[str, int]], stops: list[int], total_lines: int) -> tuple[Section, ...]:
+    """Each ``##`` heading with the line range up to the next heading of level 1 or 2 (both lists
+    are in line order, so the next stop is a binary search, not a scan)."""
     sections: list[Section] = []
     for title, line in heads:
-        end = total_lines
-        for stop in stops:
-            if stop > line:
-                end = stop - 1
-                break
+        at = bisect.bisect_right(stops, line)
+        end = stops[at] - 1 if at < len(stops) else total_lines
         sections.append(Section(title=title, line=line, end_line=max(end, line)))
-    return BodyScan(tuple(sections), h1, tuple(links))
+    return tuple(sections)
 
 
 def count_lines(text: str) -> int:

@@ -22,7 +22,9 @@ HEADING_EXTRA = 2
 SECTION_K1 = 1.2
 SECTION_B = 0.5
 """Less length normalisation than whole bodies: a long section is often the thorough answer."""
-HEADING = re.compile(r"^(#{1,4})\s+(.+?)\s*#*\s*$")
+HEADING = re.compile(r"^(#{1,4})[ \t]+(\S.*)$")
+"""Trailing spaces and closing hashes are stripped in Python: a lazy group before ``\\s*$`` backtracks
+quadratically on a heading padded with thousands of spaces."""
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -57,7 +59,7 @@ def split_sections(lines: list[str], first_line: int) -> list[SectionEntry]:
             continue
         if offset > start or heading:
             sections.append(_entry(heading, line, heading_tokens, "\n".join(lines[start:offset])))
-        heading = found.group(2)
+        heading = found.group(2).rstrip().rstrip("#").rstrip() or found.group(2).strip()
         line = first_line + offset
         heading_tokens = frozenset(search_tokens(heading, folded=True))
         start = offset + 1

@@ -77,7 +77,19 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
 
 def load(text: str) -> Any:
-    """Parse one YAML document in the frontmatter dialect. Raises ``YAMLError``."""
+    """Parse one YAML document in the frontmatter dialect. Raises ``YAMLError``.
+
+    Aliases (``*name``) are refused: frontmatter never needs them, and a few nested anchors (the
+    "billion laughs") expand into more values than any reader of the document can walk.
+    """
+    if "*" in text and "&" in text:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
+                raise yaml.YAMLError(
+                    f"YAML aliases (*{event.anchor}) are not accepted in frontmatter"
+                    + (f" (line {mark.line + 1})" if mark is not None else "")
+                )
     return yaml.load(text, Loader=_Loader)
 
 
