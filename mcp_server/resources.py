@@ -15,7 +15,7 @@ from mcp_server.errors import resource_errors
 from mcp_server.tools import plain
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 
 def _json(value: Any) -> str:

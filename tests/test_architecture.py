@@ -42,3 +42,54 @@ def test_the_code_is_linted_and_formatted():
     for command in ([ruff, "check", "--quiet", "."], [ruff, "format", "--check", "--quiet", "."]):
         done = subprocess.run(command, cwd=PROJECT, capture_output=True, text=True)
         assert done.returncode == 0, f"{' '.join(command[1:])}:\n{done.stdout}{done.stderr}"
+
+
+def _cycles(graph, modules: set[str]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan), each a cycle of imports."""
+    edges = {m: sorted(set(graph.find_modules_directly_imported_by(m)) & modules) for m in modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for start in sorted(modules):
+        if start in index:
+            continue
+        work = [(start, iter(edges[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(edges[child])))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return groups
+
+
+def test_the_import_graph_has_no_cycle():
+    """No module of core, mcp_server or tui imports itself back through others, type-checking
+    imports included (grimp, installed with import-linter)."""
+    import grimp
+
+    graph = grimp.build_graph("core", "mcp_server", "tui")
+    assert _cycles(graph, set(graph.modules)) == []

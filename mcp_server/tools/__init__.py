@@ -26,7 +26,7 @@ from pydantic import BeforeValidator, TypeAdapter
 from mcp_server.errors import tool_errors
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -13,7 +13,7 @@ from core.validate import RULE_ORDER, ValidationReport, validate
 from mcp_server.tools import tool
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 RuleName = Literal[RULE_ORDER]  # type: ignore[valid-type]
 Scope = Annotated[str | None, Field(description="A bank subdirectory")]
