@@ -54,7 +54,9 @@ def build_server(
     chosen = state or surface.decide(path, off_paths)
     if chosen not in surface.STATES:
         raise ValueError(f"state must be one of {', '.join(surface.STATES)}, not {chosen!r}")
-    server = BankServer(Bank(path), state=chosen, inbox_exits=inbox_exits, activity=activity, version=package_version())
+    server = BankServer(
+        Bank(path, cache=True), state=chosen, inbox_exits=inbox_exits, activity=activity, version=package_version()
+    )
     for family in (reads, checks, seed, writes, inbox):
         family.register(server)
     resources.register(server)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 from core.validate.locate import parse_error_line, value_line
@@ -128,7 +127,6 @@ def broken_link(ctx: Context) -> Iterator[Finding]:
     """
     me = RULES["broken-link"]
     bank = ctx.bank
-    exists: dict[str, bool] = {}
     for doc in bank:
         if doc.is_template or doc.is_inbox or not ctx.in_scope(doc.path):
             continue
@@ -138,9 +136,7 @@ def broken_link(ctx: Context) -> Iterator[Finding]:
                 continue
             if doc.is_index and target.endswith(".md"):
                 continue
-            if target not in exists:
-                exists[target] = os.path.exists(bank.root / target)
-            if not exists[target]:
+            if not ctx.exists(target):
                 yield me.finding(doc.path, f"Link points at a file that does not exist: {link.raw}", link.line)
 
 
