@@ -62,16 +62,16 @@ def server_root(args: argparse.Namespace) -> Path:
 
 
 def run_mcp(args: argparse.Namespace) -> int:
+    if not args.http:
+        from mcp_server.front import serve_stdio
+
+        serve_stdio(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
+        return 0
+    from mcp_server.http import parse_address, serve
     from mcp_server.server import build_server
 
-    server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
-    if args.http:
-        from mcp_server.http import parse_address, serve
-
-        parse_address(args.http)  # refuse a bad address before anything starts
-        serve(server, args.http)
-    else:
-        server.run("stdio")
+    parse_address(args.http)  # refuse a bad address before anything starts
+    serve(build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits), args.http)
     return 0
 
 

@@ -1,0 +1,268 @@
+"""Serving stdio while the SDK loads: the handshake and the first ``tools/list`` answered at once.
+
+Importing the ``mcp`` SDK costs most of a second of CPU (its package ``__init__`` loads the client
+side, and ``mcp_types`` builds about 500 pydantic models for two protocol eras), and a client waits
+for all of it before its first ``tools/list``. The answers to ``initialize`` and to that first
+listing depend only on this package, the SDK, the surface state, the inbox-exits mode, the root and
+the protocol version the client asks for; so the SDK's own answers are kept in the user's cache
+directory under a key made of all of those, and replayed while the SDK loads on another thread.
+
+The SDK is then served through its public ``stdio_server(stdin=..., stdout=...)`` over a pair of
+pipes: every line the client sends is forwarded to it, in order, the handshake included, and its
+replies to the requests already answered here are dropped (after being compared with what was sent:
+a difference rewrites the cache and tells the client the tool list changed). Anything other than
+the handshake and an unpaged ``tools/list`` waits for the SDK, so a cached answer never stands in
+for a call. With no cached answer (a first run, a new version) this is the plain path with a pump
+in between.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+FORMAT = 1
+HANDSHAKE = ("initialize", "notifications/initialized", "tools/list")
+
+
+def _sources_stamp() -> str:
+    """Path, size and mtime of every source file of ``core`` and ``mcp_server``: an edited
+    description or schema never replays an old listing."""
+    digest = hashlib.blake2b(digest_size=12)
+    here = Path(__file__).resolve().parent
+    for package in (here, here.parent / "core"):
+        for path in sorted(package.rglob("*.py")):
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                digest.update(f"{path.name}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in ("memorybank", "mcp", "mcp-types", "pydantic"):
+        try:
+            found.append(f"{name}={version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name}=?")
+    return ",".join(found)
+
+
+def listing_file(root: Path, state: str, inbox_exits: str) -> Path | None:
+    """Where the replayable answers for this server live, or None with the cache switched off."""
+    if os.environ.get("MEMORYBANK_CACHE", "").strip().lower() in ("0", "off", "no", "false"):
+        return None
+    key = f"{FORMAT}|{sys.version}|{_versions()}|{_sources_stamp()}|{root}|{state}|{inbox_exits}"
+    name = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+    base = os.environ.get("MEMORYBANK_CACHE_DIR")
+    if base:
+        directory = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        directory = (Path(xdg) if xdg else Path.home() / ".cache") / "memorybank"
+    return directory / "listings" / f"{name}.json"
+
+
+def _load(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _store(path: Path | None, data: dict[str, Any]) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=".listing.", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, ensure_ascii=False)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+class FrontDoor:
+    """The pumps between the client's stdio and the SDK's (see the module docstring)."""
+
+    def __init__(self, wire_out: BinaryIO, cache_path: Path | None) -> None:
+        self.wire_out = wire_out
+        self.cache_path = cache_path
+        self.cached = _load(cache_path)
+        self.learned: dict[str, Any] = {}
+        self.write_lock = threading.Lock()
+        self.pending: dict[Any, str] = {}
+        """Handshake requests forwarded to the SDK: id to cache key (``method protocol``)."""
+        self.answered: dict[Any, Any] = {}
+        """Handshake requests already answered from the cache: id to the result sent."""
+        self.protocol: str | None = None
+        self.handshake = True
+        self.bank: Any = None
+        """Set once the server is built; indexed after the handshake (``warm``)."""
+        self.warmed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+        with self.write_lock:
+            self.wire_out.write(line.encode("utf-8"))
+            self.wire_out.flush()
+
+    def answer(self, message: Any) -> None:
+        """Answer a handshake message from the cache when it can; called for every client line
+        before it is forwarded."""
+        if not self.handshake:
+            return
+        method = message.get("method") if isinstance(message, dict) else None
+        if method not in HANDSHAKE:
+            self.handshake = False  # from here on only the SDK answers
+            return
+        ident = message.get("id")
+        params = message.get("params") or {}
+        if method == "initialize":
+            self.protocol = str(params.get("protocolVersion"))
+        elif method == "tools/list":
+            self.handshake = False  # one listing: a later one may follow a change of state
+            if params.get("cursor") or self.protocol is None:
+                return
+        else:
+            return
+        if ident is None:
+            return
+        key = f"{method} {self.protocol}"
+        self.pending[ident] = key
+        result = self.cached.get(key)
+        if result is not None:
+            self.answered[ident] = result
+            self.send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+    def relay(self, sdk_out: Iterable[bytes]) -> None:
+        """Copy the SDK's lines to the client, dropping its replies to what the cache answered."""
+        for line in sdk_out:
+            if self.pending and self._settle(line):
+                continue
+            with self.write_lock:
+                self.wire_out.write(line)
+                self.wire_out.flush()
+            if not self.warmed and not self.pending and not self.handshake and self.bank is not None:
+                self.warmed = True
+                threading.Thread(target=warm, args=(self.bank,), name="warm", daemon=True).start()
+        if self.learned:
+            merged = {**self.cached, **self.learned}
+            _store(self.cache_path, {k: v for k, v in merged.items() if v is not None})
+
+    def _settle(self, line: bytes) -> bool:
+        """Learn the SDK's answer to a handshake request; True when the client already has it."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return False
+        ident = message.get("id") if isinstance(message, dict) else None
+        key = self.pending.pop(ident, None) if ident is not None else None
+        if key is None:
+            return False
+        given = self.answered.get(ident)
+        result = message.get("result")
+        if result is not None and result != given:
+            self.learned[key] = result
+        if given is None:
+            return False
+        if result != given:
+            # The client holds a stale answer: the cache is rewritten, and a changed listing is announced.
+            self.learned.setdefault(key, None)
+            if key.startswith("tools/list"):
+                self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return True
+
+
+def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """The wire, on private descriptors; fd 0 reads the null device and fd 1 writes to stderr, so
+    nothing a handler or a child process prints can corrupt the protocol."""
+    wire_in = os.fdopen(os.dup(0), "rb", buffering=0)
+    wire_out = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    return wire_in, wire_out
+
+
+def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str = "owner") -> None:
+    """``memorybank mcp`` over stdio, answering the handshake while the SDK loads."""
+    from mcp_server import surface
+
+    off = list(off_paths)
+    state = surface.decide(root, off)
+    wire_in, wire_out = _claim_stdio()
+    door = FrontDoor(wire_out, listing_file(root, state, inbox_exits))
+    to_sdk_read, to_sdk_write = os.pipe()
+    from_sdk_read, from_sdk_write = os.pipe()
+    failure: list[BaseException] = []
+
+    def run_sdk() -> None:
+        try:
+            import anyio
+            from mcp.server.stdio import stdio_server
+
+            from mcp_server.server import build_server
+
+            server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state)
+            door.bank = server.bank
+
+            async def main() -> None:
+                with (
+                    open(to_sdk_read, encoding="utf-8", errors="replace") as inbound,
+                    open(from_sdk_write, "w", encoding="utf-8") as outbound,
+                ):
+                    async with stdio_server(stdin=anyio.wrap_file(inbound), stdout=anyio.wrap_file(outbound)) as (
+                        read_stream,
+                        write_stream,
+                    ):
+                        low = server._lowlevel_server
+                        await low.run(read_stream, write_stream, low.create_initialization_options())
+
+            anyio.run(main)
+        except BaseException as error:  # reported after the pumps stop
+            failure.append(error)
+            with contextlib.suppress(OSError):
+                os.close(from_sdk_write)
+
+    sdk = threading.Thread(target=run_sdk, name="mcp-sdk", daemon=True)
+    sdk.start()
+    relay = threading.Thread(target=door.relay, args=(os.fdopen(from_sdk_read, "rb"),), name="relay", daemon=True)
+    relay.start()
+    with os.fdopen(to_sdk_write, "wb") as to_sdk:
+        for line in wire_in:
+            try:
+                door.answer(json.loads(line))
+            except ValueError:
+                door.handshake = False
+            try:
+                to_sdk.write(line)
+                to_sdk.flush()
+            except (BrokenPipeError, ValueError):
+                break
+    sdk.join()
+    relay.join(timeout=5)
+    if failure and not isinstance(failure[0], (KeyboardInterrupt, SystemExit)):
+        raise failure[0]
+
+
+def warm(bank: Any) -> None:
+    """Index the bank off the critical path, so the first tool call finds it loaded."""
+    with contextlib.suppress(Exception):
+        bank.refresh()
+        len(bank)
