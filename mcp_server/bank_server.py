@@ -16,7 +16,7 @@ from typing import Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp_types import CallToolResult, GetPromptResult, Prompt, Resource, Tool
+from mcp_types import CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate, Tool
 
 from core.bank import Bank
 from mcp_server import surface
@@ -107,6 +107,9 @@ class BankServer(MCPServer):
 
     async def list_resources(self) -> list[Resource]:
         return await super().list_resources() if self.offers_the_rest else []
+
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
+        return await super().list_resource_templates() if self.offers_the_rest else []
 
     async def read_resource(self, uri: Any, context: Context | None = None) -> Any:
         if not self.offers_the_rest:

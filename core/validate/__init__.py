@@ -16,7 +16,20 @@ from core.errors import UsageError
 from core.validate import contract_rules, references, route_checks, structural  # noqa: F401 - registers the rules
 from core.validate.registry import RULE_ORDER, RULES, SEVERITIES, Context, Finding, Rule, ordered_rules
 
-__all__ = ["Finding", "Rule", "RULES", "RULE_ORDER", "ValidationReport", "validate", "rules_table"]
+__all__ = [
+    "Finding",
+    "Rule",
+    "RULES",
+    "RULE_ORDER",
+    "ValidationPage",
+    "ValidationReport",
+    "page_of",
+    "validate",
+    "rules_table",
+]
+
+DEFAULT_PAGE = 20
+MAX_PAGE = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +39,40 @@ class ValidationReport:
     warnings: int
     by_rule: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationPage:
+    """A report with its counts whole and its findings one page long."""
+
+    total: int
+    errors: int
+    warnings: int
+    by_rule: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    offset: int = 0
+    next_offset: int | None = None
+    """Where the next page starts; None on the last page."""
+
+
+def page_of(report: ValidationReport, *, limit: int = DEFAULT_PAGE, offset: int = 0) -> ValidationPage:
+    """The findings ``offset`` to ``offset + limit`` of ``report``, with every count kept.
+
+    Raises:
+        UsageError: a limit below 1 or a negative offset.
+    """
+    if limit < 1 or offset < 0:
+        raise UsageError("limit must be at least 1 and offset at least 0.")
+    end = offset + limit
+    return ValidationPage(
+        total=report.total,
+        errors=report.errors,
+        warnings=report.warnings,
+        by_rule=dict(report.by_rule),
+        findings=report.findings[offset:end],
+        offset=offset,
+        next_offset=end if end < report.total else None,
+    )
 
 
 def _sort_key(finding: Finding) -> tuple[int, str, int]:

@@ -16,6 +16,8 @@ def test_surface_prints_every_part_per_state(capsys, seeded_root):
     assert "full surface, inbox exits owner:" in out and "(budget 4,500)" in out
     assert "tool bank_create" in out and "prompts (5)" in out and "resources (4)" in out
     assert "seed surface" in out and "off surface" in out
+    assert "reading each resource on" in out and "memorybank://health" in out
+    assert "(largest page of memorybank://index/{section}{?page})" in out
 
 
 def test_surface_json_stays_in_budget_in_both_modes(capsys, seeded_root):
@@ -26,6 +28,8 @@ def test_surface_json_stays_in_budget_in_both_modes(capsys, seeded_root):
         assert states["full"]["tokens"] <= states["full"]["budget_tokens"] == 4500
         assert [p["part"] for p in states["seed"]["parts"]] == ["instructions", "tool bank_init"]
         assert sum(p["chars"] for p in states["full"]["parts"]) == states["full"]["chars"]
+        reads = {r["resource"]: r for r in states["full"]["reads"]}
+        assert reads["memorybank://index"]["chars"] > 0 and "reads" not in states["seed"]
 
 
 def handshake(root, *, cwd, env=None, extra: str = ""):

@@ -79,18 +79,24 @@ def run_surface(args: argparse.Namespace) -> int:
     import anyio
 
     from mcp_server.server import build_server
-    from mcp_server.surface import BUDGET_TOKENS, STATES, measure
+    from mcp_server.surface import BUDGET_TOKENS, STATES, measure, resource_sizes
+    from mcp_server.surface import decide as surface_state
 
     root = server_root(args)
 
     async def costs() -> list[Any]:
         return [await measure(build_server(root, inbox_exits=args.inbox_exits, state=state)) for state in STATES]
 
+    async def sizes() -> list[Any]:
+        return await resource_sizes(build_server(root, inbox_exits=args.inbox_exits, state="full"))
+
     results = anyio.run(costs)
+    reads = anyio.run(sizes) if surface_state(root) == "full" else []
     if args.json:
         from tui.cli.output import emit_json
 
-        emit_json([cost.plain() for cost in results])
+        read_costs = [{"resource": r.uri, "chars": r.chars, "tokens": round(r.tokens)} for r in reads]
+        emit_json([{**cost.plain(), **({"reads": read_costs} if cost.state == "full" else {})} for cost in results])
         return 0
     for number, cost in enumerate(results):
         if number:
@@ -104,4 +110,10 @@ def run_surface(args: argparse.Namespace) -> int:
         print(f"  {'part'.ljust(width)}  {'chars':>6}  {'tokens':>6}")
         for line in cost.lines:
             print(f"  {line.part.ljust(width)}  {line.chars:>6,}  {line.tokens:>6,.0f}")
+    if reads:
+        print(f"\nreading each resource on {root}:")
+        width = max(len(r.uri) for r in reads)
+        print(f"  {'resource'.ljust(width)}  {'chars':>7}  {'tokens':>6}")
+        for r in reads:
+            print(f"  {r.uri.ljust(width)}  {r.chars:>7,}  {r.tokens:>6,.0f}")
     return 0
