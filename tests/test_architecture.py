@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import PROJECT
 
@@ -93,3 +96,56 @@ def test_the_import_graph_has_no_cycle():
 
     graph = grimp.build_graph("core", "mcp_server", "tui")
     assert _cycles(graph, set(graph.modules)) == []
+
+
+LIGHT_COMMANDS = [
+    ["validate"],
+    ["validate", "--format", "sarif"],
+    ["stats"],
+    ["read", "README.md"],
+    ["route", "deploy"],
+    ["search", "deploy"],
+    ["eval"],
+    ["graph", "dna/governance.md"],
+    ["drift"],
+    ["changed", "2020-01-01"],
+    ["inbox", "list"],
+    ["create", "--dry-run", "--kind", "domain", "--title", "X", "--purpose", "Y.", "domain/x.md"],
+    ["hook", "stop"],
+    ["setup", "claude-code", "--plan"],
+]
+
+
+@pytest.mark.parametrize("argv", LIGHT_COMMANDS, ids=lambda argv: " ".join(argv[:2]))
+def test_commands_that_need_no_ui_and_no_mcp_import_neither(argv, fixture_bank):
+    """``memorybank validate`` runs on every commit and ``hook stop`` on every agent turn: they, and
+    every command that needs neither, load no Textual and no MCP SDK."""
+    root = fixture_bank("reference")
+    full = [*argv, "--root", str(root)] if argv[0] not in ("hook",) else argv
+    code = (
+        "import io, sys\n"
+        "from tui.cli import main\n"
+        "sys.stdin = io.StringIO('{}')\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'mcp', 'mcp_types', 'starlette', 'uvicorn'})\n"
+        "print('HEAVY', ','.join(heavy), file=sys.__stderr__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *full], capture_output=True, text=True, cwd=root.parent, timeout=120
+    )
+    marker = [line for line in done.stderr.splitlines() if line.startswith("HEAVY")]
+    assert marker == ["HEAVY "], done.stderr
+
+
+def test_the_command_table_names_the_module_that_registers_each_command():
+    import argparse
+
+    from tui.cli.main import COMMANDS, MODULES, build_parser
+
+    everything = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(COMMANDS) == set(everything)
+    for module in MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(f"tui.cli.{module}").register(sub, argparse.ArgumentParser(add_help=False))
+        assert {c for c, m in COMMANDS.items() if m == module} == set(sub.choices), module
