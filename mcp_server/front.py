@@ -4,7 +4,8 @@ Importing the ``mcp`` SDK costs most of a second of CPU (its package ``__init__`
 side, and ``mcp_types`` builds about 500 pydantic models for two protocol eras), and a client waits
 for all of it before its first ``tools/list``. The answers to ``initialize`` and to that first
 listing depend only on this package, the SDK, the surface state, the inbox-exits mode, the root and
-the protocol version the client asks for; so the SDK's own answers are kept in the user's cache
+the protocol version the client asks for (``initialize`` in the 2025 era, ``server/discover`` in the
+2026-07-28 one); so the SDK's own answers are kept in the user's cache
 directory under a key made of all of those, and replayed while the SDK loads on another thread.
 
 The SDK is then served through its public ``stdio_server(stdin=..., stdout=...)`` over a pair of
@@ -30,7 +31,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 FORMAT = 1
-HANDSHAKE = ("initialize", "notifications/initialized", "tools/list")
+HANDSHAKE = ("initialize", "notifications/initialized", "server/discover", "tools/list")
+"""The messages answered here: the 2025 era's handshake, the 2026-07-28 era's discovery, the first
+listing."""
+PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
 
 
 def _sources_stamp() -> str:
@@ -132,11 +136,15 @@ class FrontDoor:
             return
         ident = message.get("id")
         params = message.get("params") or {}
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        protocol = meta.get(PROTOCOL_META)  # the 2026-07-28 era names its version on every request
         if method == "initialize":
             self.protocol = str(params.get("protocolVersion"))
+        elif method == "server/discover":
+            self.protocol = str(protocol)
         elif method == "tools/list":
             self.handshake = False  # one listing: a later one may follow a change of state
-            if params.get("cursor") or self.protocol is None:
+            if params.get("cursor") or self.protocol is None or (protocol and str(protocol) != self.protocol):
                 return
         else:
             return

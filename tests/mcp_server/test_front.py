@@ -28,7 +28,27 @@ HANDSHAKE = [
 ]
 
 
-def session(root: Path, cache: Path) -> list[dict]:
+META = {
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+}
+MODERN = [
+    {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": META},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": META},
+    {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "bank_route", "arguments": {"question": "product"}, **META},
+    },
+    {"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": META},
+]
+
+
+def session(root: Path, cache: Path, messages: list[dict] = HANDSHAKE) -> list[dict]:
     """Every line the server wrote, the input held open until each request has its reply (the SDK
     drops a call still running when its input closes)."""
     env = {**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)}
@@ -41,10 +61,10 @@ def session(root: Path, cache: Path) -> list[dict]:
         env=env,
     )
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write("".join(json.dumps(m) + "\n" for m in HANDSHAKE))
+    process.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
     process.stdin.flush()
     replies: list[dict] = []
-    waiting = {m["id"] for m in HANDSHAKE if "id" in m}
+    waiting = {m["id"] for m in messages if "id" in m}
     while waiting:
         line = process.stdout.readline()
         assert line, "the server stopped before answering everything"
@@ -99,3 +119,14 @@ def test_a_corrupt_listing_is_ignored(seeded_root, tmp_path):
     listings(cache)[0].write_text("{not json")
     replies = {r["id"]: r for r in session(seeded_root, cache)}
     assert replies[1] == truth[1] and replies[2] == truth[2]
+
+
+def test_the_2026_era_discovery_is_answered_from_the_cache_too(seeded_root, tmp_path):
+    cache = tmp_path / "cache"
+    first = {r["id"]: r for r in session(seeded_root, cache, MODERN)}
+    stored = json.loads(listings(cache)[0].read_text())
+    assert stored["server/discover 2026-07-28"] == first[1]["result"]
+    assert stored["tools/list 2026-07-28"] == first[2]["result"]
+    second = session(seeded_root, cache, MODERN)
+    assert sorted(r["id"] for r in second) == [1, 2, 3, 4]
+    assert {r["id"]: r for r in second}[2] == first[2]
