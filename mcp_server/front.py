@@ -8,8 +8,8 @@ the protocol version the client asks for (``initialize`` in the 2025 era, ``serv
 2026-07-28 one); so the SDK's own answers are kept in the user's cache
 directory under a key made of all of those, and replayed while the SDK loads on another thread.
 
-The SDK is then served through its public ``stdio_server(stdin=..., stdout=...)`` over a pair of
-pipes: every line the client sends is forwarded to it, in order, the handshake included, and its
+The SDK then serves through its own stdio transport (``run_stdio_async``), whose fd 0 and fd 1
+are pipes from and to this front door: every line the client sends is forwarded to it, in order, the handshake included, and its
 replies to the requests already answered here are dropped (after being compared with what was sent:
 a difference rewrites the cache and tells the client the tool list changed). Anything other than
 the handshake and an unpaged ``tools/list`` waits for the SDK, so a cached answer never stands in
@@ -118,6 +118,8 @@ class FrontDoor:
         self.bank: Any = None
         """Set once the server is built; indexed after the handshake (``warm``)."""
         self.warmed = False
+        self.end = f"\0memorybank front door {os.getpid()} {id(self)} done\n".encode()
+        """Written after the SDK's last line: its transport never closes its copy of fd 1."""
 
     def send(self, message: dict[str, Any]) -> None:
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -160,17 +162,23 @@ class FrontDoor:
     def relay(self, sdk_out: Iterable[bytes]) -> None:
         """Copy the SDK's lines to the client, dropping its replies to what the cache answered."""
         for line in sdk_out:
-            if self.pending and self._settle(line):
-                continue
-            with self.write_lock:
-                self.wire_out.write(line)
-                self.wire_out.flush()
+            if line == self.end:
+                break
+            if not (self.pending and self._settle(line)):
+                with self.write_lock:
+                    self.wire_out.write(line)
+                    self.wire_out.flush()
             if not self.warmed and not self.pending and not self.handshake and self.bank is not None:
                 self.warmed = True
                 threading.Thread(target=warm, args=(self.bank,), name="warm", daemon=True).start()
+        self.save()
+
+    def save(self) -> None:
+        """Write what was learned (once the handshake is over, and at the end)."""
         if self.learned:
-            merged = {**self.cached, **self.learned}
-            _store(self.cache_path, {k: v for k, v in merged.items() if v is not None})
+            self.cached = {k: v for k, v in {**self.cached, **self.learned}.items() if v is not None}
+            self.learned = {}
+            _store(self.cache_path, self.cached)
 
     def _settle(self, line: bytes) -> bool:
         """Learn the SDK's answer to a handshake request; True when the client already has it."""
@@ -184,28 +192,28 @@ class FrontDoor:
             return False
         given = self.answered.get(ident)
         result = message.get("result")
-        if result is not None and result != given:
-            self.learned[key] = result
-        if given is None:
-            return False
         if result != given:
-            # The client holds a stale answer: the cache is rewritten, and a changed listing is announced.
-            self.learned.setdefault(key, None)
-            if key.startswith("tools/list"):
+            self.learned[key] = result  # None (an error) removes the key when saved
+            if given is not None and key.startswith("tools/list"):
+                # The client holds a stale listing: tell it to list again.
                 self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-        return True
+        if not self.pending and not self.handshake:
+            self.save()
+        return given is not None
 
 
-def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
-    """The wire, on private descriptors; fd 0 reads the null device and fd 1 writes to stderr, so
-    nothing a handler or a child process prints can corrupt the protocol."""
+def _swap_stdio() -> tuple[BinaryIO, BinaryIO, BinaryIO, BinaryIO]:
+    """Move the client's wire to private descriptors and put a pipe on fd 0 and one on fd 1, so the
+    SDK's own stdio transport (which claims fd 0 and 1) talks to the front door. Returns the wire
+    (in, out), the end feeding the SDK's fd 0, and the end reading its fd 1."""
     wire_in = os.fdopen(os.dup(0), "rb", buffering=0)
     wire_out = os.fdopen(os.dup(1), "wb")
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)
-    return wire_in, wire_out
+    to_sdk_read, to_sdk_write = os.pipe()
+    from_sdk_read, from_sdk_write = os.pipe()
+    for pipe_end, fd in ((to_sdk_read, 0), (from_sdk_write, 1)):
+        os.dup2(pipe_end, fd)
+        os.close(pipe_end)
+    return wire_in, wire_out, os.fdopen(to_sdk_write, "wb"), os.fdopen(from_sdk_read, "rb")
 
 
 def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str = "owner") -> None:
@@ -214,45 +222,27 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
 
     off = list(off_paths)
     state = surface.decide(root, off)
-    wire_in, wire_out = _claim_stdio()
+    wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
     door = FrontDoor(wire_out, listing_file(root, state, inbox_exits))
-    to_sdk_read, to_sdk_write = os.pipe()
-    from_sdk_read, from_sdk_write = os.pipe()
     failure: list[BaseException] = []
 
     def run_sdk() -> None:
         try:
             import anyio
-            from mcp.server.stdio import stdio_server
 
             from mcp_server.server import build_server
 
             server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state)
             door.bank = server.bank
-
-            async def main() -> None:
-                with (
-                    open(to_sdk_read, encoding="utf-8", errors="replace") as inbound,
-                    open(from_sdk_write, "w", encoding="utf-8") as outbound,
-                ):
-                    async with stdio_server(stdin=anyio.wrap_file(inbound), stdout=anyio.wrap_file(outbound)) as (
-                        read_stream,
-                        write_stream,
-                    ):
-                        low = server._lowlevel_server
-                        await low.run(read_stream, write_stream, low.create_initialization_options())
-
-            anyio.run(main)
+            anyio.run(server.run_stdio_async)
         except BaseException as error:  # reported after the pumps stop
             failure.append(error)
-            with contextlib.suppress(OSError):
-                os.close(from_sdk_write)
 
     sdk = threading.Thread(target=run_sdk, name="mcp-sdk", daemon=True)
     sdk.start()
-    relay = threading.Thread(target=door.relay, args=(os.fdopen(from_sdk_read, "rb"),), name="relay", daemon=True)
+    relay = threading.Thread(target=door.relay, args=(from_sdk,), name="relay", daemon=True)
     relay.start()
-    with os.fdopen(to_sdk_write, "wb") as to_sdk:
+    with to_sdk:
         for line in wire_in:
             try:
                 door.answer(json.loads(line))
@@ -264,6 +254,9 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
             except (BrokenPipeError, ValueError):
                 break
     sdk.join()
+    with contextlib.suppress(OSError):
+        os.write(1, door.end)  # fd 1 is the SDK's pipe again once its transport let go
+        os.dup2(2, 1)
     relay.join(timeout=5)
     if failure and not isinstance(failure[0], (KeyboardInterrupt, SystemExit)):
         raise failure[0]
