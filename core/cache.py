@@ -24,6 +24,7 @@ import functools
 import hashlib
 import os
 import pickle
+import shutil
 import sys
 import tempfile
 from collections.abc import Mapping
@@ -38,6 +39,9 @@ ENV_SWITCH = "MEMORYBANK_CACHE"
 ENV_DIR = "MEMORYBANK_CACHE_DIR"
 
 Stamp = tuple[int, int]
+
+KEEP_BANKS = 64
+"""How many banks' caches the user's cache directory keeps; the least recently written go first."""
 
 RACY_NS = 2_000_000_000
 """Entries whose mtime is this close to the moment of writing are not stored: a file rewritten at
@@ -147,7 +151,10 @@ class ParseCache:
 
     def _write(self, name: str, payload: Any) -> None:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            if not self.directory.is_dir():
+                self.directory.mkdir(parents=True)
+                if self.directory.parent.name == "banks":
+                    prune(self.directory.parent, keep=KEEP_BANKS)
             fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=self.directory)
         except OSError:
             return
@@ -193,3 +200,17 @@ class ParseCache:
 
     def save_result(self, name: str, bank_fingerprint: str, probes: Mapping[str, bool], value: Any) -> None:
         self._write(f"result-{name}", (bank_fingerprint, sorted(probes.items()), value))
+
+
+def prune(banks: Path, *, keep: int) -> None:
+    """Remove all but the ``keep`` most recently written bank caches under ``banks``."""
+    try:
+        entries = sorted(
+            (entry for entry in os.scandir(banks) if entry.is_dir(follow_symlinks=False)),
+            key=lambda entry: entry.stat().st_mtime,
+            reverse=True,
+        )
+    except OSError:
+        return
+    for entry in entries[keep:]:
+        shutil.rmtree(entry.path, ignore_errors=True)

@@ -171,3 +171,19 @@ def test_routing_and_validation_are_byte_identical_with_and_without_the_cache(ro
     expected = answers(Bank.open(root, cache=False))
     assert answers(Bank.open(root)) == expected  # fills the cache
     assert answers(Bank.open(root)) == expected  # served from it
+
+
+def test_the_user_cache_keeps_only_the_most_recently_written_banks(fixture_bank, monkeypatch, tmp_path):
+    home = tmp_path / "xdg"
+    monkeypatch.delenv("MEMORYBANK_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.setattr("core.cache.KEEP_BANKS", 2)
+    banks = home / "memorybank" / "banks"
+    for number in range(3):
+        old = banks / f"old{number}"
+        old.mkdir(parents=True)
+        os.utime(old, (PAST + number, PAST + number))
+    root = fixture_bank("reference")
+    age(root)
+    validate(Bank.open(root))
+    assert sorted(p.name for p in banks.iterdir()) == sorted(["old2", location(root).name])
