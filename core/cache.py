@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import hashlib
 import os
 import pickle
@@ -170,7 +171,15 @@ class ParseCache:
     # -- documents -------------------------------------------------------------------------
 
     def load_documents(self) -> Snapshot | None:
-        data = self._read("documents")
+        # Hundreds of thousands of small objects arrive at once and none is garbage: collecting
+        # while they do only walks them again and again.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            data = self._read("documents")
+        finally:
+            if collecting:
+                gc.enable()
         if not isinstance(data, tuple) or len(data) != 3:
             return None
         stamps, docs, texts = data
