@@ -2,19 +2,20 @@
 
 Importing the ``mcp`` SDK costs most of a second of CPU (its package ``__init__`` loads the client
 side, and ``mcp_types`` builds about 500 pydantic models for two protocol eras), and a client waits
-for all of it before its first ``tools/list``. The answers to ``initialize`` and to that first
-listing depend only on this package, the SDK, the surface state, the inbox-exits mode, the root and
-the protocol version the client asks for (``initialize`` in the 2025 era, ``server/discover`` in the
-2026-07-28 one); so the SDK's own answers are kept in the user's cache
-directory under a key made of all of those, and replayed while the SDK loads on another thread.
+for all of it before its first ``tools/list``. The answers to ``initialize`` (``server/discover``
+in the 2026-07-28 era) and to that first listing depend only on this package, the SDK, the surface
+state, the inbox-exits mode, the bank's root and the protocol version the client asks for. So the
+SDK's own answers are kept in the user's cache directory under a key made of all of those but the
+root (which the stored text names by a placeholder, so one project's answers serve the next), and
+replayed while the SDK loads on another thread.
 
-The SDK then serves through its own stdio transport (``run_stdio_async``), whose fd 0 and fd 1
-are pipes from and to this front door: every line the client sends is forwarded to it, in order, the handshake included, and its
-replies to the requests already answered here are dropped (after being compared with what was sent:
-a difference rewrites the cache and tells the client the tool list changed). Anything other than
-the handshake and an unpaged ``tools/list`` waits for the SDK, so a cached answer never stands in
-for a call. With no cached answer (a first run, a new version) this is the plain path with a pump
-in between.
+The SDK then serves through its own stdio transport (``run_stdio_async``), whose fd 0 and fd 1 are
+pipes from and to this front door: every line the client sends is forwarded to it, in order, the
+handshake included, and its replies to the requests already answered here are dropped after being
+compared with what was sent (a difference rewrites the cache, and a changed listing is announced
+with ``notifications/tools/list_changed``). Anything other than the handshake and an unpaged first
+``tools/list`` waits for the SDK, so a cached answer never stands in for a call. With no answer
+kept (a first start, a new version) this is the plain path with a pump in between.
 """
 
 from __future__ import annotations
@@ -62,11 +63,15 @@ def _versions() -> str:
     return ",".join(found)
 
 
-def listing_file(root: Path, state: str, inbox_exits: str) -> Path | None:
+ROOT = "@@memorybank-root@@"
+"""Stands for the bank's root in stored answers, so one project's answers serve every project."""
+
+
+def listing_file(state: str, inbox_exits: str) -> Path | None:
     """Where the replayable answers for this server live, or None with the cache switched off."""
     if os.environ.get("MEMORYBANK_CACHE", "").strip().lower() in ("0", "off", "no", "false"):
         return None
-    key = f"{FORMAT}|{sys.version}|{_versions()}|{_sources_stamp()}|{root}|{state}|{inbox_exits}"
+    key = f"{FORMAT}|{sys.version}|{_versions()}|{_sources_stamp()}|{state}|{inbox_exits}"
     name = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
     base = os.environ.get("MEMORYBANK_CACHE_DIR")
     if base:
@@ -77,24 +82,31 @@ def listing_file(root: Path, state: str, inbox_exits: str) -> Path | None:
     return directory / "listings" / f"{name}.json"
 
 
-def _load(path: Path | None) -> dict[str, Any]:
+def _root_text(root: Path) -> str:
+    return json.dumps(str(root), ensure_ascii=False)[1:-1]  # as it appears inside a JSON string
+
+
+def _load(path: Path | None, root: Path) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8").replace(ROOT, _root_text(root)))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def _store(path: Path | None, data: dict[str, Any]) -> None:
+def _store(path: Path | None, data: dict[str, Any], root: Path) -> None:
     if path is None:
         return
+    text = json.dumps(data, ensure_ascii=False)
+    if ROOT in text:
+        return  # the placeholder could not be told from the text: keep nothing
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(prefix=".listing.", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False)
+            handle.write(text.replace(_root_text(root), ROOT))
         os.replace(temporary, path)
     except OSError:
         pass
@@ -103,10 +115,11 @@ def _store(path: Path | None, data: dict[str, Any]) -> None:
 class FrontDoor:
     """The pumps between the client's stdio and the SDK's (see the module docstring)."""
 
-    def __init__(self, wire_out: BinaryIO, cache_path: Path | None) -> None:
+    def __init__(self, wire_out: BinaryIO, cache_path: Path | None, root: Path) -> None:
         self.wire_out = wire_out
         self.cache_path = cache_path
-        self.cached = _load(cache_path)
+        self.root = root
+        self.cached = _load(cache_path, root)
         self.learned: dict[str, Any] = {}
         self.write_lock = threading.Lock()
         self.pending: dict[Any, str] = {}
@@ -178,7 +191,7 @@ class FrontDoor:
         if self.learned:
             self.cached = {k: v for k, v in {**self.cached, **self.learned}.items() if v is not None}
             self.learned = {}
-            _store(self.cache_path, self.cached)
+            _store(self.cache_path, self.cached, self.root)
 
     def _settle(self, line: bytes) -> bool:
         """Learn the SDK's answer to a handshake request; True when the client already has it."""
@@ -223,7 +236,7 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     off = list(off_paths)
     state = surface.decide(root, off)
     wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
-    door = FrontDoor(wire_out, listing_file(root, state, inbox_exits))
+    door = FrontDoor(wire_out, listing_file(state, inbox_exits), root)
     failure: list[BaseException] = []
 
     def run_sdk() -> None:

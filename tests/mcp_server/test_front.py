@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from mcp_server.front import ROOT
 
 COMMAND = str(Path(sys.executable).parent / "memorybank")
 HANDSHAKE = [
@@ -80,15 +83,20 @@ def listings(cache: Path) -> list[Path]:
     return sorted((cache / "listings").glob("*.json"))
 
 
+def stored(cache: Path, root: Path) -> dict:
+    """The kept answers, as they are replayed for ``root``."""
+    return json.loads(listings(cache)[0].read_text().replace(ROOT, str(root)))
+
+
 def test_a_second_start_answers_the_handshake_from_the_cache_exactly_as_the_sdk_did(seeded_root, tmp_path):
     cache = tmp_path / "cache"
     first = session(seeded_root, cache)
     assert sorted(r["id"] for r in first) == [1, 2, 3, 4], "one reply per request, none twice"
     assert len(listings(cache)) == 1
-    stored = json.loads(listings(cache)[0].read_text())
+    answers = stored(cache, seeded_root)
     by_id = {r["id"]: r for r in first}
-    assert stored["initialize 2025-06-18"] == by_id[1]["result"]
-    assert stored["tools/list 2025-06-18"] == by_id[2]["result"]
+    assert answers["initialize 2025-06-18"] == by_id[1]["result"]
+    assert answers["tools/list 2025-06-18"] == by_id[2]["result"]
     second = session(seeded_root, cache)
     assert sorted(r["id"] for r in second) == [1, 2, 3, 4]
     assert {r["id"]: r.get("result") for r in second}.keys() == by_id.keys()
@@ -102,9 +110,9 @@ def test_a_stale_listing_is_corrected_and_announced(seeded_root, tmp_path):
     cache = tmp_path / "cache"
     truth = {r["id"]: r for r in session(seeded_root, cache)}
     path = listings(cache)[0]
-    stored = json.loads(path.read_text())
-    stored["tools/list 2025-06-18"] = {"tools": stored["tools/list 2025-06-18"]["tools"][:1]}
-    path.write_text(json.dumps(stored))
+    kept = json.loads(path.read_text())
+    kept["tools/list 2025-06-18"] = {"tools": kept["tools/list 2025-06-18"]["tools"][:1]}
+    path.write_text(json.dumps(kept))
     replies = session(seeded_root, cache)
     stale = next(r for r in replies if r.get("id") == 2)
     assert len(stale["result"]["tools"]) == 1
@@ -124,9 +132,26 @@ def test_a_corrupt_listing_is_ignored(seeded_root, tmp_path):
 def test_the_2026_era_discovery_is_answered_from_the_cache_too(seeded_root, tmp_path):
     cache = tmp_path / "cache"
     first = {r["id"]: r for r in session(seeded_root, cache, MODERN)}
-    stored = json.loads(listings(cache)[0].read_text())
-    assert stored["server/discover 2026-07-28"] == first[1]["result"]
-    assert stored["tools/list 2026-07-28"] == first[2]["result"]
+    answers = stored(cache, seeded_root)
+    assert answers["server/discover 2026-07-28"] == first[1]["result"]
+    assert answers["tools/list 2026-07-28"] == first[2]["result"]
     second = session(seeded_root, cache, MODERN)
     assert sorted(r["id"] for r in second) == [1, 2, 3, 4]
     assert {r["id"]: r for r in second}[2] == first[2]
+
+
+def test_one_projects_answers_serve_another_with_its_own_root(seeded_root, tmp_path):
+    cache = tmp_path / "cache"
+    session(seeded_root, cache)
+    path = listings(cache)[0]
+    kept = json.loads(path.read_text())
+    assert str(seeded_root) not in path.read_text(), "the root is stored as a placeholder"
+    kept["initialize 2025-06-18"]["instructions"] += " MARK"
+    path.write_text(json.dumps(kept))
+    other = tmp_path / "elsewhere" / "memory_bank"
+    shutil.copytree(seeded_root, other)
+    replies = {r.get("id"): r for r in session(other, cache)}
+    instructions = replies[1]["result"]["instructions"]
+    assert instructions.endswith(" MARK"), "answered from the kept answers"
+    assert str(other) in instructions and str(seeded_root) not in instructions
+    assert "MARK" not in path.read_text(), "the SDK's own answer replaced the doctored one"
