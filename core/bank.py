@@ -311,8 +311,11 @@ class Bank:
                 return self.extension(name, lambda bank, _previous: build(bank, {}))
             cached = self._extensions.get(name)
             if self._pending is not None and self._fingerprint is not None:
+                if cached is not None and cached[0] == self.generation:
+                    return cached[1]
                 value = store.load_result(name, self._fingerprint)
                 if value is not None:
+                    self._extensions[name] = (self.generation, value)
                     return value
             self._ready()
             if cached is not None and cached[0] == self.generation:
