@@ -28,40 +28,11 @@ from core.index import Derived, Stamp, derive, walk
 from core.layers import BUILTIN_MAP
 from core.model import Contract, Document, LayerMap, RefreshReport
 from core.parse import parse_document
-from core.paths import BANK_DIR_NAMES, PathResolver
+from core.paths import PathResolver
 from core.record import last_exit
+from core.roots import ENV_ROOT, find_root
 
-ENV_ROOT = "MEMORYBANK_ROOT"
-
-
-def find_root(
-    explicit: str | os.PathLike[str] | None = None,
-    *,
-    env: Mapping[str, str] | None = None,
-    cwd: str | os.PathLike[str] | None = None,
-) -> Path | None:
-    """Where the bank is: ``explicit``, else ``$MEMORYBANK_ROOT``, else ``memory_bank/`` or
-    ``memory-bank/`` found from the working directory upward. None when nothing is found.
-
-    The result is absolute but may not exist (``init`` creates it).
-    """
-    environment = os.environ if env is None else env
-    start = Path(cwd) if cwd is not None else Path.cwd()
-    if explicit:
-        path = Path(explicit).expanduser()
-        return path if path.is_absolute() else (start / path).absolute()
-    if environment.get(ENV_ROOT):
-        path = Path(environment[ENV_ROOT]).expanduser()
-        return path if path.is_absolute() else (start / path).absolute()
-    here = start.absolute()
-    for directory in (here, *here.parents):
-        if directory.name in BANK_DIR_NAMES and directory.is_dir():
-            return directory
-        for name in BANK_DIR_NAMES:
-            candidate = directory / name
-            if candidate.is_dir():
-                return candidate
-    return None
+__all__ = ["ENV_ROOT", "Bank", "find_root"]
 
 
 class Bank:

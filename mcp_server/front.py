@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -51,16 +52,19 @@ def _sources_stamp() -> str:
     return digest.hexdigest()
 
 
-def _versions() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    found = []
-    for name in ("memorybank", "mcp", "mcp-types", "pydantic"):
+def _libraries_stamp() -> str:
+    """Where the SDK and pydantic are installed and the size and mtime of their ``__init__`` files:
+    an upgrade rewrites them. (``importlib.metadata`` would cost more than the whole answer.)"""
+    parts = []
+    for name in ("mcp", "mcp_types", "pydantic", "pydantic_core"):
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
         try:
-            found.append(f"{name}={version(name)}")
-        except PackageNotFoundError:
-            found.append(f"{name}=?")
-    return ",".join(found)
+            st = os.stat(origin) if origin else None
+        except OSError:
+            st = None
+        parts.append(f"{name}={origin}|{st.st_size if st else '?'}|{st.st_mtime_ns if st else '?'}")
+    return ",".join(parts)
 
 
 ROOT = "@@memorybank-root@@"
@@ -71,7 +75,7 @@ def listing_file(state: str, inbox_exits: str) -> Path | None:
     """Where the replayable answers for this server live, or None with the cache switched off."""
     if os.environ.get("MEMORYBANK_CACHE", "").strip().lower() in ("0", "off", "no", "false"):
         return None
-    key = f"{FORMAT}|{sys.version}|{_versions()}|{_sources_stamp()}|{state}|{inbox_exits}"
+    key = f"{FORMAT}|{sys.version}|{_libraries_stamp()}|{_sources_stamp()}|{state}|{inbox_exits}"
     name = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
     base = os.environ.get("MEMORYBANK_CACHE_DIR")
     if base:

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core.bank import find_root
+from core.roots import find_root
 
 EXITS_HELP = (
     "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
