@@ -5,6 +5,11 @@ whose mtime or size moved, drops what disappeared, and rebuilds the cross-docume
 anything changed. Every surface calls ``refresh()`` before answering, so an edit made by anyone
 shows up on the next call. Reads and refreshes are serialised by a lock so the TUI's workers and
 an embedded server can share one instance.
+
+With ``cache=True`` (what the faces use) a cold process starts from the persistent parse cache
+(``core/cache.py``): the first refresh only walks the tree, documents are loaded from the cache
+(re-parsing every file whose stamp moved) when something first asks for them, and a validation
+result stored for exactly this state of the bank is answered without loading them at all.
 """
 
 from __future__ import annotations
@@ -17,52 +22,24 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from core import cache as parse_cache
 from core.errors import BankNotFound, NotADocument, PathRefused
-from core.index import Derived, derive, walk
+from core.index import Derived, Stamp, derive, walk
 from core.layers import BUILTIN_MAP
 from core.model import Contract, Document, LayerMap, RefreshReport
 from core.parse import parse_document
-from core.paths import BANK_DIR_NAMES, PathResolver
+from core.paths import PathResolver
 from core.record import last_exit
+from core.roots import ENV_ROOT, find_root
 from core.write.recovery import recover_abandoned
 
-ENV_ROOT = "MEMORYBANK_ROOT"
-
-
-def find_root(
-    explicit: str | os.PathLike[str] | None = None,
-    *,
-    env: Mapping[str, str] | None = None,
-    cwd: str | os.PathLike[str] | None = None,
-) -> Path | None:
-    """Where the bank is: ``explicit``, else ``$MEMORYBANK_ROOT``, else ``memory_bank/`` or
-    ``memory-bank/`` found from the working directory upward. None when nothing is found.
-
-    The result is absolute but may not exist (``init`` creates it).
-    """
-    environment = os.environ if env is None else env
-    start = Path(cwd) if cwd is not None else Path.cwd()
-    if explicit:
-        path = Path(explicit).expanduser()
-        return path if path.is_absolute() else (start / path).absolute()
-    if environment.get(ENV_ROOT):
-        path = Path(environment[ENV_ROOT]).expanduser()
-        return path if path.is_absolute() else (start / path).absolute()
-    here = start.absolute()
-    for directory in (here, *here.parents):
-        if directory.name in BANK_DIR_NAMES and directory.is_dir():
-            return directory
-        for name in BANK_DIR_NAMES:
-            candidate = directory / name
-            if candidate.is_dir():
-                return candidate
-    return None
+__all__ = ["ENV_ROOT", "Bank", "find_root"]
 
 
 class Bank:
     """One memory bank rooted at a directory."""
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, cache: bool = False) -> None:
         self.root = Path(root).absolute()
         self.paths = PathResolver(self.root)
         self.lock = threading.RLock()
@@ -76,10 +53,16 @@ class Bank:
         self.last_refresh: RefreshReport | None = None
         self._extensions: dict[str, tuple[int, Any]] = {}
         self._unreadable: dict[str, str] = {}
+        self._store = parse_cache.ParseCache.for_root(self.root) if cache else None
+        self._pending: dict[str, tuple[Stamp, float]] | None = None
+        """The walk of a first refresh whose documents are not loaded yet (cache mode)."""
+        self._fingerprint: str | None = None
+        self._relayer = False
 
     @classmethod
-    def open(cls, root: str | os.PathLike[str] | None = None, **kwargs: Any) -> Bank:
-        """Find the bank (see ``find_root``) and index it. Raises ``BankNotFound``."""
+    def open(cls, root: str | os.PathLike[str] | None = None, *, cache: bool = True, **kwargs: Any) -> Bank:
+        """Find the bank (see ``find_root``) and index it (from the parse cache unless ``cache`` is
+        False). Raises ``BankNotFound``."""
         found = find_root(root, **kwargs)
         if found is None:
             raise BankNotFound(
@@ -92,7 +75,7 @@ class Bank:
             raise BankNotFound(
                 f"No bank at {found}: the directory does not exist. `memorybank init NAME --root {found}` creates one."
             )
-        bank = cls(found)
+        bank = cls(found, cache=cache)
         bank.refresh()
         return bank
 
@@ -105,6 +88,53 @@ class Bank:
             recover_abandoned(self.root)
             unreadable: dict[str, str] = {}
             found = walk(self.root, unreadable) if self.root.is_dir() else {}
+            if self._store is not None and not self._refreshed:
+                # The first refresh of a cached bank only walks: see _load and persistent.
+                self._fingerprint = parse_cache.fingerprint(found)
+                self._pending = found
+                self._unreadable = unreadable
+                self._refreshed = True
+                self.generation += 1
+                report = RefreshReport(len(found), 0, 0, (time.perf_counter() - started) * 1000)
+                self.last_refresh = report
+                return report
+            self._load()
+            return self._apply(found, started, unreadable)
+
+    def _load(self) -> None:
+        """Cache mode: bring in the documents of the pending walk, from the cache where it holds."""
+        found = self._pending
+        if found is None:
+            return
+        self._pending = None
+        snapshot = self._store.load_documents() if self._store is not None else None
+        reused = 0
+        if snapshot is not None:
+            for path, (stamp, _mtime) in found.items():
+                if snapshot.stamps.get(path) == stamp:
+                    self._docs[path] = snapshot.docs[path]
+                    self._texts[path] = snapshot.texts[path]
+                    self._stamps[path] = stamp
+                    reused += 1
+            if reused:
+                self._docs = dict(sorted(self._docs.items()))
+                self._relayer = True  # cached layers follow the layer table of their time
+        self._refreshed = False  # the cross-document structures are built below, dna/ included
+        report = self._apply(found, time.perf_counter(), dict(self._unreadable))
+        if self._store is not None and (report.added or report.changed or report.removed or snapshot is None):
+            self._store.save_documents(*self._settled())
+
+    def _settled(self) -> tuple[dict[str, Stamp], dict[str, Document], dict[str, str]]:
+        """What may be written to the cache: entries whose mtime is not within the clock's grain of
+        now, since a file rewritten at the same size within that grain would keep its stamp."""
+        horizon = time.time_ns() - parse_cache.RACY_NS
+        stamps = {p: s for p, s in self._stamps.items() if s[0] < horizon}
+        return stamps, {p: self._docs[p] for p in stamps}, {p: self._texts[p] for p in stamps}
+
+    def _apply(
+        self, found: dict[str, tuple[Stamp, float]], started: float, unreadable: dict[str, str]
+    ) -> RefreshReport:
+        with self.lock:
             added = changed = removed = 0
             dna_touched = not self._refreshed
             layers = self._derived.layers
@@ -151,7 +181,8 @@ class Bank:
     def _rebuild(self, dna_touched: bool) -> None:
         if dna_touched:
             derived = derive(self._docs, self._texts)
-            if derived.layers.by_dir != self._derived.layers.by_dir:
+            if self._relayer or derived.layers.by_dir != self._derived.layers.by_dir:
+                self._relayer = False
                 # Re-layer every document, so removing a layer table never leaves stale layers.
                 for path, doc in self._docs.items():
                     layer = derived.layers.layer_of(path)
@@ -165,45 +196,57 @@ class Bank:
 
     # -- lookups ---------------------------------------------------------------------------
 
+    def _ready(self) -> dict[str, Document]:
+        if self._pending is not None:
+            with self.lock:
+                self._load()
+        return self._docs
+
     @property
     def documents(self) -> Mapping[str, Document]:
         """Every indexed document by bank path, in sorted path order."""
-        return self._docs
+        return self._ready()
 
     def __iter__(self) -> Iterator[Document]:
-        return iter(list(self._docs.values()))
+        return iter(list(self._ready().values()))
 
     def __len__(self) -> int:
-        return len(self._docs)
+        return len(self._ready())
 
     def __contains__(self, path: object) -> bool:
-        return path in self._docs
+        return path in self._ready()
 
     @property
     def contract(self) -> Contract:
+        self._ready()
         return self._derived.contract
 
     @property
     def layers(self) -> LayerMap:
+        self._ready()
         return self._derived.layers
 
     @property
     def derived(self) -> Derived:
+        self._ready()
         return self._derived
 
     def text(self, path: str) -> str:
         """The decoded text of a document as last indexed (BOM removed)."""
+        self._ready()
         return self._texts[path]
 
     def registered_in(self, path: str) -> list[str]:
+        self._ready()
         return self._derived.registered_in.get(path, [])
 
     def incoming(self, path: str) -> list[str]:
+        self._ready()
         return self._derived.incoming.get(path, [])
 
     def resolve(self, raw: str) -> str:
         """A caller-given path as a bank-relative path (refusing escapes); it need not exist."""
-        return self.paths.to_bank_path(raw, is_known=self._docs.__contains__)
+        return self.paths.to_bank_path(raw, is_known=self._ready().__contains__)
 
     @property
     def unreadable(self) -> Mapping[str, str]:
@@ -218,7 +261,7 @@ class Bank:
             if error.reason == "outside-bank":
                 raise NotADocument(f"Not a document of this bank: {raw} ({error.message})") from None
             raise
-        doc = self._docs.get(path)
+        doc = self._ready().get(path)
         if doc is None and path in self._unreadable:
             raise NotADocument(
                 f"{path} exists but cannot be read ({self._unreadable[path]}). Fix its permissions; "
@@ -246,9 +289,38 @@ class Bank:
     def extension(self, name: str, build: Any) -> Any:
         """A per-generation cache for structures built on top of the index (search, validation)."""
         with self.lock:
+            self._ready()
             cached = self._extensions.get(name)
             if cached is not None and cached[0] == self.generation:
                 return cached[1]
             value = build(self, None if cached is None else cached[1])
             self._extensions[name] = (self.generation, value)
+            return value
+
+    def persistent(self, name: str, build: Any) -> Any:
+        """Like ``extension``, and kept across processes by the parse cache for exactly this state
+        of the bank. ``build(bank, probes)`` records in ``probes`` (path to whether it existed)
+        every path outside the documents its answer depends on; the stored answer is reused only
+        while each still holds. Without a cache this is ``extension``."""
+        with self.lock:
+            store = self._store
+            if store is None:
+                return self.extension(name, lambda bank, _previous: build(bank, {}))
+            cached = self._extensions.get(name)
+            if self._pending is not None and self._fingerprint is not None:
+                if cached is not None and cached[0] == self.generation:
+                    return cached[1]
+                value = store.load_result(name, self._fingerprint)
+                if value is not None:
+                    self._extensions[name] = (self.generation, value)
+                    return value
+            self._ready()
+            if cached is not None and cached[0] == self.generation:
+                return cached[1]
+            probes: dict[str, bool] = {}
+            value = build(self, probes)
+            self._extensions[name] = (self.generation, value)
+            horizon = time.time_ns() - parse_cache.RACY_NS
+            if all(stamp[0] < horizon for stamp in self._stamps.values()):
+                store.save_result(name, parse_cache.fingerprint_of(self._stamps), probes, value)
             return value

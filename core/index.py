@@ -9,6 +9,7 @@ which indexes register each document.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,6 +98,42 @@ class Derived:
     """Document path to the index documents that link it."""
     promoted: dict[str, str] = field(default_factory=dict)
     """Former ``_inbox/`` path to the document it was promoted to (from ``promoted_from``)."""
+    entrypoint: str | None = None
+    """The bank's entrypoint (``entrypoint()``): where reading, and reachability, start."""
+
+
+ROOT_INDEX = "README.md"
+FALLBACK_ENTRYPOINT = "index.md"
+ENTRYPOINT_FIELD = "entrypoint"
+_NAMES_ENTRYPOINT = re.compile(
+    r"entry[ -]?point|start here|read (?:this |it )?first|canonical (?:root )?index|точк\w* входа|"
+    r"(?:читать|читай|прочитай|начни)\w*[^\n]{0,40}(?:сначала|первым)",
+    re.IGNORECASE,
+)
+
+
+def entrypoint(docs: dict[str, Document], texts: dict[str, str]) -> str | None:
+    """The document reading starts from: the root ``README.md``, unless it names another root
+    document as the canonical entrypoint (an ``entrypoint:`` field, or a link to it on a line that
+    says so: "entrypoint", "start here", "read first", "точка входа", ...); without a root
+    ``README.md``, a root ``index.md``. None when the bank has neither.
+    """
+    readme = docs.get(ROOT_INDEX)
+    if readme is None:
+        return FALLBACK_ENTRYPOINT if FALLBACK_ENTRYPOINT in docs else None
+    named = readme.frontmatter.get(ENTRYPOINT_FIELD)
+    if isinstance(named, str):
+        target = named.strip().removeprefix("./")
+        if target in docs and target != ROOT_INDEX:
+            return target
+    lines = texts.get(ROOT_INDEX, "").split("\n")
+    for link in readme.links:
+        target = link.resolved
+        if target is None or "/" in target or target == ROOT_INDEX or target not in docs:
+            continue
+        if 0 < link.line <= len(lines) and _NAMES_ENTRYPOINT.search(lines[link.line - 1]):
+            return target
+    return ROOT_INDEX
 
 
 def dna_sources(docs: dict[str, Document], texts: dict[str, str]) -> list[tuple[str, str]]:
@@ -123,6 +160,7 @@ def derive(
     registered: dict[str, list[str]] = {}
     links: list[IndexLink] = []
     promoted: dict[str, str] = {}
+    start = entrypoint(docs, texts)
     for path, doc in docs.items():
         for edge in doc.derived_from:
             if edge.resolved is not None:
@@ -132,7 +170,7 @@ def derive(
         origin = doc.frontmatter.get("promoted_from")
         if isinstance(origin, str) and origin.strip():
             promoted[origin.strip()] = path
-        if doc.is_index:
+        if doc.is_index or path == start:
             for link in doc.links:
                 target = link.resolved
                 if target is None:
@@ -154,4 +192,5 @@ def derive(
         index_links=tuple(links),
         registered_in=registered,
         promoted=promoted,
+        entrypoint=start,
     )

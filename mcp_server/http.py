@@ -16,7 +16,7 @@ from core.errors import UsageError
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 MCP_PATH = "/mcp"
 

@@ -1,6 +1,9 @@
-"""The four resources: the index to read first, the bank's frontmatter schema, its health, its inbox.
+"""The resources: the map to read first (with each section's listing a page at a time), the bank's
+frontmatter schema, its health, its inbox.
 
-Each is re-derived from disk when read (a cheap refresh first), like every tool answer.
+Each is re-derived from disk when read (a cheap refresh first), like every tool answer. The first
+read stays cheap on any bank: the map has one line per section, not per document, and health
+summarises by rule with the first findings only.
 """
 
 from __future__ import annotations
@@ -9,13 +12,19 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from core.contract import DEGRADED_NOTE
-from core.validate import validate
+from core.overview import PAGE_SIZE, bank_map, section_page
+from core.validate import page_of, validate
 from core.write.inbox import list_inbox
 from mcp_server.errors import resource_errors
-from mcp_server.tools import plain
+from mcp_server.tools import compact, plain
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
+
+
+INDEX = "memorybank://index"
+PAGE = PAGE_SIZE
+HEALTH_FINDINGS = 20
 
 
 def _json(value: Any) -> str:
@@ -26,30 +35,26 @@ def register(server: BankServer) -> None:
     bank = server.bank
 
     @server.resource(
-        "memorybank://index",
+        INDEX,
         name="index",
         mime_type="application/json",
-        description="Every document (path, title, purpose, kind, layer, status, owned keys). Read it first.",
+        description="Read first: the bank's sections (what each holds, counts), entrypoint, roots, main owners.",
     )
     def index() -> str:
         with resource_errors(), bank.lock:
             bank.refresh()
-            documents = []
-            for doc in bank:
-                if doc.is_template:
-                    continue
-                entry = {
-                    "path": doc.path,
-                    "title": doc.title,
-                    "purpose": doc.purpose,
-                    "doc_kind": doc.doc_kind,
-                    "layer": doc.layer,
-                    "status": doc.status,
-                }
-                if doc.canonical_for:
-                    entry["canonical_for"] = list(doc.canonical_for)
-                documents.append(entry)
-            return _json({"root": str(bank.root), "count": len(documents), "documents": documents})
+            return _json(compact(plain(bank_map(bank, uri=INDEX))))
+
+    @server.resource(
+        INDEX + "/{section}{?page}",
+        name="index-section",
+        mime_type="application/json",
+        description=f"One section's documents (path, title, purpose, kind, status, owned keys), {PAGE} a page.",
+    )
+    def index_section(section: str, page: int = 1) -> str:
+        with resource_errors(), bank.lock:
+            bank.refresh()
+            return _json(compact(plain(section_page(bank, section, page, uri=INDEX))))
 
     @server.resource(
         "memorybank://schema/frontmatter",
@@ -69,12 +74,12 @@ def register(server: BankServer) -> None:
         "memorybank://health",
         name="health",
         mime_type="application/json",
-        description="A fresh validation: errors, warnings, counts by rule, findings.",
+        description=f"A fresh validation: errors, warnings, counts by rule, the first {HEALTH_FINDINGS} findings.",
     )
     def health() -> str:
         with resource_errors(), bank.lock:
             bank.refresh()
-            report = plain(validate(bank))
+            report = plain(page_of(validate(bank), limit=HEALTH_FINDINGS))
             contract = list(bank.contract.source) if bank.contract.present else None
             return _json({"root": str(bank.root), "documents": len(bank), "contract": contract, **report})
 

@@ -13,6 +13,7 @@ definition, the prompt and resource listings, counted as characters / 3.5 like t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable
@@ -80,8 +81,8 @@ def instructions(state: str, root: Path, inbox_exits: str) -> str:
         )
     exits = "they record a proposal the owner applies" if inbox_exits == "owner" else "they move or delete the note"
     return (
-        f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first, then "
-        "bank_route before opening any file, and bank_read by section or lines. Pass questions as the user asked "
+        f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first (a "
+        "one-page map of its sections), then bank_route before opening any file, and bank_read by section or lines. Pass questions as the user asked "
         "them, in any language. Change documents only through the bank_ tools (their gates keep the bank "
         f"valid); bank_validate before committing. _inbox/ notes belong to the owner: bank_promote, bank_fold "
         f"and bank_discard {exits}."
@@ -152,8 +153,47 @@ async def measure(server: Any) -> SurfaceCost:
     resources = [_wire(r) for r in await server.list_resources()]
     if resources:
         lines.append(CostLine(f"resources ({len(resources)})", chars(resources)))
+    templates = [_wire(t) for t in await server.list_resource_templates()]
+    if templates:
+        lines.append(CostLine(f"resource templates ({len(templates)})", chars(templates)))
     return SurfaceCost(server.state, server.inbox_exits, lines)
 
 
 def _wire(model: Any) -> Any:
     return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceSize:
+    """What reading one resource costs on a given bank."""
+
+    uri: str
+    chars: int
+
+    @property
+    def tokens(self) -> float:
+        return tokens(self.chars)
+
+
+async def resource_sizes(server: Any) -> list[ResourceSize]:
+    """Every listed resource read once, and the largest first page of each template over the
+    bank's sections (the map's ``sections``)."""
+    sizes = []
+    sections: list[str] = []
+    for resource in await server.list_resources():
+        uri = str(resource.uri)
+        text = "".join(str(part.content) for part in await server.read_resource(uri))
+        sizes.append(ResourceSize(uri, len(text)))
+        if uri == "memorybank://index":
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                sections = [s["section"] for s in json.loads(text).get("sections", [])]
+    for template in await server.list_resource_templates():
+        largest: ResourceSize | None = None
+        for section in sections:
+            uri = template.uri_template.split("{", 1)[0] + section
+            text = "".join(str(part.content) for part in await server.read_resource(uri))
+            if largest is None or len(text) > largest.chars:
+                largest = ResourceSize(f"{uri} (largest page of {template.uri_template})", len(text))
+        if largest is not None:
+            sizes.append(largest)
+    return sizes

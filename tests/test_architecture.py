@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import PROJECT
 
@@ -61,3 +64,107 @@ def test_the_command_line_imports_nothing_of_the_workbench_but_the_app_it_launch
             for name in names:
                 if name.startswith("tui.") and not name.startswith("tui.cli"):
                     assert name in allowed, f"{path.name} imports {name}"
+
+
+def _cycles(graph, modules: set[str]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan), each a cycle of imports."""
+    edges = {m: sorted(set(graph.find_modules_directly_imported_by(m)) & modules) for m in modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for start in sorted(modules):
+        if start in index:
+            continue
+        work = [(start, iter(edges[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(edges[child])))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return groups
+
+
+def test_the_import_graph_has_no_cycle():
+    """No module of core, mcp_server or tui imports itself back through others, type-checking
+    imports included (grimp, installed with import-linter)."""
+    import grimp
+
+    graph = grimp.build_graph("core", "mcp_server", "tui")
+    assert _cycles(graph, set(graph.modules)) == []
+
+
+LIGHT_COMMANDS = [
+    ["validate"],
+    ["validate", "--format", "sarif"],
+    ["stats"],
+    ["read", "README.md"],
+    ["route", "deploy"],
+    ["search", "deploy"],
+    ["eval"],
+    ["graph", "dna/governance.md"],
+    ["drift"],
+    ["changed", "2020-01-01"],
+    ["inbox", "list"],
+    ["create", "--dry-run", "--kind", "domain", "--title", "X", "--purpose", "Y.", "domain/x.md"],
+    ["hook", "stop"],
+    ["setup", "claude-code", "--plan"],
+]
+
+
+@pytest.mark.parametrize("argv", LIGHT_COMMANDS, ids=lambda argv: " ".join(argv[:2]))
+def test_commands_that_need_no_ui_and_no_mcp_import_neither(argv, fixture_bank):
+    """``memorybank validate`` runs on every commit and ``hook stop`` on every agent turn: they, and
+    every command that needs neither, load no Textual and no MCP SDK."""
+    root = fixture_bank("reference")
+    full = [*argv, "--root", str(root)] if argv[0] not in ("hook",) else argv
+    code = (
+        "import io, sys\n"
+        "from tui.cli import main\n"
+        "sys.stdin = io.StringIO('{}')\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'mcp', 'mcp_types', 'starlette', 'uvicorn'})\n"
+        "print('HEAVY', ','.join(heavy), file=sys.__stderr__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *full], capture_output=True, text=True, cwd=root.parent, timeout=120
+    )
+    marker = [line for line in done.stderr.splitlines() if line.startswith("HEAVY")]
+    assert marker == ["HEAVY "], done.stderr
+
+
+def test_the_command_table_names_the_module_that_registers_each_command():
+    import argparse
+
+    from tui.cli.main import COMMANDS, MODULES, build_parser
+
+    everything = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(COMMANDS) == set(everything)
+    for module in MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(f"tui.cli.{module}").register(sub, argparse.ArgumentParser(add_help=False))
+        assert {c for c, m in COMMANDS.items() if m == module} == set(sub.choices), module

@@ -8,8 +8,9 @@ and the fix. The registry's order is the order findings are sorted in.
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.bank import Bank
 
@@ -33,9 +34,19 @@ class Context:
 
     bank: Bank
     scope: str
+    probes: dict[str, bool] = field(default_factory=dict)
+    """Paths outside the documents a rule looked at, and whether they existed: a stored result is
+    reused only while each still holds."""
 
     def in_scope(self, path: str) -> bool:
         return not self.scope or path == self.scope or path.startswith(self.scope + "/")
+
+    def exists(self, path: str) -> bool:
+        """Whether a bank path exists on disk (a file that is not a document, a folder), recorded."""
+        found = self.probes.get(path)
+        if found is None:
+            found = self.probes[path] = os.path.exists(self.bank.root / path)
+        return found
 
 
 Check = Callable[[Context], Iterator[Finding]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 from core.validate.locate import parse_error_line, value_line
@@ -84,8 +83,9 @@ def unregistered_doc(ctx: Context) -> Iterator[Finding]:
     Fix: add an entry to the section index (``bank_create`` does this for you).
     """
     me = RULES["unregistered-doc"]
+    start = ctx.bank.derived.entrypoint
     for doc in ctx.bank:
-        if not ctx.in_scope(doc.path) or doc.is_inbox or doc.is_index:
+        if not ctx.in_scope(doc.path) or doc.is_inbox or doc.is_index or doc.path == start:
             continue
         if doc.path.rsplit("/", 1)[-1] == "README.md":
             continue
@@ -96,7 +96,9 @@ def unregistered_doc(ctx: Context) -> Iterator[Finding]:
 @rule("unreachable-doc", "warning", "Registered in an index that the root index does not lead to.")
 def unreachable_doc(ctx: Context) -> Iterator[Finding]:
     """A document registered in some index, but not reachable by following index links from the
-    bank's root ``README.md``.
+    bank's entrypoint: the root ``README.md``, or the root document it names as the canonical
+    entrypoint (``entrypoint: index.md``, or a link on a line saying "entrypoint", "start here",
+    "read first", ...), or, without a ``README.md``, a root ``index.md``.
 
     Why: a section index nobody links to takes its whole section out of navigation, while every
     document in it still looks registered.
@@ -106,14 +108,15 @@ def unreachable_doc(ctx: Context) -> Iterator[Finding]:
     """
     me = RULES["unreachable-doc"]
     bank = ctx.bank
-    if "README.md" not in bank:
+    start = bank.derived.entrypoint
+    if start is None:
         return
     outgoing: dict[str, list[str]] = {}
     for link in bank.derived.index_links:
         if link.target in bank:
             outgoing.setdefault(link.source, []).append(link.target)
-    reached = {"README.md"}
-    frontier = ["README.md"]
+    reached = {start, "README.md"}
+    frontier = [start, "README.md"] if start != "README.md" and "README.md" in bank else [start]
     while frontier:
         current = frontier.pop()
         for target in outgoing.get(current, ()):
@@ -128,7 +131,7 @@ def unreachable_doc(ctx: Context) -> Iterator[Finding]:
             listed = ", ".join(dict.fromkeys(registrars))
             yield me.finding(
                 doc.path,
-                f"Registered in {listed}, but the root README.md does not lead there by index links, so navigation cannot reach it.",
+                f"Registered in {listed}, but the entrypoint {start} does not lead there by index links, so navigation cannot reach it.",
             )
 
 
@@ -145,7 +148,6 @@ def broken_link(ctx: Context) -> Iterator[Finding]:
     """
     me = RULES["broken-link"]
     bank = ctx.bank
-    exists: dict[str, bool] = {}
     for doc in bank:
         if doc.is_template or doc.is_inbox or not ctx.in_scope(doc.path):
             continue
@@ -155,9 +157,7 @@ def broken_link(ctx: Context) -> Iterator[Finding]:
                 continue
             if doc.is_index and target.endswith(".md"):
                 continue
-            if target not in exists:
-                exists[target] = os.path.exists(bank.root / target)
-            if not exists[target]:
+            if not ctx.exists(target):
                 yield me.finding(doc.path, f"Link points at a file that does not exist: {link.raw}", link.line)
 
 

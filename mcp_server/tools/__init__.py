@@ -26,7 +26,7 @@ from pydantic import BeforeValidator, TypeAdapter
 from mcp_server.errors import tool_errors
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,11 +54,12 @@ def _adapter(kind: type) -> TypeAdapter[Any]:
     return TypeAdapter(kind)
 
 
-def _compact(value: Any) -> Any:
+def compact(value: Any) -> Any:
+    """JSON-ready data without null, empty-list and empty-object fields."""
     if isinstance(value, dict):
-        return {k: _compact(v) for k, v in value.items() if v is not None and v != [] and v != {}}
+        return {k: compact(v) for k, v in value.items() if v is not None and v != [] and v != {}}
     if isinstance(value, list):
-        return [_compact(v) for v in value]
+        return [compact(v) for v in value]
     return value
 
 
@@ -70,7 +71,7 @@ def plain(value: Any) -> Any:
 def as_result(value: Any) -> CallToolResult:
     """A core result as structured content plus the same data as compact text."""
     data = plain(value)
-    text = json.dumps(_compact(data), ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(compact(data), ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 

@@ -9,11 +9,11 @@ from pydantic import Field
 from core.changes import Changes, changes_since
 from core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
 from core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, MAX_LIMIT, Graph, walk_graph
-from core.validate import RULE_ORDER, ValidationReport, validate
+from core.validate import DEFAULT_PAGE, MAX_PAGE, RULE_ORDER, ValidationPage, page_of, validate
 from mcp_server.tools import tool
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 RuleName = Literal[RULE_ORDER]  # type: ignore[valid-type]
 Scope = Annotated[str | None, Field(description="A bank subdirectory")]
@@ -27,10 +27,14 @@ def register(server: BankServer) -> None:
         scope: Scope = None,
         severity: Literal["error", "warning"] | None = None,
         rule: RuleName | None = None,
-    ) -> ValidationReport:
+        limit: Annotated[int, Field(ge=1, le=MAX_PAGE)] = DEFAULT_PAGE,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> ValidationPage:
         """Check the bank against the rules its dna/ declares (broken derived_from, canonical_for owned twice,
-        unregistered docs, ...): counts by rule and findings with path, line and message. Run before committing."""
-        return validate(bank, scope=scope, severity=severity, rule=rule)
+        unregistered docs, ...): counts by rule, then findings (path, line, message) a page at a time
+        (next_offset). Run before committing."""
+        report = validate(bank, scope=scope, severity=severity, rule=rule)
+        return page_of(report, limit=limit, offset=offset)
 
     @tool(server, read_only=True)
     def bank_graph(

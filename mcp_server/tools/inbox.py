@@ -17,11 +17,11 @@ from pydantic import Field
 from core.write.fold import FoldResult, fold
 from core.write.inbox import DiscardResult, PromoteResult, discard, promote
 from core.write.proposals import ProposalResult, propose
-from mcp_server.server import client_name
+from mcp_server.session import client_name
 from mcp_server.tools import StrList, tool
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 Note = Annotated[str, Field(description="The note, e.g. _inbox/note.md")]
 To = Annotated[str, Field(description="Destination bank path")]

@@ -20,7 +20,7 @@ from core.search import SearchResult, search
 from mcp_server.tools import tool
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 Layer = Literal["dna", "knowledge", "decision", "delivery", "flow", "other"]
 

@@ -17,7 +17,7 @@ from core.init import InitResult, MaterializeResult, init, materialize_flows
 from mcp_server.tools import tool
 
 if TYPE_CHECKING:
-    from mcp_server.server import BankServer
+    from mcp_server.bank_server import BankServer
 
 
 def register(server: BankServer) -> None:

@@ -16,6 +16,8 @@ def test_surface_prints_every_part_per_state(capsys, seeded_root):
     assert "full surface, inbox exits owner:" in out and "(budget 4,500)" in out
     assert "tool bank_create" in out and "prompts (5)" in out and "resources (4)" in out
     assert "seed surface" in out and "off surface" in out
+    assert "reading each resource on" in out and "memorybank://health" in out
+    assert "(largest page of memorybank://index/{section}{?page})" in out
 
 
 def test_surface_json_stays_in_budget_in_both_modes(capsys, seeded_root):
@@ -26,33 +28,59 @@ def test_surface_json_stays_in_budget_in_both_modes(capsys, seeded_root):
         assert states["full"]["tokens"] <= states["full"]["budget_tokens"] == 4500
         assert [p["part"] for p in states["seed"]["parts"]] == ["instructions", "tool bank_init"]
         assert sum(p["chars"] for p in states["full"]["parts"]) == states["full"]["chars"]
+        reads = {r["resource"]: r for r in states["full"]["reads"]}
+        assert reads["memorybank://index"]["chars"] > 0 and "reads" not in states["seed"]
 
 
-def test_mcp_builds_its_server_without_importing_textual(seeded_root):
-    """The whole ``memorybank mcp`` path up to the transport loop, in a fresh interpreter."""
+def handshake(root, *, cwd, env=None, extra: str = ""):
+    """Run ``memorybank mcp`` (in-process ``main``) through initialize and tools/list; return the
+    replies and what the process reports on stderr after the session."""
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
     code = (
         "import sys\n"
-        "from mcp_server.server import BankServer\n"
-        "BankServer.run = lambda self, *a, **k: print(self.state, any(m.split('.')[0] == 'textual' for m in sys.modules))\n"
         "from tui.cli.main import main\n"
-        f"sys.exit(main(['mcp', '--root', {str(seeded_root)!r}]))\n"
+        f"code = main(['mcp', *{(['--root', str(root)] if root else [])!r}])\n"
+        "print('TEXTUAL', any(m.split('.')[0] == 'textual' for m in sys.modules), file=sys.__stderr__)\n"
+        f"{extra}"
+        "sys.exit(code)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "full False"
+    return [json.loads(line) for line in result.stdout.splitlines()], result.stderr
+
+
+def test_mcp_serves_stdio_without_importing_textual(seeded_root):
+    """The whole ``memorybank mcp`` path, through a handshake, in a fresh interpreter."""
+    replies, errors = handshake(seeded_root, cwd=PROJECT)
+    assert [r["id"] for r in replies] == [1, 2]
+    assert "Read memorybank://" in replies[0]["result"]["instructions"]
+    assert len(replies[1]["result"]["tools"]) == 16
+    assert "TEXTUAL False" in errors
 
 
 def test_mcp_without_a_bank_serves_the_seed_surface_for_the_working_directory(tmp_path):
-    code = (
-        "import sys\n"
-        "from mcp_server.server import BankServer\n"
-        "BankServer.run = lambda self, *a, **k: print(self.state, self.bank.root)\n"
-        "from tui.cli.main import main\n"
-        "sys.exit(main(['mcp']))\n"
-    )
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"seed {tmp_path / 'memory_bank'}"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(PROJECT)}
+    replies, _ = handshake(None, cwd=tmp_path, env=env)
+    assert f"No memory bank at {tmp_path / 'memory_bank'}" in replies[0]["result"]["instructions"]
+    assert [t["name"] for t in replies[1]["result"]["tools"]] == ["bank_init"]

@@ -12,16 +12,35 @@ from core.contract import DEGRADED_NOTE
 pytestmark = pytest.mark.anyio
 
 
-async def test_index_lists_documents_without_templates_and_with_inbox_notes(open_session, reference_root, write_file):
+async def test_index_is_a_map_of_sections_with_counts_owners_and_the_way_further(
+    open_session, reference_root, write_file
+):
     write_file(reference_root, "_inbox/idea.md", "---\ntitle: Idea\npurpose: A thought.\nstatus: draft\n---\n# Idea\n")
     async with open_session(reference_root) as s:
         index = json.loads(await s.resource("memorybank://index"))
-        paths = [d["path"] for d in index["documents"]]
-        assert index["count"] == len(paths) and paths == sorted(paths)
-        assert "_inbox/idea.md" in paths and not any(p.startswith("flows/templates/adr/") for p in paths)
-        rules = next(d for d in index["documents"] if d["path"] == "domain/rules.md")
-        assert set(rules) >= {"title", "purpose", "doc_kind", "layer", "status"}
-        assert all("canonical_for" not in d or d["canonical_for"] for d in index["documents"])
+        sections = {entry["section"]: entry for entry in index["sections"]}
+        assert "domain" in sections and sections["domain"]["documents"] >= 2
+        assert "templates" not in json.dumps(index) and index["inbox"] == 1
+        assert index["entrypoint"] == "README.md" and index["roots"]
+        assert any(o["path"] == "domain/rules.md" for o in index["owners"])
+        assert "bank_route" in index["further"] and "memorybank://index/SECTION" in index["further"]
+        assert index["documents"] == sum(e["documents"] for e in index["sections"]) + len(index.get("top", [])) + 1
+
+
+async def test_a_sections_listing_comes_a_page_at_a_time(open_session, reference_root, write_file):
+    for number in range(45):
+        write_file(
+            reference_root, f"domain/d{number:02}.md", f"---\ntitle: D{number}\npurpose: Fact {number}.\n---\n# D\n"
+        )
+    async with open_session(reference_root) as s:
+        first = json.loads(await s.resource("memorybank://index/domain"))
+        assert first["page"] == 1 and first["pages"] == 2 and len(first["entries"]) == 40
+        assert first["next"] == "memorybank://index/domain?page=2"
+        second = json.loads(await s.resource(first["next"]))
+        paths = [e["path"] for e in first["entries"] + second["entries"]]
+        assert paths == sorted(paths) and len(paths) == first["documents"] and "next" not in second
+        with pytest.raises(MCPError, match="No section"):
+            await s.resource("memorybank://index/nowhere")
 
 
 async def test_frontmatter_schema_is_the_banks_own_file_or_says_degraded(
@@ -41,6 +60,7 @@ async def test_health_is_a_fresh_validation(open_session, reference_root):
         health = json.loads(await s.resource("memorybank://health"))
         assert health["contract"] and health["documents"] > 10 and health["errors"] >= 3
         assert health["by_rule"]["ssot-conflict"] == 1 and health["findings"]
+        assert len(health["findings"]) <= 20 and health["total"] == sum(health["by_rule"].values())
         (reference_root / "conflict.md").unlink()
         assert "ssot-conflict" not in json.loads(await s.resource("memorybank://health"))["by_rule"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import anyio
@@ -9,9 +10,11 @@ import pytest
 
 from mcp_server import surface
 from mcp_server.server import build_server
+from tests.conftest import SHARED
 from tests.mcp_server.conftest import ALL_TOOLS, PROMPTS, RESOURCES, connect
 
 pytestmark = pytest.mark.anyio
+REAL = SHARED / "banks"
 
 
 async def listed(s) -> tuple[set[str], set[str], set[str]]:
@@ -141,3 +144,26 @@ async def test_tool_descriptions_say_which_inbox_mode_is_active(seeded_root):
         assert "proposal" not in tools["bank_promote"] and "removed" in tools["bank_promote"]
         prompt = (await s.client.get_prompt("review-inbox")).messages[0].content.text
         assert "act at once" in prompt
+
+
+async def test_resource_templates_follow_the_surface_state(tmp_path, seeded_root):
+    async with connect(build_server(tmp_path / "none" / "memory_bank")) as s:
+        assert (await s.client.list_resource_templates()).resource_templates == []
+    async with connect(build_server(seeded_root)) as s:
+        listed = [t.uri_template for t in (await s.client.list_resource_templates()).resource_templates]
+        assert listed == ["memorybank://index/{section}{?page}"]
+
+
+@pytest.mark.skipif(not (REAL / "Arshev__apartus").is_dir(), reason="the shared real banks are not beside the project")
+async def test_the_first_read_on_apartus_fits_in_1500_tokens():
+    """SPEC 11: the agent's first read (memorybank://index) costs at most 1,500 tokens (chars / 3.5)
+    on a 200-document bank; so do health and an unfiltered bank_validate's first page."""
+    root = REAL / "Arshev__apartus" / "memory_bank"
+    async with connect(build_server(root)) as s:
+        index = await s.resource("memorybank://index")
+        assert surface.tokens(len(index)) <= 1_500, len(index)
+        assert len(json.loads(index)["sections"]) >= 8
+        assert surface.tokens(len(await s.resource("memorybank://health"))) <= 1_500
+        page = await s.client.call_tool("bank_validate", {})
+        assert surface.tokens(len(page.content[0].text)) <= 1_500
+        assert page.structured_content["next_offset"] == 20 and page.structured_content["total"] > 200

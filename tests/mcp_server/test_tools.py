@@ -89,6 +89,17 @@ async def test_validate_counts_and_filters(open_session, reference_root):
         assert "inside the bank" in await s.refusal("bank_validate", scope="../elsewhere")
 
 
+async def test_validate_pages_its_findings_and_keeps_every_count(open_session, reference_root):
+    async with open_session(reference_root) as s:
+        whole = await s.call("bank_validate", limit=500)
+        assert whole["next_offset"] is None and len(whole["findings"]) == whole["total"] > 3
+        first = await s.call("bank_validate", limit=2)
+        assert len(first["findings"]) == 2 and first["next_offset"] == 2 and first["by_rule"] == whole["by_rule"]
+        rest = await s.call("bank_validate", limit=500, offset=first["next_offset"])
+        assert first["findings"] + rest["findings"] == whole["findings"]
+        assert "greater than or equal to 1" in await s.refusal("bank_validate", limit=0)
+
+
 async def test_graph_walks_down_from_governance(open_session, reference_root):
     async with open_session(reference_root) as s:
         graph = await s.call("bank_graph", path="dna/governance.md", depth=1, neighbours=False)

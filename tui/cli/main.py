@@ -2,19 +2,57 @@
 
 Exit codes: 0 success; 1 an error or a refusal (and, for ``validate``, error findings); 2 a usage
 error. Errors go to stderr; a refusal names its reason.
+
+A command named first on the line builds only its own module's parser, so ``memorybank validate``
+or ``memorybank hook stop`` (run on every commit and every agent turn) import what they use and
+nothing else: never Textual, never the MCP SDK.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from tui.cli import client, history, reading, routing, serving, validating, workbench, writing
 from tui.cli.errors import run_handler
 
+MODULES = ("workbench", "reading", "routing", "history", "validating", "writing", "serving", "client")
+"""The modules of ``tui/cli`` that register commands, in the order ``--help`` lists them."""
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS = {
+    "tui": "workbench",
+    "demo": "workbench",
+    "stats": "reading",
+    "read": "reading",
+    "route": "routing",
+    "search": "routing",
+    "eval": "routing",
+    "graph": "history",
+    "drift": "history",
+    "changed": "history",
+    "validate": "validating",
+    "init": "writing",
+    "materialize-flows": "writing",
+    "create": "writing",
+    "edit": "writing",
+    "update-section": "writing",
+    "set-status": "writing",
+    "set-field": "writing",
+    "promote": "writing",
+    "discard": "writing",
+    "inbox": "writing",
+    "mcp": "serving",
+    "surface": "serving",
+    "setup": "client",
+    "doctor": "client",
+    "hook": "client",
+}
+"""Which module registers each command (a test checks it against the full parser)."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (``only``) just the commands of one module."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--root",
@@ -27,14 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (workbench, reading, routing, history, validating, writing, serving, client):
-        module.register(sub, common)
+    for name in (only,) if only else MODULES:
+        importlib.import_module(f"tui.cli.{name}").register(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(COMMANDS.get(arguments[0]) if arguments else None)
     args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None and "tui" in parser._subparsers._group_actions[0].choices:  # type: ignore[union-attr]

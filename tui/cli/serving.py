@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core.bank import find_root
+from core.roots import find_root
 
 EXITS_HELP = (
     "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
@@ -62,16 +62,16 @@ def server_root(args: argparse.Namespace) -> Path:
 
 
 def run_mcp(args: argparse.Namespace) -> int:
+    if not args.http:
+        from mcp_server.front import serve_stdio
+
+        serve_stdio(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
+        return 0
+    from mcp_server.http import parse_address, serve
     from mcp_server.server import build_server
 
-    server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
-    if args.http:
-        from mcp_server.http import parse_address, serve
-
-        parse_address(args.http)  # refuse a bad address before anything starts
-        serve(server, args.http)
-    else:
-        server.run("stdio")
+    parse_address(args.http)  # refuse a bad address before anything starts
+    serve(build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits), args.http)
     return 0
 
 
@@ -79,18 +79,24 @@ def run_surface(args: argparse.Namespace) -> int:
     import anyio
 
     from mcp_server.server import build_server
-    from mcp_server.surface import BUDGET_TOKENS, STATES, measure
+    from mcp_server.surface import BUDGET_TOKENS, STATES, measure, resource_sizes
+    from mcp_server.surface import decide as surface_state
 
     root = server_root(args)
 
     async def costs() -> list[Any]:
         return [await measure(build_server(root, inbox_exits=args.inbox_exits, state=state)) for state in STATES]
 
+    async def sizes() -> list[Any]:
+        return await resource_sizes(build_server(root, inbox_exits=args.inbox_exits, state="full"))
+
     results = anyio.run(costs)
+    reads = anyio.run(sizes) if surface_state(root) == "full" else []
     if args.json:
         from tui.cli.output import emit_json
 
-        emit_json([cost.plain() for cost in results])
+        read_costs = [{"resource": r.uri, "chars": r.chars, "tokens": round(r.tokens)} for r in reads]
+        emit_json([{**cost.plain(), **({"reads": read_costs} if cost.state == "full" else {})} for cost in results])
         return 0
     for number, cost in enumerate(results):
         if number:
@@ -104,4 +110,10 @@ def run_surface(args: argparse.Namespace) -> int:
         print(f"  {'part'.ljust(width)}  {'chars':>6}  {'tokens':>6}")
         for line in cost.lines:
             print(f"  {line.part.ljust(width)}  {line.chars:>6,}  {line.tokens:>6,.0f}")
+    if reads:
+        print(f"\nreading each resource on {root}:")
+        width = max(len(r.uri) for r in reads)
+        print(f"  {'resource'.ljust(width)}  {'chars':>7}  {'tokens':>6}")
+        for r in reads:
+            print(f"  {r.uri.ljust(width)}  {r.chars:>7,}  {r.tokens:>6,.0f}")
     return 0

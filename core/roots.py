@@ -1,0 +1,45 @@
+"""Where the bank is: ``--root``, else ``$MEMORYBANK_ROOT``, else a bank folder found upward.
+
+Kept apart from ``core.bank`` so a command can find its bank without importing the parser (the
+MCP server answers its first requests before it has imported anything else).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from core.paths import BANK_DIR_NAMES
+
+ENV_ROOT = "MEMORYBANK_ROOT"
+
+
+def find_root(
+    explicit: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+) -> Path | None:
+    """Where the bank is: ``explicit``, else ``$MEMORYBANK_ROOT``, else ``memory_bank/`` or
+    ``memory-bank/`` found from the working directory upward. None when nothing is found.
+
+    The result is absolute but may not exist (``init`` creates it).
+    """
+    environment = os.environ if env is None else env
+    start = Path(cwd) if cwd is not None else Path.cwd()
+    if explicit:
+        path = Path(explicit).expanduser()
+        return path if path.is_absolute() else (start / path).absolute()
+    if environment.get(ENV_ROOT):
+        path = Path(environment[ENV_ROOT]).expanduser()
+        return path if path.is_absolute() else (start / path).absolute()
+    here = start.absolute()
+    for directory in (here, *here.parents):
+        if directory.name in BANK_DIR_NAMES and directory.is_dir():
+            return directory
+        for name in BANK_DIR_NAMES:
+            candidate = directory / name
+            if candidate.is_dir():
+                return candidate
+    return None

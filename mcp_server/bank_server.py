@@ -1,0 +1,142 @@
+"""The server object: an ``MCPServer`` over one bank whose listings follow the surface state.
+
+Everything is registered whatever the state; the state decides what is listed and callable (the
+reference's registered-but-disabled handles). Tool definitions are published with trimmed schemas
+(``schema.py``), because every request pays for them. Each tool call is reported to the optional
+``activity`` hook, which the workbench uses to show what agents did.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from contextlib import suppress
+from typing import Any
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp_types import CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate, Tool
+
+from core.bank import Bank
+from mcp_server import surface
+from mcp_server.schema import slim_input
+from mcp_server.session import Activity, ToolCall, client_name, short_arguments
+
+log = logging.getLogger("memorybank.mcp")
+
+INBOX_EXITS = ("owner", "agent")
+
+
+class BankServer(MCPServer):
+    """An ``MCPServer`` over one bank whose listings follow the surface state."""
+
+    def __init__(self, bank: Bank, *, state: str, inbox_exits: str, activity: Activity | None, version: str) -> None:
+        self.bank = bank
+        self.state = state
+        self.inbox_exits = inbox_exits
+        self.activity = activity
+        super().__init__(
+            "memorybank",
+            version=version,
+            instructions=surface.instructions(state, bank.root, inbox_exits),
+            log_level="WARNING",
+        )
+        self._published: dict[str, Tool] = {}
+        self.tool_names: set[str] = set()
+        """Every tool registered, listed or not."""
+
+    # -- what the state allows ------------------------------------------------------------
+
+    def offers_tool(self, name: str) -> bool:
+        return self.state == surface.FULL or (self.state == surface.SEED and name == "bank_init")
+
+    @property
+    def offers_the_rest(self) -> bool:
+        """Resources and prompts: only on the full surface."""
+        return self.state == surface.FULL
+
+    def _unavailable(self) -> str:
+        if self.state == surface.OFF:
+            return "memorybank is switched off for this project."
+        return f"There is no bank at {self.bank.root} yet: only bank_init is available, and it creates one."
+
+    async def open_full_surface(self, context: Context | None) -> None:
+        """After a successful ``bank_init``: list everything, and tell the client the lists changed."""
+        if self.state != surface.SEED:
+            return
+        self.state = surface.FULL
+        # Sessions that start later (over HTTP) are greeted as a full surface.
+        self._lowlevel_server.instructions = surface.instructions(self.state, self.bank.root, self.inbox_exits)
+        if context is None:
+            return
+        # Handshake-era clients hear it on their session, 2026-07-28 clients through
+        # subscriptions/listen; a transport with no way back drops it, and the next listing shows it.
+        session = context.session
+        for announce in (
+            session.send_tool_list_changed,
+            session.send_resource_list_changed,
+            session.send_prompt_list_changed,
+            context.notify_tools_changed,
+            context.notify_resources_changed,
+            context.notify_prompts_changed,
+        ):
+            with suppress(Exception):
+                await announce()
+
+    # -- listings and calls ---------------------------------------------------------------
+
+    async def list_tools(self) -> list[Tool]:
+        if not self._published:
+            for tool in await super().list_tools():
+                self._published[tool.name] = tool.model_copy(update={"input_schema": slim_input(tool.input_schema)})
+        return [tool for name, tool in self._published.items() if self.offers_tool(name)]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> CallToolResult:
+        if name in self.tool_names and not self.offers_tool(name):
+            error = ToolError(f"{name} is not available: {self._unavailable()}")
+            self._report(context, name, arguments, False, str(error))
+            raise error
+        try:
+            result = await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            self._report(context, name, arguments, False, str(error))
+            raise
+        self._report(context, name, arguments, not getattr(result, "is_error", False), "ok")
+        return result
+
+    async def list_resources(self) -> list[Resource]:
+        return await super().list_resources() if self.offers_the_rest else []
+
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
+        return await super().list_resource_templates() if self.offers_the_rest else []
+
+    async def read_resource(self, uri: Any, context: Context | None = None) -> Any:
+        if not self.offers_the_rest:
+            raise ResourceNotFoundError(f"Unknown resource {uri}: {self._unavailable()}")
+        return await super().read_resource(uri, context)
+
+    async def list_prompts(self) -> list[Prompt]:
+        return await super().list_prompts() if self.offers_the_rest else []
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None
+    ) -> GetPromptResult:
+        if not self.offers_the_rest:
+            raise ValueError(f"Unknown prompt {name}: {self._unavailable()}")
+        return await super().get_prompt(name, arguments, context)
+
+    def _report(
+        self, context: Context | None, tool: str, arguments: dict[str, Any] | None, ok: bool, outcome: str
+    ) -> None:
+        if self.activity is None:
+            return
+        prefix = f"Error executing tool {tool}: "
+        message = outcome[len(prefix) :] if outcome.startswith(prefix) else outcome
+        call = ToolCall(
+            _dt.datetime.now(_dt.UTC), client_name(context) or "unknown", tool, short_arguments(arguments), ok, message
+        )
+        try:
+            self.activity(call)
+        except Exception:  # the hook is a spectator: it never breaks a call
+            log.exception("The activity hook failed on %s", tool)

@@ -1,0 +1,286 @@
+"""Serving stdio while the SDK loads: the handshake and the first ``tools/list`` answered at once.
+
+Importing the ``mcp`` SDK costs most of a second of CPU (its package ``__init__`` loads the client
+side, and ``mcp_types`` builds about 500 pydantic models for two protocol eras), and a client waits
+for all of it before its first ``tools/list``. The answers to ``initialize`` (``server/discover``
+in the 2026-07-28 era) and to that first listing depend only on this package, the SDK, the surface
+state, the inbox-exits mode, the bank's root and the protocol version the client asks for. So the
+SDK's own answers are kept in the user's cache directory under a key made of all of those but the
+root (which the stored text names by a placeholder, so one project's answers serve the next), and
+replayed while the SDK loads on another thread.
+
+The SDK then serves through its own stdio transport (``run_stdio_async``), whose fd 0 and fd 1 are
+pipes from and to this front door: every line the client sends is forwarded to it, in order, the
+handshake included, and its replies to the requests already answered here are dropped after being
+compared with what was sent (a difference rewrites the cache, and a changed listing is announced
+with ``notifications/tools/list_changed``). Anything other than the handshake and an unpaged first
+``tools/list`` waits for the SDK, so a cached answer never stands in for a call. With no answer
+kept (a first start, a new version) this is the plain path with a pump in between.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+FORMAT = 1
+HANDSHAKE = ("initialize", "notifications/initialized", "server/discover", "tools/list")
+"""The messages answered here: the 2025 era's handshake, the 2026-07-28 era's discovery, the first
+listing."""
+PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
+
+
+def _sources_stamp() -> str:
+    """Path, size and mtime of every source file of ``core`` and ``mcp_server``: an edited
+    description or schema never replays an old listing."""
+    digest = hashlib.blake2b(digest_size=12)
+    here = Path(__file__).resolve().parent
+    for package in (here, here.parent / "core"):
+        for path in sorted(package.rglob("*.py")):
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                digest.update(f"{path.name}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _libraries_stamp() -> str:
+    """Where the SDK and pydantic are installed and the size and mtime of their ``__init__`` files:
+    an upgrade rewrites them. (``importlib.metadata`` would cost more than the whole answer.)"""
+    parts = []
+    for name in ("mcp", "mcp_types", "pydantic", "pydantic_core"):
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        try:
+            st = os.stat(origin) if origin else None
+        except OSError:
+            st = None
+        parts.append(f"{name}={origin}|{st.st_size if st else '?'}|{st.st_mtime_ns if st else '?'}")
+    return ",".join(parts)
+
+
+ROOT = "@@memorybank-root@@"
+"""Stands for the bank's root in stored answers, so one project's answers serve every project."""
+
+
+def listing_file(state: str, inbox_exits: str) -> Path | None:
+    """Where the replayable answers for this server live, or None with the cache switched off."""
+    if os.environ.get("MEMORYBANK_CACHE", "").strip().lower() in ("0", "off", "no", "false"):
+        return None
+    key = f"{FORMAT}|{sys.version}|{_libraries_stamp()}|{_sources_stamp()}|{state}|{inbox_exits}"
+    name = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+    base = os.environ.get("MEMORYBANK_CACHE_DIR")
+    if base:
+        directory = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        directory = (Path(xdg) if xdg else Path.home() / ".cache") / "memorybank"
+    return directory / "listings" / f"{name}.json"
+
+
+def _root_text(root: Path) -> str:
+    return json.dumps(str(root), ensure_ascii=False)[1:-1]  # as it appears inside a JSON string
+
+
+def _load(path: Path | None, root: Path) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8").replace(ROOT, _root_text(root)))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _store(path: Path | None, data: dict[str, Any], root: Path) -> None:
+    if path is None:
+        return
+    text = json.dumps(data, ensure_ascii=False)
+    if ROOT in text:
+        return  # the placeholder could not be told from the text: keep nothing
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=".listing.", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text.replace(_root_text(root), ROOT))
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+class FrontDoor:
+    """The pumps between the client's stdio and the SDK's (see the module docstring)."""
+
+    def __init__(self, wire_out: BinaryIO, cache_path: Path | None, root: Path) -> None:
+        self.wire_out = wire_out
+        self.cache_path = cache_path
+        self.root = root
+        self.cached = _load(cache_path, root)
+        self.learned: dict[str, Any] = {}
+        self.write_lock = threading.Lock()
+        self.pending: dict[Any, str] = {}
+        """Handshake requests forwarded to the SDK: id to cache key (``method protocol``)."""
+        self.answered: dict[Any, Any] = {}
+        """Handshake requests already answered from the cache: id to the result sent."""
+        self.protocol: str | None = None
+        self.handshake = True
+        self.bank: Any = None
+        """Set once the server is built; indexed after the handshake (``warm``)."""
+        self.warmed = False
+        self.end = f"\0memorybank front door {os.getpid()} {id(self)} done\n".encode()
+        """Written after the SDK's last line: its transport never closes its copy of fd 1."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+        with self.write_lock:
+            self.wire_out.write(line.encode("utf-8"))
+            self.wire_out.flush()
+
+    def answer(self, message: Any) -> None:
+        """Answer a handshake message from the cache when it can; called for every client line
+        before it is forwarded."""
+        if not self.handshake:
+            return
+        method = message.get("method") if isinstance(message, dict) else None
+        if method not in HANDSHAKE:
+            self.handshake = False  # from here on only the SDK answers
+            return
+        ident = message.get("id")
+        params = message.get("params") or {}
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        protocol = meta.get(PROTOCOL_META)  # the 2026-07-28 era names its version on every request
+        if method == "initialize":
+            self.protocol = str(params.get("protocolVersion"))
+        elif method == "server/discover":
+            self.protocol = str(protocol)
+        elif method == "tools/list":
+            self.handshake = False  # one listing: a later one may follow a change of state
+            if params.get("cursor") or self.protocol is None or (protocol and str(protocol) != self.protocol):
+                return
+        else:
+            return
+        if ident is None:
+            return
+        key = f"{method} {self.protocol}"
+        self.pending[ident] = key
+        result = self.cached.get(key)
+        if result is not None:
+            self.answered[ident] = result
+            self.send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+    def relay(self, sdk_out: Iterable[bytes]) -> None:
+        """Copy the SDK's lines to the client, dropping its replies to what the cache answered."""
+        for line in sdk_out:
+            if line == self.end:
+                break
+            if not (self.pending and self._settle(line)):
+                with self.write_lock:
+                    self.wire_out.write(line)
+                    self.wire_out.flush()
+            if not self.warmed and not self.pending and not self.handshake and self.bank is not None:
+                self.warmed = True
+                threading.Thread(target=warm, args=(self.bank,), name="warm", daemon=True).start()
+        self.save()
+
+    def save(self) -> None:
+        """Write what was learned (once the handshake is over, and at the end)."""
+        if self.learned:
+            self.cached = {k: v for k, v in {**self.cached, **self.learned}.items() if v is not None}
+            self.learned = {}
+            _store(self.cache_path, self.cached, self.root)
+
+    def _settle(self, line: bytes) -> bool:
+        """Learn the SDK's answer to a handshake request; True when the client already has it."""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return False
+        ident = message.get("id") if isinstance(message, dict) else None
+        key = self.pending.pop(ident, None) if ident is not None else None
+        if key is None:
+            return False
+        given = self.answered.get(ident)
+        result = message.get("result")
+        if result != given:
+            self.learned[key] = result  # None (an error) removes the key when saved
+            if given is not None and key.startswith("tools/list"):
+                # The client holds a stale listing: tell it to list again.
+                self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        if not self.pending and not self.handshake:
+            self.save()
+        return given is not None
+
+
+def _swap_stdio() -> tuple[BinaryIO, BinaryIO, BinaryIO, BinaryIO]:
+    """Move the client's wire to private descriptors and put a pipe on fd 0 and one on fd 1, so the
+    SDK's own stdio transport (which claims fd 0 and 1) talks to the front door. Returns the wire
+    (in, out), the end feeding the SDK's fd 0, and the end reading its fd 1."""
+    wire_in = os.fdopen(os.dup(0), "rb", buffering=0)
+    wire_out = os.fdopen(os.dup(1), "wb")
+    to_sdk_read, to_sdk_write = os.pipe()
+    from_sdk_read, from_sdk_write = os.pipe()
+    for pipe_end, fd in ((to_sdk_read, 0), (from_sdk_write, 1)):
+        os.dup2(pipe_end, fd)
+        os.close(pipe_end)
+    return wire_in, wire_out, os.fdopen(to_sdk_write, "wb"), os.fdopen(from_sdk_read, "rb")
+
+
+def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str = "owner") -> None:
+    """``memorybank mcp`` over stdio, answering the handshake while the SDK loads."""
+    from mcp_server import surface
+
+    off = list(off_paths)
+    state = surface.decide(root, off)
+    wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
+    door = FrontDoor(wire_out, listing_file(state, inbox_exits), root)
+    failure: list[BaseException] = []
+
+    def run_sdk() -> None:
+        try:
+            import anyio
+
+            from mcp_server.server import build_server
+
+            server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state)
+            door.bank = server.bank
+            anyio.run(server.run_stdio_async)
+        except BaseException as error:  # reported after the pumps stop
+            failure.append(error)
+
+    sdk = threading.Thread(target=run_sdk, name="mcp-sdk", daemon=True)
+    sdk.start()
+    relay = threading.Thread(target=door.relay, args=(from_sdk,), name="relay", daemon=True)
+    relay.start()
+    with to_sdk:
+        for line in wire_in:
+            try:
+                door.answer(json.loads(line))
+            except ValueError:
+                door.handshake = False
+            try:
+                to_sdk.write(line)
+                to_sdk.flush()
+            except (BrokenPipeError, ValueError):
+                break
+    sdk.join()
+    with contextlib.suppress(OSError):
+        os.write(1, door.end)  # fd 1 is the SDK's pipe again once its transport let go
+        os.dup2(2, 1)
+    relay.join(timeout=5)
+    if failure and not isinstance(failure[0], (KeyboardInterrupt, SystemExit)):
+        raise failure[0]
+
+
+def warm(bank: Any) -> None:
+    """Index the bank off the critical path, so the first tool call finds it loaded."""
+    with contextlib.suppress(Exception):
+        bank.refresh()
+        len(bank)
