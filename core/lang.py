@@ -371,29 +371,6 @@ def parse_vocabulary(text: str) -> list[tuple[str, tuple[str, ...]]]:
 BUILTIN = Vocabulary(BUILTIN_ENTRIES)
 
 
-def vocabulary_for(bank: Any) -> Vocabulary:
-    """The built-in dictionary, the pairs the bank's own titles and glosses teach (see
-    ``core.lexicon``) and this bank's ``dna/vocabulary.md``, rebuilt when either changes (the
-    bank's refresh notices the edit; the next call sees the new words)."""
-    from core.lexicon import bank_pairs, bank_phrases
-
-    def build(bank: Any, previous: Vocabulary | None) -> Vocabulary:
-        text = bank.text(VOCABULARY_PATH) if VOCABULARY_PATH in bank.documents else ""
-        phrases = bank_phrases(bank)
-        if previous is not None and previous.source == text and previous.phrases == phrases:
-            return previous
-        rows = parse_vocabulary(text) if text else []
-        learned = bank_pairs(phrases, BUILTIN)
-        if not rows and not learned:
-            return BUILTIN
-        vocabulary = Vocabulary([*BUILTIN_ENTRIES, *learned, *rows], local=len(rows), source=text)
-        vocabulary.learned = len(learned)
-        vocabulary.phrases = phrases
-        return vocabulary
-
-    return bank.extension("lang.vocabulary", build)
-
-
 # -- matching words against a set of indexed tokens --------------------------------------------
 
 EXACT = 1.0

@@ -15,7 +15,18 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.lang import ROUTE_STOPWORDS, Vocabulary, fold, has_cyrillic, inflection_stem, is_identifier
+from core.lang import (
+    BUILTIN,
+    BUILTIN_ENTRIES,
+    ROUTE_STOPWORDS,
+    VOCABULARY_PATH,
+    Vocabulary,
+    fold,
+    has_cyrillic,
+    inflection_stem,
+    is_identifier,
+    parse_vocabulary,
+)
 
 MIN_KEY = 4
 """A Russian stem shorter than this would match too many words by prefix."""
@@ -120,3 +131,25 @@ def bank_pairs(
             continue  # a word of many file names (``topic``, ``page``) names no one thing
         rows.setdefault(stem, []).append(english)
     return [(stem, tuple(words)) for stem, words in rows.items()]
+
+
+def vocabulary_for(bank: Any) -> Vocabulary:
+    """The built-in dictionary, the pairs the bank's own titles and glosses teach (see
+    ``core.lexicon``) and this bank's ``dna/vocabulary.md``, rebuilt when either changes (the
+    bank's refresh notices the edit; the next call sees the new words)."""
+
+    def build(bank: Any, previous: Vocabulary | None) -> Vocabulary:
+        text = bank.text(VOCABULARY_PATH) if VOCABULARY_PATH in bank.documents else ""
+        phrases = bank_phrases(bank)
+        if previous is not None and previous.source == text and previous.phrases == phrases:
+            return previous
+        rows = parse_vocabulary(text) if text else []
+        learned = bank_pairs(phrases, BUILTIN)
+        if not rows and not learned:
+            return BUILTIN
+        vocabulary = Vocabulary([*BUILTIN_ENTRIES, *learned, *rows], local=len(rows), source=text)
+        vocabulary.learned = len(learned)
+        vocabulary.phrases = phrases
+        return vocabulary
+
+    return bank.extension("lang.vocabulary", build)

@@ -29,7 +29,8 @@ from core.headers import (
     header_index,
 )
 from core.intent import INTENT_BOOST, intent_factor, intents, role_words
-from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens, vocabulary_for
+from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens
+from core.lexicon import vocabulary_for
 from core.model import Document
 from core.search import body_evidence as body_evidence_of
 from core.search import body_words, round_half_up

@@ -26,7 +26,8 @@ from core.body_index import (
     concept_of,
 )
 from core.errors import UsageError
-from core.lang import SEARCH_STOPWORDS, QueryTerm, Vocabulary, fold, route_tokens, search_tokens, vocabulary_for
+from core.lang import SEARCH_STOPWORDS, QueryTerm, Vocabulary, fold, route_tokens, search_tokens
+from core.lexicon import vocabulary_for
 
 PHRASE_IN_BODY = 25.0
 PHRASE_IN_TITLE = 15.0

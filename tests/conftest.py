@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,6 +22,9 @@ REAL_BANKS = sorted(p for p in (SHARED / "banks").glob("*/memory_bank")) if (SHA
 os.environ["TZ"] = "UTC"
 time.tzset()
 os.environ["LC_ALL"] = os.environ["LANG"] = "C.UTF-8"
+# Caches of the many temporary banks tests make go to a folder of this run, not the user's.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="memorybank-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 os.environ.update(
     GIT_CONFIG_NOSYSTEM="1",
     GIT_CONFIG_GLOBAL=os.devnull,

@@ -20,8 +20,8 @@ from core.lang import (
     route_tokens,
     search_tokens,
     token_parts,
-    vocabulary_for,
 )
+from core.lexicon import vocabulary_for
 from core.route import route
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from core.bank import Bank
 from core.cognates import CognateIndex
 from core.intent import intents, role_words
-from core.lang import BUILTIN, lemma, vocabulary_for
-from core.lexicon import bank_pairs, document_phrases
+from core.lang import BUILTIN, lemma
+from core.lexicon import bank_pairs, document_phrases, vocabulary_for
 from core.route import route
 from core.section_index import split_sections
 

@@ -75,7 +75,7 @@ def test_mcp_serves_stdio_without_importing_textual(seeded_root):
     replies, errors = handshake(seeded_root, cwd=PROJECT)
     assert [r["id"] for r in replies] == [1, 2]
     assert "Read memorybank://" in replies[0]["result"]["instructions"]
-    assert len(replies[1]["result"]["tools"]) == 16
+    assert len(replies[1]["result"]["tools"]) == 17
     assert "TEXTUAL False" in errors
 
 
