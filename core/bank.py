@@ -53,6 +53,9 @@ class Bank:
         self.last_refresh: RefreshReport | None = None
         self._extensions: dict[str, tuple[int, Any]] = {}
         self._unreadable: dict[str, str] = {}
+        self.supplied_files = True
+        """Whether writes may take text from a file (``bodyFile``); a server reachable by other
+        local programs switches it off."""
         self._store = parse_cache.ParseCache.for_root(self.root) if cache else None
         self._pending: dict[str, tuple[Stamp, float]] | None = None
         """The walk of a first refresh whose documents are not loaded yet (cache mode)."""

@@ -135,6 +135,10 @@ class FrontDoor:
         self.bank: Any = None
         """Set once the server is built; indexed after the handshake (``warm``)."""
         self.warmed = False
+        self.outstanding: set[Any] = set()
+        """Ids of the client's requests not yet answered by the SDK: at the end of input the SDK's
+        stdin stays open until every one is (its transport would drop them otherwise)."""
+        self.settled = threading.Condition()
         self.end = f"\0memorybank front door {os.getpid()} {id(self)} done\n".encode()
         """Written after the SDK's last line: its transport never closes its copy of fd 1."""
 
@@ -176,11 +180,35 @@ class FrontDoor:
             self.answered[ident] = result
             self.send({"jsonrpc": "2.0", "id": ident, "result": result})
 
+    def sent(self, message: Any) -> None:
+        """Note a client request forwarded to the SDK, so the end of input waits for its answer."""
+        if isinstance(message, dict) and "method" in message and message.get("id") is not None:
+            with self.settled:
+                self.outstanding.add(message["id"])
+
+    def _answered(self, line: bytes) -> None:
+        if not self.outstanding or b'"id"' not in line:
+            return
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        if isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message):
+            with self.settled:
+                self.outstanding.discard(message.get("id"))
+                self.settled.notify_all()
+
+    def drain(self, sdk: threading.Thread, seconds: float = 120.0) -> None:
+        """Wait until the SDK has answered every request forwarded to it (or has stopped)."""
+        with self.settled:
+            self.settled.wait_for(lambda: not self.outstanding or not sdk.is_alive(), timeout=seconds)
+
     def relay(self, sdk_out: Iterable[bytes]) -> None:
         """Copy the SDK's lines to the client, dropping its replies to what the cache answered."""
         for line in sdk_out:
             if line == self.end:
                 break
+            self._answered(line)
             if not (self.pending and self._settle(line)):
                 with self.write_lock:
                     self.wire_out.write(line)
@@ -262,7 +290,9 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     with to_sdk:
         for line in wire_in:
             try:
-                door.answer(json.loads(line))
+                message = json.loads(line)
+                door.answer(message)
+                door.sent(message)
             except ValueError:
                 door.handshake = False
             try:
@@ -270,6 +300,8 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
                 to_sdk.flush()
             except (BrokenPipeError, ValueError):
                 break
+        # End of input: every request the client sent is answered before the SDK sees the end.
+        door.drain(sdk)
     sdk.join()
     with contextlib.suppress(OSError):
         os.write(1, door.end)  # fd 1 is the SDK's pipe again once its transport let go

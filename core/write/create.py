@@ -15,6 +15,7 @@ from core.bank import Bank
 from core.errors import Refusal
 from core.parse import jsonable
 from core.templates import retitle
+from core.write import values
 from core.write.compose import Inherited, NewDocument, compose, inherit
 from core.write.gates import GOVERNED_KEYS, Planned, check_target, content_from, content_warnings, execute, require
 from core.write.landing import INBOX, PREVIEW_LINES, now_stamp, section_index_text, serialise, supplied_body
@@ -45,7 +46,7 @@ def _clean_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
             )
         if not key.replace("_", "a").replace("-", "a").isalnum() or not (key[0].isalpha() or key[0] == "_"):
             raise Refusal(f'"{key}" is not a frontmatter key.', reason="bad-key")
-        out[key] = value
+        out[key] = values.extra_value(key, value)
     return out
 
 
@@ -91,15 +92,19 @@ def plan_create(
     cwd: Path | None = None,
 ) -> Planned[CreateResult]:
     """Plan one governed document and its registration, under the write session; see ``create``."""
-    title = require(title, "`title` is required.")
-    purpose = require(purpose, "`purpose` is required: it is the signal bank_route ranks on.")
-    doc_kind = (doc_kind or "").strip()
+    title = require(values.scalar("title", title), "`title` is required.")
+    purpose = require(values.scalar("purpose", purpose), "`purpose` is required: it is the signal bank_route ranks on.")
+    doc_kind = (values.scalar("docKind", doc_kind) or "").strip()
+    status = values.scalar("status", status)
+    derived_from = values.scalars("derivedFrom", derived_from)
+    canonical_for = values.scalars("canonicalFor", canonical_for)
+    must_not_define = values.scalars("mustNotDefine", must_not_define)
     extras = _clean_extra(extra)
     target, inbox = _target(bank, path, inbox)
     check_target(bank, target, path)
     if not inbox and not doc_kind:
         raise Refusal("`docKind` is required: it chooses the template and the section.", reason="required")
-    supplied = content_from(body, body_file, "body", cwd=cwd)
+    supplied = content_from(bank, body, body_file, "body", cwd=cwd)
     inherited = Inherited(None) if inbox else inherit(bank, doc_kind, target, placeholders="warn")
     warnings = inherited.warnings + inherited.placeholder_warnings
     if inherited.template is None and not inbox:

@@ -7,6 +7,7 @@ re-serialisation, no reflowing of other sections, the file's BOM and line ending
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from core.bank import Bank
 from core.errors import Refusal
 from core.model import Document
-from core.parse import parse_document
+from core.parse import FenceTracker, parse_document
 from core.read import find_section, section_missing
 from core.write import firewall
 from core.write.gates import Planned, content_from, execute
@@ -56,6 +57,25 @@ def editable(bank: Bank, path: str) -> Document:
             f"{doc.path} is a template. Templates are edited by hand, not through the server.", reason="template"
         )
     return doc
+
+
+_OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+
+
+def _refuse_new_sections(content: str, path: str, section: str) -> None:
+    """A section's content stays inside it: a ``#`` or ``##`` heading (outside a code fence) would
+    start a new section, or end this one, without any gate seeing a document change shape."""
+    tracker = FenceTracker()
+    for number, line in enumerate(content.split("\n"), 1):
+        if tracker.feed(line):
+            continue
+        if _OUTLINE_HEADING.match(line):
+            raise Refusal(
+                f'Line {number} of the content is a heading ("{line.strip()[:60]}") at the level of "{section}" '
+                f"or above, so it would add a section to {path} unseen. Use ### for a heading inside the section; "
+                "add a new section by editing the document, or write a new document with bank_create.",
+                reason="heading-in-content",
+            )
 
 
 def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
@@ -153,7 +173,7 @@ def plan_update_section(
         raise Refusal(
             "`section` is required: this tool writes one named section, never a whole document.", reason="required"
         )
-    new = content_from(content, content_file, "content", cwd=cwd)
+    new = content_from(bank, content, content_file, "content", cwd=cwd)
     if new is None or not new.strip():
         raise Refusal("`content` is empty. To remove a section, edit the document by hand and say so.", reason="empty")
     raw = RawDoc.load(bank.root, doc.path)
@@ -169,6 +189,7 @@ def plan_update_section(
     old_lines = lines[chosen.line : chosen.end_line]
     old = "\n".join(old_lines).strip()
     incoming = new.replace("\r\n", "\n").strip()
+    _refuse_new_sections(incoming, doc.path, chosen.title)
     added = incoming
     if mode == "replace":
         kept = set(old.split("\n"))

@@ -14,10 +14,11 @@ from core.bank import Bank
 from core.errors import Refusal
 from core.parse import FenceTracker, parse_document
 from core.paths import resolve_link
-from core.write import firewall
+from core.write import firewall, values
 from core.write.edit import editable
 from core.write.gates import Planned, execute
 from core.write.rawdoc import RawDoc
+from core.write.register import escape_label, escape_text
 from core.write.transaction import Transaction
 
 _FIELD = re.compile(r"^[A-Za-z_][\w-]*$", re.ASCII)
@@ -94,7 +95,7 @@ def plan_set_status(
             "place it and set its status in one step, or bank_discard to drop it.",
             reason="inbox",
         )
-    target = (status or "").strip()
+    target = (values.scalar("status", status) or "").strip()
     if not target:
         raise Refusal("`status` is required: the lifecycle value to move this document to.", reason="required")
     if release_canonical and target != "archived":
@@ -141,10 +142,11 @@ def plan_set_status(
             del lines[span[0] : span[1]]
             closing -= span[1] - span[0]
     span = _key_span(lines, closing, "status")
+    line = _scalar_line("status", target, doc.frontmatter.get("status"), lines[span[0]] if span else None)
     if span:
-        lines[span[0] : span[1]] = [f"status: {target}"]
+        lines[span[0] : span[1]] = [line]
     else:
-        lines.insert(closing, f"status: {target}")
+        lines.insert(closing, line)
     text = "\n".join(lines) + "\n" + body
     tx = Transaction(bank.root)
     tx.write(doc.path, raw.encode(text))
@@ -219,6 +221,7 @@ def _settable_value(bank: Bank, key: str, value: str | None) -> str:
     value = str(value)
     if "\n" in value or "\r" in value:
         raise Refusal("`value` must fit on one line: frontmatter values here are single scalars.", reason="multi-line")
+    values.scalar("value", value)
     allowed = bank.contract.values_for(key) if key in ("delivery_status", "decision_status") else frozenset()
     if allowed and value not in allowed:
         raise Refusal(
@@ -328,11 +331,14 @@ def _carry_into_index(bank: Bank, index: str, doc_path: str, key: str, old: str,
         targets = [resolve_link(index, t)[0] for t in re.findall(r"\]\(\s*<?([^)\s>]+)", line)]
         if doc_path not in targets:
             continue
-        if key == "purpose" and old in line:
-            lines[number] = line.replace(old, new, 1)
+        if key == "purpose" and escape_text(old) in line:
+            lines[number] = line.replace(escape_text(old), escape_text(new), 1)
             changed = True
         elif key == "title":
-            for pattern, replacement in ((f"[{old}](", f"[{new}]("), (f"[`{old}`](", f"[`{new}`](")):
+            for pattern, replacement in (
+                (f"[{escape_label(old)}](", f"[{escape_label(new)}]("),
+                (f"[`{old}`](", f"[`{new}`]("),
+            ):
                 if pattern in lines[number]:
                     lines[number] = lines[number].replace(pattern, replacement, 1)
                     changed = True

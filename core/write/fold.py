@@ -8,11 +8,12 @@ before the fold, or as it is after it, never the fact in both places or in neith
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from core.bank import Bank
-from core.parse import parse_document
+from core.parse import FenceTracker, parse_document
 from core.read import find_section
 from core.write.edit import SectionUpdateResult, plan_update_section
 from core.write.gates import Planned, execute
@@ -41,10 +42,19 @@ def fold_reason(path: str, section: str) -> str:
 
 
 def foldable_body(body: str) -> str:
-    """A note's body as the text to fold: its H1 (the note's own title) dropped."""
+    """A note's body as the text to fold: its H1 (the note's own title) dropped, and its own ``#``
+    and ``##`` headings moved one level below the section it joins (``###``), so the fold adds no
+    section to the owner."""
     lines = body.strip().split("\n")
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
+    tracker = FenceTracker()
+    for index, line in enumerate(lines):
+        if tracker.feed(line):
+            continue
+        stripped = line.lstrip(" ")
+        if len(line) - len(stripped) <= 3 and re.match(r"#{1,2}(?:[ \t]|$)", stripped):
+            lines[index] = "###" + stripped.lstrip("#")
     return "\n".join(lines).strip()
 
 

@@ -13,13 +13,11 @@ from core.bank import Bank
 from core.errors import Refusal, UsageError
 from core.parse import parse_document
 from core.paths import resolve_from
-from core.write import journal
+from core.write import journal, values
 from core.write.lock import BankLock
 from core.write.plan import Plan
+from core.write.supplied import read_supplied
 from core.write.transaction import Transaction
-
-CONTENT_FILE_LIMIT = 1_000_000
-"""Bytes a ``bodyFile`` or ``contentFile`` may hold."""
 
 GOVERNED_KEYS = frozenset(
     {
@@ -106,45 +104,22 @@ def require(value: str | None, message: str) -> str:
     return text
 
 
-def content_from(inline: str | None, file: str | None, name: str, *, cwd: Path | None = None) -> str | None:
-    """Text given inline or by file path (absolute, or relative to the working directory)."""
+def content_from(bank: Bank, inline: str | None, file: str | None, name: str, *, cwd: Path | None = None) -> str | None:
+    """Text given inline, or by a file inside the project (see ``core.write.supplied``)."""
     if inline is not None and file is not None:
         raise UsageError(f"Pass either {name} or {name}File, not both.")
     if file is None:
-        return inline
+        return values.text(name, inline)
     if not file.strip():
         raise UsageError(f"{name}File is empty. Pass a path, or use {name} for content you have in hand.")
-    path = Path(file).expanduser()
-    if not path.is_absolute():
-        path = (cwd or Path.cwd()) / path
-    try:
-        size = path.stat().st_size
-        if size > CONTENT_FILE_LIMIT:
-            raise Refusal(
-                f'{name}File "{file}" is {size} bytes, past the {CONTENT_FILE_LIMIT} this accepts. '
-                "Split it, or write the document in sections.",
-                reason="too-large",
-            )
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        reason = "no such file"
-    except IsADirectoryError:
-        reason = "it is a directory"
-    except UnicodeDecodeError:
-        reason = "it is not UTF-8 text"
-    except OSError as error:
-        reason = error.strerror or str(error)
-    raise Refusal(
-        f'{name}File "{file}" could not be read ({reason}). The path is absolute, or relative to the '
-        "server's working directory.",
-        reason="unreadable-file",
-    )
+    return read_supplied(bank.root, file, name, cwd=cwd, allowed=bank.supplied_files)
 
 
 def check_target(bank: Bank, target: str, given: str) -> None:
-    """A new document's path: a markdown file, inside the bank, not taken."""
+    """A new document's path: a markdown file, inside the bank, visible, linkable, not taken."""
     if not target.endswith(".md"):
         raise Refusal(f"Path must end in .md: {given}", reason="not-markdown")
+    values.document_path(target, given)
     if target in bank:
         raise Refusal(f"Refusing to overwrite an existing document: {target}", reason="path-taken")
     if os.path.lexists(bank.root / target):

@@ -23,6 +23,7 @@ from core.parse import FenceTracker, jsonable, scalar
 from core.paths import relative_link, resolve_link
 from core.record import RECORD, appended
 from core.templates import retitle
+from core.write import values
 from core.write.compose import NewDocument, compose, inherit
 from core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
 from core.write.landing import INBOX, PREVIEW_LINES, now_stamp
@@ -141,6 +142,13 @@ def plan_promote(
 ) -> Planned[PromoteResult]:
     """Plan a note's promotion under the write session; see ``promote``."""
     note = quarantined(bank, path, "promoted")
+    title, purpose, doc_kind, status = (
+        values.scalar(name, value)
+        for name, value in (("title", title), ("purpose", purpose), ("docKind", doc_kind), ("status", status))
+    )
+    derived_from = values.scalars("derivedFrom", derived_from)
+    canonical_for = values.scalars("canonicalFor", canonical_for)
+    must_not_define = values.scalars("mustNotDefine", must_not_define)
     target = bank.resolve(to)
     if target.startswith(INBOX):
         raise Refusal("Promotion must leave the quarantine; give a destination outside _inbox/.", reason="inbox-target")

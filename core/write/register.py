@@ -13,7 +13,7 @@ from core.parse import FenceTracker, split_frontmatter
 from core.paths import relative_link, resolve_link
 from core.sections import EMPTY_REGISTRY
 
-_MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]+?\.md)(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
+_MD_LINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(\s*<?([^)\s>]+?\.md)(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
 _NUMBERED = re.compile(r"^(\s*)(\d+)([.)])\s")
 _BULLET = re.compile(r"^(\s*)([-*+])\s")
 
@@ -46,19 +46,34 @@ def _continuation_end(lines: list[str], index: int) -> int:
     return end
 
 
+_LABEL_ESCAPES = str.maketrans({"\\": "\\\\", "[": "\\[", "]": "\\]", "`": "\\`"})
+_TEXT_ESCAPES = str.maketrans({"\\": "\\\\", "`": "\\`"})
+
+
+def escape_label(text: str) -> str:
+    """Text as a link label that reads back whole: brackets, backslashes and backticks escaped."""
+    return text.translate(_LABEL_ESCAPES)
+
+
+def escape_text(text: str) -> str:
+    """Prose on an index line that cannot open a code span or swallow the link before it."""
+    return text.translate(_TEXT_ESCAPES)
+
+
 def entry_for(model: str | None, link: str, title: str, purpose: str) -> str:
     """One index entry for a document, shaped like ``model`` (an existing entry line)."""
-    purpose = " ".join(purpose.split())
+    purpose = escape_text(" ".join(purpose.split()))
+    plain = escape_label(title) == title
     if model is None:
-        return f"- [{title}]({link}) — {purpose}"
+        return f"- [{escape_label(title)}]({link}) — {purpose}"
     labels = _MD_LINK.findall(model)
     backticked = bool(labels) and labels[0][0].startswith("`") and labels[0][0].endswith("`")
-    label = f"`{title}`" if backticked else title
+    label = f"`{title}`" if backticked and plain else escape_label(title)
     anchor = f"[{label}]({link})"
     stripped = model.lstrip()
     if stripped.startswith("|"):
         columns = max(len(stripped.strip().strip("|").split("|")), 1)
-        cells = [anchor, purpose.replace("|", "\\|")] + [""] * max(columns - 2, 0)
+        cells = [anchor.replace("|", "\\|"), purpose.replace("|", "\\|")] + [""] * max(columns - 2, 0)
         return "| " + " | ".join(cells[:columns] if columns >= 2 else cells[:1]) + " |"
     numbered = _NUMBERED.match(model)
     if numbered:

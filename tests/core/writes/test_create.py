@@ -125,7 +125,8 @@ def test_a_refused_write_changes_no_byte_of_the_bank(fixture_copy):
         (dict(body="Deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n"), Refusal, "private key"),
         (dict(body="# New\n\n... existing content ...\n"), Refusal, "instead of holding the content"),
         (dict(body="x", body_file="/tmp/x.md"), UsageError, "either body or bodyFile"),
-        (dict(body_file="/no/such/file.md"), Refusal, "no such file"),
+        (dict(body_file="/no/such/file.md"), Refusal, "outside the project"),
+        (dict(body_file="no-such-file.md", cwd=fixture_copy.root), Refusal, "No such file"),
         (dict(doc_kind=""), Refusal, "`docKind` is required"),
     ]
     before = tree_snapshot(fixture_copy.root)
@@ -151,8 +152,44 @@ def test_an_unindexed_file_in_the_way_is_not_overwritten(fixture_copy):
 def test_body_file_is_capped(tmp_path, fixture_copy):
     big = tmp_path / "big.md"
     big.write_text("x" * 1_000_001)
-    with pytest.raises(Refusal, match="past the 1000000 this accepts"):
+    with pytest.raises(Refusal, match="past the 1,000,000 a write accepts"):
         create(fixture_copy, doc_kind="domain", path="domain/big.md", title="Big", purpose="b.", body_file=str(big))
+    with pytest.raises(Refusal, match="past the 1,000,000 a write accepts"):
+        create(fixture_copy, doc_kind="domain", path="domain/big.md", title="Big", purpose="b.", body="x" * 1_000_001)
+
+
+@pytest.mark.parametrize("outside", ["/etc/passwd", "/proc/self/environ", "/dev/zero", "/etc/no-such-file"])
+def test_a_body_file_outside_the_project_is_refused_in_the_same_words_whether_it_exists_or_not(fixture_copy, outside):
+    with pytest.raises(Refusal, match="is outside the project") as refused:
+        create(
+            fixture_copy,
+            doc_kind="domain",
+            path="domain/x.md",
+            title="X",
+            purpose="x.",
+            body_file=outside,
+            dry_run=True,
+        )
+    assert refused.value.reason == "outside-project" and "root:" not in refused.value.message
+
+
+def test_a_fifo_or_a_folder_inside_the_project_is_refused_without_blocking(fixture_copy, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    for name, expected in ((str(fifo), "not a regular file"), (str(tmp_path), "not a regular file")):
+        with pytest.raises(Refusal, match=expected):
+            create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="x.", body_file=name)
+
+
+def test_a_server_may_switch_supplied_files_off(fixture_copy, tmp_path):
+    body = tmp_path / "body.md"
+    body.write_text("Text.\n")
+    fixture_copy.supplied_files = False
+    with pytest.raises(Refusal, match="switched off") as refused:
+        create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="x.", body_file=str(body))
+    assert refused.value.reason == "files-off"
 
 
 def test_a_supplied_body_replaces_the_template_prose_with_a_warning(fixture_copy, tmp_path):

@@ -1,0 +1,85 @@
+"""Text a write takes from a file (``bodyFile``, ``contentFile``): only from inside the project.
+
+A file path is an argument an agent chooses, and over HTTP any local process can be that agent.
+So a supplied file must be a regular file inside the project that holds the bank (its git work
+tree, else the bank's parent folder), no larger than the write accepts, and is opened without
+blocking: never ``/etc/passwd``, ``/proc/self/environ``, a FIFO or ``/dev/zero``. A path outside
+the project is refused with the same words whether or not it exists, so the refusal tells nothing
+about the rest of the machine. A server may switch supplied files off altogether.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from core.errors import Refusal
+from core.write.state import git_directory
+from core.write.values import TEXT_LIMIT
+
+
+def project_root(bank_root: Path) -> Path:
+    """The folder a supplied file must lie in: the git work tree holding the bank, else its parent."""
+    real = Path(os.path.realpath(bank_root))
+    for directory in (real, *real.parents):
+        if (directory / ".git").exists():
+            return directory
+        if git_directory(directory) is None:
+            break
+    return real.parent
+
+
+def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, allowed: bool) -> str:
+    """The UTF-8 text of the file ``file`` names (absolute, or relative to ``cwd``).
+
+    Raises:
+        Refusal: files are off here, the file is outside the project, not a regular file, too
+            large, unreadable or not UTF-8; nothing was read outside the project.
+    """
+    if not allowed:
+        raise Refusal(
+            f"{name}File is switched off on this server (it can be reached by other local programs); "
+            f"pass the text inline as {name}.",
+            reason="files-off",
+        )
+    project = project_root(bank_root)
+    given = Path(file).expanduser()
+    path = Path(os.path.realpath(given if given.is_absolute() else (cwd or Path.cwd()) / given))
+    if path != project and project not in path.parents:
+        raise Refusal(
+            f'{name}File "{file}" is outside the project ({project}); only files inside it can be read. '
+            f"Pass the text inline as {name} instead.",
+            reason="outside-project",
+        )
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as error:
+        raise _unreadable(file, name, error.strerror or str(error)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _unreadable(file, name, "it is not a regular file")
+        if info.st_size > TEXT_LIMIT:
+            raise Refusal(
+                f'{name}File "{file}" is {info.st_size:,} bytes, past the {TEXT_LIMIT:,} a write accepts. '
+                "Split it, or write the document section by section.",
+                reason="too-large",
+            )
+        data = os.read(fd, TEXT_LIMIT + 1)
+    except OSError as error:
+        raise _unreadable(file, name, error.strerror or str(error)) from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _unreadable(file, name, "it is not UTF-8 text") from None
+
+
+def _unreadable(file: str, name: str, reason: str) -> Refusal:
+    return Refusal(
+        f'{name}File "{file}" could not be read ({reason}). The path is absolute, or relative to the '
+        "working directory.",
+        reason="unreadable-file",
+    )

@@ -1,0 +1,113 @@
+"""What a write may carry: one-line scalars, bounded text, and paths that land as documents.
+
+Every value an agent or a person sets goes through here before any gate judges it, because a gate
+can only judge what will read back: a status holding a newline would write a second key, a title
+with a line break would split its index entry, a NUL would corrupt the file, and a name with a
+space or a colon registers as a link that resolves to nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from core.errors import Refusal
+
+SCALAR_LIMIT = 4_096
+"""Characters a frontmatter value (title, purpose, status, a list item) may hold."""
+TEXT_LIMIT = 1_000_000
+"""Characters a body or a section's content may hold, inline or from a file."""
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+_NAME_CHARS = re.compile(r"^[\w.\-/]+$")
+
+
+def _control(value: str) -> str | None:
+    found = _CONTROL.search(value)
+    return None if found is None else f"U+{ord(found.group(0)):04X}"
+
+
+def scalar(name: str, value: str | None) -> str | None:
+    """``value`` when it is one line of text of bounded length; None stays None.
+
+    Raises:
+        Refusal: a line break or a control character (``control-character``), or too long.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise Refusal(f"`{name}` must be text, not {type(value).__name__}.", reason="not-text")
+    code = _control(value)
+    if code is not None:
+        raise Refusal(
+            f"`{name}` holds a line break or a control character ({code}). Frontmatter values are one line "
+            "of text: put longer prose in the body.",
+            reason="control-character",
+        )
+    if len(value) > SCALAR_LIMIT:
+        raise Refusal(
+            f"`{name}` is {len(value):,} characters; a frontmatter value holds at most {SCALAR_LIMIT:,}.",
+            reason="too-large",
+        )
+    return value
+
+
+def scalars(name: str, values: list[str] | None) -> list[str] | None:
+    """Each item of a list parameter checked as a scalar."""
+    if values is None:
+        return None
+    return [scalar(name, v) for v in values]  # type: ignore[misc]
+
+
+def extra_value(name: str, value: Any, depth: int = 0) -> Any:
+    """A value of ``extra``: scalars anywhere inside it checked, nesting bounded."""
+    if depth > 4:
+        raise Refusal(f"`extra.{name}` nests deeper than four levels.", reason="too-deep")
+    if isinstance(value, str):
+        return scalar(f"extra.{name}", value)
+    if isinstance(value, list):
+        return [extra_value(name, v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {str(k): extra_value(f"{name}.{k}", v, depth + 1) for k, v in value.items()}
+    return value
+
+
+def text(name: str, value: str | None) -> str | None:
+    """A body or a section's content: any characters but NUL, bounded in length."""
+    if value is None:
+        return None
+    if "\x00" in value:
+        raise Refusal(f"`{name}` holds a NUL byte, which a text file cannot.", reason="control-character")
+    if len(value) > TEXT_LIMIT:
+        raise Refusal(
+            f"`{name}` is {len(value):,} characters, past the {TEXT_LIMIT:,} a write accepts. Split it, or write "
+            "the document section by section.",
+            reason="too-large",
+        )
+    return value
+
+
+def document_path(target: str, given: str) -> None:
+    """A new document's bank path: every segment visible, and a name every index can link to.
+
+    Raises:
+        Refusal: a hidden segment (``.name``, ``.git``), an empty name (``.md``), or a character that
+            a markdown link would have to escape (a space, ``:``, ``#``, brackets...).
+    """
+    segments = target.split("/")
+    hidden = next((s for s in segments if s.startswith(".")), None)
+    if hidden is not None:
+        raise Refusal(
+            f'{given}: "{hidden}" is hidden, and the index never reads hidden files or folders. Use a visible name.',
+            reason="hidden-path",
+        )
+    if segments[-1] == ".md" or not segments[-1].removesuffix(".md"):
+        raise Refusal(f"{given}: the file needs a name before .md.", reason="bad-name")
+    normal = unicodedata.normalize("NFC", target)
+    if not _NAME_CHARS.match(normal):
+        bad = next(c for c in normal if not _NAME_CHARS.match(c))
+        raise Refusal(
+            f"{given}: {bad!r} in a file name makes a link that does not resolve. Use letters, digits, - and _ "
+            "(for example sp-ace.md).",
+            reason="bad-name",
+        )
