@@ -7,11 +7,13 @@ the app's workers and lets the messages they posted be handled, until nothing is
 from __future__ import annotations
 
 import contextlib
+import io
 import shutil
 from pathlib import Path
 
 import pytest
 import textual.constants
+from rich.console import Console
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -97,3 +99,11 @@ class Notes:
 
     def errors(self) -> list[str]:
         return [m for m, severity in self.messages if severity == "error"]
+
+
+def screen_text(app) -> list[str]:
+    """The screen as plain text, one string per row: what a person would read at this size."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text().splitlines()

@@ -5,6 +5,11 @@ external and broken edges marked), what derives from it (down) and its frontmatt
 section shows it; Enter on an edge opens that document. ``s`` switches between the rendered
 section and the numbered source (where a finding's line is shown), ``e`` opens ``$EDITOR`` at the
 line, ``g`` walks the graph from here.
+
+Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
+it renders the selected section, or the document's first ``WINDOW`` lines, and ``m`` renders the
+next window. The source view is a ``TextArea``, which draws only the lines on screen. The lines
+come from the bank's in-memory text, sliced here, not re-read.
 """
 
 from __future__ import annotations
@@ -22,9 +27,7 @@ from textual.widgets import ContentSwitcher, Markdown, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
 
 from core.bank import Bank
-from core.errors import BankError
 from core.model import Document, Section
-from core.read import ReadResult, read_document
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.tree_cursor import place_cursor
@@ -34,27 +37,67 @@ EMPTY = (
 )
 
 
+WINDOW = 80
+"""Lines the rendered view renders at a time (a screenful or two; ``m`` renders the next ones)."""
+
+
 @dataclass(frozen=True)
 class Opened:
     """Everything the pane shows about one document, read in one go."""
 
     doc: Document
-    body: ReadResult
-    source: str
+    lines: tuple[str, ...]
+    """The raw file's lines (frontmatter included), without their line ends."""
     incoming: tuple[str, ...]
     known: frozenset[str]
     """Bank paths of the derived_from targets that exist."""
 
+    @property
+    def source(self) -> str:
+        return "\n".join(self.lines)
+
+    def span(self, section: Section | None) -> tuple[int, int]:
+        """The 1-based raw lines a section covers, or the whole body's when None."""
+        if section is not None:
+            return section.line, section.end_line
+        return self.doc.body_line, len(self.lines)
+
+
+def raw_lines(text: str) -> tuple[str, ...]:
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
+
 
 def read_opened(bank: Bank, path: str) -> Opened:
-    """The document, its body and its raw text, and who derives from it."""
+    """The document, its raw lines, and who derives from it."""
     with bank.lock:
         doc = bank.document(path)
-        body = read_document(bank, doc.path)
-        source = read_document(bank, doc.path, lines="1-").content if doc.line_count else ""
+        text = bank.text(doc.path)
         incoming = tuple(dict.fromkeys(bank.incoming(doc.path)))
         known = frozenset(e.resolved for e in doc.derived_from if e.resolved and e.resolved in bank)
-    return Opened(doc, body, source, incoming, known)
+    return Opened(doc, raw_lines(text), incoming, known)
+
+
+def window(lines: tuple[str, ...], start: int, end: int, shown: int) -> tuple[str, int]:
+    """Markdown for raw lines ``start``-``end`` (1-based), at most ``shown`` of them, and how many
+    were left out. A fence cut in the middle is closed, so the rest does not render as code."""
+    chosen = list(lines[start - 1 : end])
+    while chosen and not chosen[-1].strip() and len(chosen) <= shown:
+        chosen.pop()
+    left = max(len(chosen) - shown, 0)
+    chosen = chosen[:shown]
+    fence = None
+    for line in chosen:
+        stripped = line.lstrip()
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+        elif fence is not None and stripped.startswith(fence) and not stripped[len(fence) :].strip():
+            fence = None
+    if fence is not None:
+        chosen.append(fence)
+    return "\n".join(chosen).strip("\n"), left
 
 
 class DocumentPane(Pane):
@@ -66,6 +109,7 @@ class DocumentPane(Pane):
         Binding("s", "toggle_source", "Source"),
         Binding("e", "edit", "Editor"),
         Binding("g", "graph", "Graph"),
+        Binding("m", "more", "More", show=False),
         Binding("w", "whole", "Whole document", show=False),
     ]
     COMMANDS_OFFERED = (
@@ -75,7 +119,7 @@ class DocumentPane(Pane):
             "Numbered source lines or rendered markdown",
             "toggle_source",
         ),
-        PaletteCommand("Document: show the whole document", "Every section, rendered", "whole"),
+        PaletteCommand("Document: show the whole document", "From its first line, a window at a time", "whole"),
     )
 
     class EdgeFollowed(DocumentChosen):
@@ -98,6 +142,9 @@ class DocumentPane(Pane):
         self.line: int | None = None
         """The line the document was opened at (a finding's or a search hit's)."""
         self.source_mode = False
+        self.shown_lines = WINDOW
+        """How many lines of the section (or document) the rendered view holds."""
+        self._wanted_section: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(EMPTY, id="doc-heading", classes="pane-heading")
@@ -109,51 +156,65 @@ class DocumentPane(Pane):
             with ContentSwitcher(initial="doc-rendered", id="doc-view"):
                 with VerticalScroll(id="doc-rendered"):
                     yield Markdown(id="doc-markdown", open_links=False)
-                yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=False)
+                    yield Static("", id="doc-more")
+                yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=True)
 
     # -- opening ----------------------------------------------------------------------------
 
     def open(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
         """Show a document, scoped to a section or placed at a line (the screen calls this)."""
+        if path != self.path:
+            self._clear(Text.assemble(("Opening ", "italic"), (path, "bold"), ("…", "italic")))
         self.path, self.line = path, line
         self._wanted_section = section
         self.source_mode = line is not None
         self._shown_generation = self.generation
-        self.run_core(("open", path), lambda: read_opened(self.bank, path))
+        self.run_core(("open", path), lambda: read_opened(self.bank, path), busy=self.query_one("#doc-view"))
 
     def reload(self) -> None:
         if self.path is not None:
+            path = self.path
             self._wanted_section = self.section.title if self.section else None
-            self.run_core(("open", self.path), lambda: read_opened(self.bank, self.path))
+            self.run_core(("open", path), lambda: read_opened(self.bank, path))
+
+    def _clear(self, heading: Text | str) -> None:
+        """Nothing of the previous document stays on screen under another heading."""
+        self.opened = None
+        self.query_one("#doc-heading", Static).update(heading)
+        self.query_one("#doc-outline", Tree).clear()
+        self.query_one("#doc-markdown", Markdown).update("")
+        self.query_one("#doc-more", Static).update("")
+        self.query_one("#doc-source", TextArea).load_text("")
 
     def on_failed(self, request: Any, error: BaseException) -> None:
-        self.opened = None
-        self.query_one("#doc-heading", Static).update(Text(f"{self.path}: {getattr(error, 'message', error)}"))
-        self.query_one("#doc-outline", Tree).clear()
+        self._clear(Text(f"{self.path}: {getattr(error, 'message', error)}"))
 
     def on_loaded(self, request: Any, opened: Opened) -> None:
         self.opened = opened
         doc = opened.doc
         self.path = doc.path
-        wanted = getattr(self, "_wanted_section", None)
+        wanted = self._wanted_section
         section = next((s for s in doc.sections if s.title == wanted), None) if wanted else None
         if section is None and self.line is not None:
             section = next((s for s in doc.sections if s.line <= self.line <= s.end_line), None)
         self.section = section
+        self.shown_lines = WINDOW
         self._heading()
         self._outline()
         self._show()
 
     def _heading(self) -> None:
+        """Path and facts on the first line, the title on the second: a long title never hides the path."""
         assert self.opened is not None
         doc = self.opened.doc
-        text = Text()
-        text.append(doc.title, style="bold")
-        text.append(f"  {doc.path}", style="dim")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(doc.path, style="bold")
         facts = [doc.doc_kind, doc.status, f"{doc.layer} layer", f"{doc.line_count} lines"]
-        text.append("  ·  " + "  ·  ".join(f for f in facts if f))
+        text.append("  ·  " + "  ·  ".join(f for f in facts if f), style="dim")
         if self.line is not None:
             text.append(f"  ·  at line {self.line}", style="bold")
+        text.append("\n")
+        text.append(doc.title, style="bold")
         self.query_one("#doc-heading", Static).update(text)
 
     def _outline(self) -> None:
@@ -165,8 +226,9 @@ class DocumentPane(Pane):
         chosen: TreeNode[Any] = whole
         sections = tree.root.add(f"Sections ({len(doc.sections)})", data=("group", None), expand=True)
         for section in doc.sections:
-            label = Text(section.title)
-            label.append(f"  {section.line}–{section.end_line}", style="dim")
+            # The line range first: a long title is cut at the pane's edge, never the range.
+            label = Text(f"{section.line}–{section.end_line} ", style="dim")
+            label.append(section.title, style="")
             node = sections.add_leaf(label, data=("section", section))
             if section == self.section:
                 chosen = node
@@ -195,10 +257,9 @@ class DocumentPane(Pane):
         if doc.parse_error:
             front.add_leaf(Text(f"✗ {doc.parse_error}", style="bold red"), data=("field", None))
         for key, value in doc.frontmatter.items():
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             label = Text()
             label.append(f"{key}: ", style="bold")
-            label.append(shown)
+            label.append_text(field_value(value))
             front.add_leaf(label, data=("field", key))
         place_cursor(tree, chosen)
 
@@ -212,22 +273,33 @@ class DocumentPane(Pane):
         if self.source_mode:
             switcher.current = "doc-source"
             area = self.query_one("#doc-source", TextArea)
-            if area.text != self.opened.source:
-                area.load_text(self.opened.source)
+            source = self.opened.source
+            if area.text != source:
+                area.load_text(source)
             line = self.line if self.line is not None else (self.section.line if self.section else 1)
             area.move_cursor((max(line - 1, 0), 0))
             area.scroll_to(y=max(line - 4, 0), animate=False)
         else:
             switcher.current = "doc-rendered"
-            if self.section is None:
-                content = self.opened.body.content
-            else:
-                try:
-                    content = read_document(self.bank, self.opened.doc.path, section=self.section.title).content
-                except BankError as error:  # the file changed under us; the next re-check reloads it
-                    content = f"*{error.message}*"
+            start, end = self.opened.span(self.section)
+            content, left = window(self.opened.lines, start, end, self.shown_lines)
             self.query_one("#doc-markdown", Markdown).update(content)
-            self.query_one("#doc-rendered", VerticalScroll).scroll_home(animate=False)
+            more = self.query_one("#doc-more", Static)
+            if left:
+                more.update(
+                    Text.assemble(
+                        (f"… {left} more line{'s' if left != 1 else ''}: ", "italic"),
+                        ("m", "bold"),
+                        (" shows more, ", "italic"),
+                        ("s", "bold"),
+                        (" the source, or choose a section in the outline.", "italic"),
+                    )
+                )
+            else:
+                more.update("")
+            more.display = bool(left)
+            if self.shown_lines == WINDOW:
+                self.query_one("#doc-rendered", VerticalScroll).scroll_home(animate=False)
 
     @on(Tree.NodeHighlighted, "#doc-outline")
     def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
@@ -235,10 +307,10 @@ class DocumentPane(Pane):
             return  # a stale highlight from rebuilding the outline, not the user moving
         kind, value = event.node.data or ("group", None)
         if kind == "whole" and self.section is not None:
-            self.section, self.line = None, None
+            self.section, self.line, self.shown_lines = None, None, WINDOW
             self._show()
         elif kind == "section" and value != self.section:
-            self.section, self.line = value, None
+            self.section, self.line, self.shown_lines = value, None, WINDOW
             self._show()
 
     @on(Tree.NodeSelected, "#doc-outline")
@@ -264,7 +336,7 @@ class DocumentPane(Pane):
     # -- actions ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("toggle_source", "edit", "graph", "whole") and self.opened is None:
+        if action in ("toggle_source", "edit", "graph", "whole", "more") and self.opened is None:
             return None
         return True
 
@@ -273,8 +345,14 @@ class DocumentPane(Pane):
         self._show()
 
     def action_whole(self) -> None:
-        self.section, self.line = None, None
+        self.section, self.line, self.shown_lines = None, None, WINDOW
         self._show()
+
+    def action_more(self) -> None:
+        """Render the next window of the section (or document)."""
+        if self.opened is not None and not self.source_mode:
+            self.shown_lines += WINDOW
+            self._show()
 
     def action_edit(self) -> None:
         if self.opened is None:
@@ -290,3 +368,14 @@ class DocumentPane(Pane):
 
     def focus_default(self) -> None:
         self.query_one("#doc-outline", Tree).focus()
+
+
+def field_value(value: Any) -> Text:
+    """A frontmatter value as an owner reads it: an empty value says so instead of ``None``."""
+    if value is None or value == "" or value == []:
+        return Text("(empty)", style="italic dim")
+    if isinstance(value, list):
+        return Text(", ".join("" if v is None else str(v) for v in value))
+    if isinstance(value, bool):
+        return Text("true" if value else "false")
+    return Text(str(value))
