@@ -3,7 +3,9 @@ tests and the screenshot script.
 
 The app owns the ``Bank`` and keeps it in step with the disk: a cheap mtime/size re-check every
 couple of seconds and whenever the terminal regains focus, in a worker, so a document an agent
-writes shows up without a restart. Everything the user sees is on the screens; the app adds the
+writes shows up without a restart. The first frame never waits for the bank: ``make_app`` only
+checks that the directory holds a document, the workbench paints, and the first index runs in the
+same worker as every re-check, with its progress in the header. Everything the user sees is on the screens; the app adds the
 command palette's entries, the editor, and the keys that work everywhere.
 """
 
@@ -105,6 +107,8 @@ class MemoryBankApp(App[None]):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+        if self.bank.last_refresh is None:
+            self.call_after_refresh(self.recheck)  # the first index, once the first frame is out
         if self.poll_seconds > 0 and self._poll is None:
             self._poll = self.set_interval(self.poll_seconds, self.recheck, name="disk re-check")
 
@@ -123,10 +127,14 @@ class MemoryBankApp(App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="disk")
     def _refresh_bank(self) -> None:
         assert self.bank is not None
+        first = self.bank.last_refresh is None
         before = self.bank.generation
         try:
             self.bank.refresh()
-        except Exception:
+        except Exception as error:
+            if first:  # a re-check that fails is retried at the next tick; the first index says why
+                message = getattr(error, "message", None) or f"{type(error).__name__}: {error}"
+                self.call_from_thread(self.notify, message, title="Could not read the bank", severity="error")
             return
         if self.bank.generation != before:
             self.post_message(self.DiskChanged())
@@ -134,7 +142,7 @@ class MemoryBankApp(App[None]):
     def on_memory_bank_app_disk_changed(self) -> None:
         workbench = self.workbench
         if workbench is not None and self.bank is not None:
-            workbench.generation = self.bank.generation
+            workbench.indexed()
 
     def on_memory_bank_app_tool_called(self, message: ToolCalled) -> None:
         self.activity.append(message.call)
@@ -216,16 +224,22 @@ def make_app(
     runs and lists every tool call in the Activity pane.
 
     With no bank there (no directory, or a directory holding no documents) the app opens on the
-    welcome screen, which offers to create one at that place or to open the demo.
-
-    Raises:
-        BankError: the bank exists but cannot be read (a path refused, say).
+    welcome screen, which offers to create one at that place or to open the demo. The bank is not
+    read here: the app indexes it in a worker once its first frame is on screen.
     """
     found = find_root(root)
     target = found if found is not None else Path.cwd() / "memory_bank"
-    bank = None
-    if target.is_dir():
-        bank = Bank.open(target)
-        if len(bank) == 0:
-            bank = None
+    bank = Bank(target) if holds_a_document(target) else None  # indexed by the app, after its first frame
     return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp)
+
+
+def holds_a_document(directory: Path) -> bool:
+    """Whether a markdown file is anywhere under ``directory`` (hidden directories skipped); it stops
+    at the first one, so deciding between the welcome screen and the workbench costs nothing."""
+    if not directory.is_dir():
+        return False
+    for _, dirs, files in os.walk(directory):
+        if any(name.endswith(".md") for name in files):
+            return True
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+    return False

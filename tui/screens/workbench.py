@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from core.bank import Bank
@@ -96,6 +97,7 @@ class WorkbenchScreen(Screen[None]):
         """The URL of the MCP server the app hosts, if any."""
         self._activity = list(activity)
         """Tool calls made before this screen existed, oldest first."""
+        self._progress: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield BankHeader(id="bank-header")
@@ -111,9 +113,24 @@ class WorkbenchScreen(Screen[None]):
         activity.serve(self.serving)
         for call in self._activity:
             activity.record(call)
-        self.generation = self.bank.generation
         self._activate(PANES[0].id)
         self.pane(PANES[0].id).focus_default()
+        if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
+            self._progress = self.set_interval(0.1, self._show_progress, name="index progress")
+            self._show_progress()
+        else:
+            self.generation = self.bank.generation
+
+    def _show_progress(self) -> None:
+        # The index fills the bank's mapping as it reads; its size is the progress (no lock needed).
+        self.query_one(BankHeader).busy = f"indexing: {len(self.bank.documents):,} documents read"
+
+    def indexed(self) -> None:
+        """The app's worker finished reading the disk (the first index, or a re-check that found changes)."""
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+        self.generation = self.bank.generation
 
     # -- panes ------------------------------------------------------------------------------
 
