@@ -1,7 +1,8 @@
 """The Route pane: ask a question, see which documents answer it as you type.
 
-Each keystroke restarts a short debounce; the question then goes to ``core.route.route`` in a
-worker. The highlighted result's purpose and ``why`` are shown under the table; ``x`` opens the
+Each keystroke sends the question to ``core.route.route`` in a worker at once; while one question
+is being routed, newer keystrokes wait and only the latest question is routed next, so a burst of
+typing never queues a route per key. The highlighted result's purpose and ``why`` are shown under the table; ``x`` opens the
 score breakdown, ``p`` pins the result as the question's expected answer in
 ``dna/route-checks.md`` (a gated write, previewed and confirmed first), Enter opens the document at
 its best section.
@@ -17,7 +18,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.timer import Timer
 from textual.widgets import DataTable, Input, Select, Static
 
 from core.model import LAYERS
@@ -29,8 +29,6 @@ from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.fitted_table import Column, FittedTable
 
-DEBOUNCE_SECONDS = 0.025
-"""Quiet time after a keystroke before the question is routed (routing itself takes milliseconds)."""
 LIMIT = 10
 ALL_LAYERS = "all"
 EMPTY = (
@@ -70,7 +68,11 @@ class RoutePane(Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.result: RouteResult | None = None
-        self._timer: Timer | None = None
+        self._warmed = False
+        self._routing: tuple[str, str | None, int] | None = None
+        """The question being routed in the worker (with its layer and the bank generation)."""
+        self._pending = False
+        """The question changed while one was being routed."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
@@ -89,16 +91,19 @@ class RoutePane(Pane):
         )
         yield Static(EMPTY, id="route-detail", classes="detail")
 
-    def on_mount(self) -> None:
-        # The router builds its indexes on the first question; build them now, off the event loop,
-        # so the first keystroke is answered as fast as the others.
-        self.run_worker(
-            partial(route, self.bank, "warm up"),
-            thread=True,
-            exit_on_error=False,
-            group="warm",
-            description="Route: warming the indexes",
-        )
+    def watch_generation(self) -> None:
+        # The router builds its indexes on the first question; build them as soon as the bank is
+        # indexed, off the event loop, so the first keystroke is answered as fast as the others.
+        if not self._warmed:
+            self._warmed = True
+            self.run_worker(
+                partial(route, self.bank, "warm up"),
+                thread=True,
+                exit_on_error=False,
+                group="warm",
+                description="Route: warming the indexes",
+            )
+        super().watch_generation()
 
     # -- asking --------------------------------------------------------------------------------
 
@@ -118,9 +123,7 @@ class RoutePane(Pane):
 
     @on(Input.Changed, "#route-question")
     def _typed(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(DEBOUNCE_SECONDS, self.route_now)
+        self.route_now()
 
     @on(Select.Changed, "#route-layer")
     def _layer_changed(self) -> None:
@@ -138,13 +141,23 @@ class RoutePane(Pane):
         question, layer = self.question, self.layer
         if not question:
             self.forget()
+            self._routing, self._pending = None, False
             self.result = None
             self._fill(None)
             return
-        self.run_core(
-            ("route", question, layer, self.bank.generation),
-            lambda: route(self.bank, question, limit=LIMIT, layer=layer),
-        )
+        request = ("route", question, layer, self.bank.generation)
+        if self._routing is not None:
+            self._pending = self._routing != request[1:]
+            return
+        self._routing = request[1:]
+        self.run_core(request, lambda: route(self.bank, question, limit=LIMIT, layer=layer))
+
+    def _routed(self) -> None:
+        """A question's answer (or refusal) came back: route the latest one if it changed meanwhile."""
+        self._routing = None
+        if self._pending:
+            self._pending = False
+            self.route_now()
 
     def on_loaded(self, request: Any, value: Any) -> None:
         if request[0] == "pin-preview":
@@ -155,11 +168,13 @@ class RoutePane(Pane):
         else:
             self.result = value
             self._fill(value)
+            self._routed()
 
     def on_failed(self, request: Any, error: BaseException) -> None:
         if request[0] == "route":
             self.result = None
             self._fill(None)
+            self._routed()
 
     def _fill(self, result: RouteResult | None) -> None:
         keep = self.selected.path if self.selected else None
