@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown, TextArea, Tree
+from textual.widgets import TextArea, Tree
 
 from tests.tui.conftest import SIZE, Notes, screen_text, settle
 from tui.app import make_app
@@ -43,8 +43,7 @@ async def test_moving_through_the_outline_shows_each_section(demo_source):
         await pilot.press("down")
         await settle(pilot)
         assert pane.section.title == "Rounding"
-        markdown = pane.query_one("#doc-markdown", Markdown)
-        assert "half-up" in markdown.source and "gapless" not in markdown.source
+        assert "half-up" in pane.markdown_source and "gapless" not in pane.markdown_source
 
 
 async def test_following_an_edge_opens_that_document_and_the_graph_follows(demo_source):
@@ -105,7 +104,7 @@ async def test_a_document_removed_on_disk_says_so_instead_of_crashing(demo_bank,
         await settle(pilot)
         assert pane.opened is None
         assert any("Not a document of this bank: ops/monitoring.md" in m for m in notes.errors())
-        assert pane.query_one("#doc-markdown", Markdown).source == ""  # its body does not stay behind
+        assert pane.markdown_source == ""  # its body does not stay behind
         assert not any("alert" in row for row in screen_text(app)[3:])
 
 
@@ -114,9 +113,9 @@ async def test_opening_another_document_never_shows_the_previous_body_under_the_
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
-        assert "gapless" in pane.query_one("#doc-markdown", Markdown).source
+        assert "gapless" in pane.markdown_source
         app.screen.open_document("ops/monitoring.md")  # the read is still running in its worker
-        assert pane.query_one("#doc-markdown", Markdown).source == ""
+        assert pane.markdown_source == ""
         assert "Opening ops/monitoring.md" in str(pane.query_one("#doc-heading").content)
         await settle(pilot)
         assert pane.opened.doc.path == "ops/monitoring.md"
@@ -155,13 +154,12 @@ async def test_a_long_document_renders_a_window_and_m_shows_more(demo_bank):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         pane = await open_doc(app, pilot, "ops/plan.md")
-        markdown = pane.query_one("#doc-markdown", Markdown)
-        assert "Step 1:" in markdown.source and "Step 100:" not in markdown.source
+        assert "Step 1:" in pane.markdown_source and "Step 100:" not in pane.markdown_source
         assert "more lines" in str(pane.query_one("#doc-more").content)
         pane.query_one("#doc-rendered").focus()
         await pilot.press("m")
         await settle(pilot)
-        assert "Step 60:" in markdown.source and "Step 1000:" not in markdown.source
+        assert "Step 60:" in pane.markdown_source and "Step 1000:" not in pane.markdown_source
 
 
 async def test_the_source_view_wraps_so_a_reported_link_stays_on_screen(demo_bank):

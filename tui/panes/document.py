@@ -8,8 +8,11 @@ line, ``g`` walks the graph from here.
 
 Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
 it renders the selected section, or the document's first ``WINDOW`` lines, and ``m`` renders the
-next window. The source view is a ``TextArea``, which draws only the lines on screen. The lines
-come from the bank's in-memory text, sliced here, not re-read.
+next window. It is one widget holding Rich's markdown rendering, not Textual's ``Markdown`` widget,
+which mounts a widget per block (a table alone is dozens) and took a second to lay out. The body's
+links to other documents are in the outline, where Enter follows them. The source view is a
+``TextArea``, which draws only the lines on screen. The lines come from the bank's in-memory text,
+sliced here, not re-read.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.markdown import Markdown
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import ContentSwitcher, Markdown, Static, TextArea, Tree
+from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
 
 from core.bank import Bank
@@ -49,8 +53,10 @@ class Opened:
     lines: tuple[str, ...]
     """The raw file's lines (frontmatter included), without their line ends."""
     incoming: tuple[str, ...]
+    links: tuple[str, ...]
+    """Bank paths the body links to, each once, in order."""
     known: frozenset[str]
-    """Bank paths of the derived_from targets that exist."""
+    """Bank paths of the derived_from and link targets that exist."""
 
     @property
     def source(self) -> str:
@@ -76,8 +82,10 @@ def read_opened(bank: Bank, path: str) -> Opened:
         doc = bank.document(path)
         text = bank.text(doc.path)
         incoming = tuple(dict.fromkeys(bank.incoming(doc.path)))
-        known = frozenset(e.resolved for e in doc.derived_from if e.resolved and e.resolved in bank)
-    return Opened(doc, raw_lines(text), incoming, known)
+        links = tuple(dict.fromkeys(link.resolved for link in doc.links if link.resolved))
+        targets = [e.resolved for e in doc.derived_from if e.resolved] + list(links)
+        known = frozenset(target for target in targets if target in bank)
+    return Opened(doc, raw_lines(text), incoming, links, known)
 
 
 def window(lines: tuple[str, ...], start: int, end: int, shown: int) -> tuple[str, int]:
@@ -145,6 +153,8 @@ class DocumentPane(Pane):
         self.shown_lines = WINDOW
         """How many lines of the section (or document) the rendered view holds."""
         self._wanted_section: str | None = None
+        self.markdown_source = ""
+        """The markdown the rendered view shows."""
 
     def compose(self) -> ComposeResult:
         yield Static(EMPTY, id="doc-heading", classes="pane-heading")
@@ -155,7 +165,7 @@ class DocumentPane(Pane):
             yield tree
             with ContentSwitcher(initial="doc-rendered", id="doc-view"):
                 with VerticalScroll(id="doc-rendered"):
-                    yield Markdown(id="doc-markdown", open_links=False)
+                    yield Static(id="doc-markdown")
                     yield Static("", id="doc-more")
                 yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=True)
 
@@ -169,7 +179,7 @@ class DocumentPane(Pane):
         self._wanted_section = section
         self.source_mode = line is not None
         self._shown_generation = self.generation
-        self.run_core(("open", path), lambda: read_opened(self.bank, path), busy=self.query_one("#doc-view"))
+        self.run_core(("open", path), lambda: read_opened(self.bank, path))
 
     def reload(self) -> None:
         if self.path is not None:
@@ -182,7 +192,7 @@ class DocumentPane(Pane):
         self.opened = None
         self.query_one("#doc-heading", Static).update(heading)
         self.query_one("#doc-outline", Tree).clear()
-        self.query_one("#doc-markdown", Markdown).update("")
+        self._render_markdown("")
         self.query_one("#doc-more", Static).update("")
         self.query_one("#doc-source", TextArea).load_text("")
 
@@ -261,6 +271,14 @@ class DocumentPane(Pane):
             label.append(f"{key}: ", style="bold")
             label.append_text(field_value(value))
             front.add_leaf(label, data=("field", key))
+        if opened.links:
+            links = tree.root.add(f"Links → ({len(opened.links)})", data=("group", None), expand=True)
+            for target in opened.links:
+                if target in opened.known:
+                    links.add_leaf(target, data=("edge", target))
+                else:
+                    label = Text.assemble(("✗ ", "bold red"), target, ("  broken: no such document", "italic"))
+                    links.add_leaf(label, data=("loose", target))
         place_cursor(tree, chosen)
 
     # -- showing --------------------------------------------------------------------------------
@@ -283,7 +301,7 @@ class DocumentPane(Pane):
             switcher.current = "doc-rendered"
             start, end = self.opened.span(self.section)
             content, left = window(self.opened.lines, start, end, self.shown_lines)
-            self.query_one("#doc-markdown", Markdown).update(content)
+            self._render_markdown(content)
             more = self.query_one("#doc-more", Static)
             if left:
                 more.update(
@@ -321,17 +339,9 @@ class DocumentPane(Pane):
         elif kind in ("section", "whole"):
             self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
 
-    @on(Markdown.LinkClicked)
-    def _link(self, event: Markdown.LinkClicked) -> None:
-        if self.opened is None:
-            return
-        link = next((found for found in self.opened.doc.links if found.raw == event.href), None)
-        if link is not None and link.resolved and link.resolved in self.bank:
-            self.post_message(self.EdgeFollowed(link.resolved))
-        elif link is not None and link.resolved:
-            self.notify(f"{link.raw} points at nothing in this bank.", title="Broken link", severity="warning")
-        else:
-            self.app.open_url(event.href)
+    def _render_markdown(self, content: str) -> None:
+        self.markdown_source = content
+        self.query_one("#doc-markdown", Static).update(Markdown(content, hyperlinks=False) if content else "")
 
     # -- actions ---------------------------------------------------------------------------------
 
