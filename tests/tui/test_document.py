@@ -3,6 +3,7 @@ the source view at a line, and the editor command."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -114,9 +115,23 @@ async def test_opening_another_document_never_shows_the_previous_body_under_the_
         await settle(pilot)
         pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
         assert "gapless" in pane.markdown_source
-        app.screen.open_document("ops/monitoring.md")  # the read is still running in its worker
+        app.screen.open_document("ops/deploy-runbook.md")  # nothing holds the bank: shown in the same frame
+        assert pane.opened.doc.path == "ops/deploy-runbook.md" and "gapless" not in pane.markdown_source
+        holding, release = threading.Event(), threading.Event()
+
+        def recheck() -> None:  # a re-check of the disk holds the bank while the user opens another
+            with app.bank.lock:
+                holding.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=recheck)
+        thread.start()
+        holding.wait(10)
+        app.screen.open_document("ops/monitoring.md")  # the read waits in its worker
         assert pane.markdown_source == ""
         assert "Opening ops/monitoring.md" in str(pane.query_one("#doc-heading").content)
+        release.set()
+        thread.join()
         await settle(pilot)
         assert pane.opened.doc.path == "ops/monitoring.md"
 
@@ -155,7 +170,7 @@ async def test_a_long_document_renders_a_window_and_m_shows_more(demo_bank):
         await settle(pilot)
         pane = await open_doc(app, pilot, "ops/plan.md")
         assert "Step 1:" in pane.markdown_source and "Step 100:" not in pane.markdown_source
-        assert "more lines" in str(pane.query_one("#doc-more").content)
+        assert "more lines" in pane.more_note
         pane.query_one("#doc-rendered").focus()
         await pilot.press("m")
         await settle(pilot)

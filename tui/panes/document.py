@@ -8,8 +8,9 @@ line, ``g`` walks the graph from here.
 
 Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
 it renders the selected section, or the document's first ``WINDOW`` lines, and ``m`` renders the
-next window. It is one widget holding Rich's markdown rendering, not Textual's ``Markdown`` widget,
-which mounts a widget per block (a table alone is dozens) and took a second to lay out. The body's
+next window. It is a ``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a
+time), not Textual's ``Markdown`` widget, which mounts a widget per block (a table alone is dozens)
+and took a second to lay out. The body's
 links to other documents are in the outline, where Enter follows them. The source view is a
 ``TextArea``, which draws only the lines on screen. The lines come from the bank's in-memory text,
 sliced here, not re-read.
@@ -20,12 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rich.markdown import Markdown
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
@@ -34,6 +34,7 @@ from core.bank import Bank
 from core.model import Document, Section
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.markdown_view import MarkdownView
 from tui.widgets.tree_cursor import place_cursor
 
 EMPTY = (
@@ -43,6 +44,10 @@ EMPTY = (
 
 WINDOW = 80
 """Lines the rendered view renders at a time (a screenful or two; ``m`` renders the next ones)."""
+SOURCE_WINDOW = 300
+"""Lines of the raw file the source view holds; ``m`` loads them all (wrapping 2,000 lines is slow)."""
+SOURCE_BEFORE = 60
+"""Lines kept above the line the source view opens at."""
 
 
 @dataclass(frozen=True)
@@ -152,9 +157,15 @@ class DocumentPane(Pane):
         self.source_mode = False
         self.shown_lines = WINDOW
         """How many lines of the section (or document) the rendered view holds."""
+        self.shown_source = SOURCE_WINDOW
+        """How many lines of the raw file the source view holds."""
+        self.source_start = 1
+        """The raw line the source view's first line is."""
         self._wanted_section: str | None = None
         self.markdown_source = ""
         """The markdown the rendered view shows."""
+        self.more_note = ""
+        """What the rendered view says under it about the lines it left out."""
 
     def compose(self) -> ComposeResult:
         yield Static(EMPTY, id="doc-heading", classes="pane-heading")
@@ -164,21 +175,35 @@ class DocumentPane(Pane):
             tree.guide_depth = 2
             yield tree
             with ContentSwitcher(initial="doc-rendered", id="doc-view"):
-                with VerticalScroll(id="doc-rendered"):
-                    yield Static(id="doc-markdown")
-                    yield Static("", id="doc-more")
+                yield MarkdownView(id="doc-rendered")
                 yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=True)
 
     # -- opening ----------------------------------------------------------------------------
 
     def open(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
-        """Show a document, scoped to a section or placed at a line (the screen calls this)."""
-        if path != self.path:
-            self._clear(Text.assemble(("Opening ", "italic"), (path, "bold"), ("…", "italic")))
+        """Show a document, scoped to a section or placed at a line (the screen calls this).
+
+        Reading it is slicing text the bank holds, so it is done here, in this frame, unless a
+        re-check holds the bank; then a worker waits for it while the heading says what is coming.
+        """
         self.path, self.line = path, line
         self._wanted_section = section
         self.source_mode = line is not None
         self._shown_generation = self.generation
+        if self.bank.lock.acquire(blocking=False):
+            self.forget()  # an answer still on its way is older than this one
+            try:
+                opened = read_opened(self.bank, path)
+            except Exception as error:
+                self.show_error(error)
+                self.on_failed(("open", path), error)
+                return
+            finally:
+                self.bank.lock.release()
+            self.on_loaded(("open", path), opened)
+            return
+        if self.opened is None or path != self.opened.doc.path:
+            self._clear(Text.assemble(("Opening ", "italic"), (path, "bold"), ("…", "italic")))
         self.run_core(("open", path), lambda: read_opened(self.bank, path))
 
     def reload(self) -> None:
@@ -193,7 +218,6 @@ class DocumentPane(Pane):
         self.query_one("#doc-heading", Static).update(heading)
         self.query_one("#doc-outline", Tree).clear()
         self._render_markdown("")
-        self.query_one("#doc-more", Static).update("")
         self.query_one("#doc-source", TextArea).load_text("")
 
     def on_failed(self, request: Any, error: BaseException) -> None:
@@ -208,12 +232,12 @@ class DocumentPane(Pane):
         if section is None and self.line is not None:
             section = next((s for s in doc.sections if s.line <= self.line <= s.end_line), None)
         self.section = section
-        self.shown_lines = WINDOW
+        self.shown_lines, self.shown_source = WINDOW, SOURCE_WINDOW
         self._heading()
         self._outline()
         self._show()
 
-    def _heading(self) -> None:
+    def _heading(self, note: str = "") -> None:
         """Path and facts on the first line, the title on the second: a long title never hides the path."""
         assert self.opened is not None
         doc = self.opened.doc
@@ -224,6 +248,8 @@ class DocumentPane(Pane):
         if self.line is not None:
             text.append(f"  ·  at line {self.line}", style="bold")
         text.append("\n")
+        if note:
+            text.append(f"{note}  ", style="italic")
         text.append(doc.title, style="bold")
         self.query_one("#doc-heading", Static).update(text)
 
@@ -291,33 +317,38 @@ class DocumentPane(Pane):
         if self.source_mode:
             switcher.current = "doc-source"
             area = self.query_one("#doc-source", TextArea)
-            source = self.opened.source
-            if area.text != source:
-                area.load_text(source)
             line = self.line if self.line is not None else (self.section.line if self.section else 1)
-            area.move_cursor((max(line - 1, 0), 0))
-            area.scroll_to(y=max(line - 4, 0), animate=False)
+            lines = self.opened.lines
+            start = max(1, min(line - SOURCE_BEFORE, len(lines) - self.shown_source + 1))
+            end = min(len(lines), start + self.shown_source - 1)
+            source = "\n".join(lines[start - 1 : end])
+            if area.text != source or area.line_number_start != start:
+                area.line_number_start = start
+                area.load_text(source)
+            self.source_start = start
+            area.move_cursor((max(line - start, 0), 0))
+            area.scroll_to(y=max(line - start - 3, 0), animate=False)
+            if start > 1 or end < len(lines):
+                self._heading(f"source lines {start}–{end} of {len(lines)}; m: all")
+            else:
+                self._heading()
         else:
             switcher.current = "doc-rendered"
+            self._heading()
             start, end = self.opened.span(self.section)
             content, left = window(self.opened.lines, start, end, self.shown_lines)
-            self._render_markdown(content)
-            more = self.query_one("#doc-more", Static)
+            note = None
             if left:
-                more.update(
-                    Text.assemble(
-                        (f"… {left} more line{'s' if left != 1 else ''}: ", "italic"),
-                        ("m", "bold"),
-                        (" shows more, ", "italic"),
-                        ("s", "bold"),
-                        (" the source, or choose a section in the outline.", "italic"),
-                    )
+                note = Text.assemble(
+                    (f"… {left} more line{'s' if left != 1 else ''}: ", "italic"),
+                    ("m", "bold"),
+                    (" shows more, ", "italic"),
+                    ("s", "bold"),
+                    (" the source, or choose a section in the outline.", "italic"),
                 )
-            else:
-                more.update("")
-            more.display = bool(left)
+            self._render_markdown(content, note)
             if self.shown_lines == WINDOW:
-                self.query_one("#doc-rendered", VerticalScroll).scroll_home(animate=False)
+                self.query_one("#doc-rendered", MarkdownView).scroll_home(animate=False)
 
     @on(Tree.NodeHighlighted, "#doc-outline")
     def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
@@ -339,9 +370,10 @@ class DocumentPane(Pane):
         elif kind in ("section", "whole"):
             self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
 
-    def _render_markdown(self, content: str) -> None:
+    def _render_markdown(self, content: str, note: Text | None = None) -> None:
         self.markdown_source = content
-        self.query_one("#doc-markdown", Static).update(Markdown(content, hyperlinks=False) if content else "")
+        self.more_note = note.plain if note is not None else ""
+        self.query_one("#doc-rendered", MarkdownView).update(content, note)
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -359,17 +391,21 @@ class DocumentPane(Pane):
         self._show()
 
     def action_more(self) -> None:
-        """Render the next window of the section (or document)."""
-        if self.opened is not None and not self.source_mode:
+        """Render the next window of the section (or document); in the source view, every line."""
+        if self.opened is None:
+            return
+        if self.source_mode:
+            self.shown_source = len(self.opened.lines)
+        else:
             self.shown_lines += WINDOW
-            self._show()
+        self._show()
 
     def action_edit(self) -> None:
         if self.opened is None:
             return
         line = self.line or (self.section.line if self.section else 1)
         if self.source_mode:
-            line = self.query_one("#doc-source", TextArea).cursor_location[0] + 1
+            line = self.query_one("#doc-source", TextArea).cursor_location[0] + self.source_start
         self.app.open_in_editor(self.bank.root / self.opened.doc.path, line)  # type: ignore[attr-defined]
 
     def action_graph(self) -> None:

@@ -91,9 +91,9 @@ class RoutePane(Pane):
         )
         yield Static(EMPTY, id="route-detail", classes="detail")
 
-    def watch_generation(self) -> None:
-        # The router builds its indexes on the first question; build them as soon as the bank is
-        # indexed, off the event loop, so the first keystroke is answered as fast as the others.
+    def warm(self) -> None:
+        """Build the router's indexes off the event loop, so the first keystroke is answered as fast
+        as the others (the screen calls this once the bank is indexed and the header counted)."""
         if not self._warmed:
             self._warmed = True
             self.run_worker(
@@ -103,7 +103,6 @@ class RoutePane(Pane):
                 group="warm",
                 description="Route: warming the indexes",
             )
-        super().watch_generation()
 
     # -- asking --------------------------------------------------------------------------------
 

@@ -184,6 +184,7 @@ class WorkbenchScreen(Screen[None]):
     def on_workbench_screen_summary_ready(self, message: SummaryReady) -> None:
         header = self.query_one(BankHeader)
         header.busy = ""
+        self.query_one(RoutePane).warm()  # after the counts, so the two do not share the CPU
         if message.summary is not None:
             header.summary = message.summary
         else:
