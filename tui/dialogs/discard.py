@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, Static
 from core.bank import Bank
 from core.write.inbox import DiscardResult, discard
 from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from tui.widgets.steady_input import SteadyInput
 
 HINT = "Enter discards · Esc keeps the note"
 
@@ -38,7 +39,7 @@ class DiscardDialog(CoreDialog[DiscardResult | None]):
             )
             yield Horizontal(
                 Label("Reason", classes="field-label"),
-                Input(
+                SteadyInput(
                     self.reason,
                     id="discard-reason",
                     compact=True,

@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from tui.widgets.steady_input import SteadyInput
+
 
 class NamePrompt(ModalScreen[str | None]):
     """A one-field form; dismisses with the name, or None when cancelled."""
@@ -47,7 +49,7 @@ class NamePrompt(ModalScreen[str | None]):
         with Vertical():
             yield Label("Create a memory bank", classes="dialog-title")
             yield Static(f"In {self.where}. The name goes into the root index.", markup=False)
-            yield Input(placeholder="Project name", id="name")
+            yield SteadyInput(placeholder="Project name", id="name")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Create", id="create", variant="primary")

@@ -21,6 +21,7 @@ from tui.dialogs.preview import PreviewDialog
 from tui.previews import promote_preview
 from tui.triage import PromotePlan, PromoteRequest, destinations, doc_kinds, document_paths, kind_for, plan_promote
 from tui.widgets.completing_input import CompletingInput
+from tui.widgets.steady_input import SteadyInput
 
 HINT = "Tab completes or moves on · Enter previews (writes nothing) · Esc cancels"
 
@@ -68,10 +69,10 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
                     placeholder="doc_kind, e.g. domain",
                 ),
             )
-            yield self._field("Title", Input(r.title, id="promote-title", compact=True))
+            yield self._field("Title", SteadyInput(r.title, id="promote-title", compact=True))
             yield self._field(
                 "Purpose",
-                Input(r.purpose, id="promote-purpose", compact=True, placeholder="one sentence: when to read it"),
+                SteadyInput(r.purpose, id="promote-purpose", compact=True, placeholder="one sentence: when to read it"),
             )
             yield self._field(
                 "Derived from",
@@ -86,7 +87,7 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
             )
             yield self._field(
                 "Canonical for",
-                Input(
+                SteadyInput(
                     ", ".join(r.canonical_for),
                     id="promote-canonical",
                     compact=True,

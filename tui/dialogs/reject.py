@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Static
 from core.bank import Bank
 from core.write.inbox import reject_proposal
 from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from tui.widgets.steady_input import SteadyInput
 
 HINT = "Enter rejects (the note stays in the inbox) · Esc keeps the proposal"
 
@@ -44,7 +45,7 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
             yield Static(describe(self.proposal), classes="dialog-note", markup=False)
             yield Horizontal(
                 Label("Note (optional)", classes="field-label"),
-                Input(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
+                SteadyInput(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
                 classes="field",
             )
             yield Static("", classes="dialog-error")

@@ -20,6 +20,7 @@ from core.changes import Changes, changes_since
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
+from tui.widgets.steady_input import SteadyInput
 
 DEFAULT_SINCE = "HEAD~5"
 MARKS = {
@@ -51,7 +52,7 @@ class ChangesPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Since", classes="row-label")
-            yield Input(
+            yield SteadyInput(
                 DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)", id="changes-since"
             )
         yield Static("Reading git history…", id="changes-summary", classes="pane-heading")

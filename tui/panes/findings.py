@@ -20,6 +20,7 @@ from core.validate import RULES, Finding, ValidationReport, validate
 from core.validate.registry import ordered_rules
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
+from tui.widgets.steady_input import SteadyInput
 from tui.widgets.tree_cursor import place_cursor
 
 ALL = "all"
@@ -55,7 +56,7 @@ class FindingsPane(Pane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield Input(placeholder="filter by path", id="findings-path")
+            yield SteadyInput(placeholder="filter by path", id="findings-path")
             yield Select(
                 [("all severities", ALL), ("errors", "error"), ("warnings", "warning")],
                 value=ALL,

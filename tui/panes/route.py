@@ -28,6 +28,7 @@ from tui.dialogs.explain import ExplainDialog
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.fitted_table import Column, FittedTable
+from tui.widgets.steady_input import SteadyInput
 
 LIMIT = 10
 ALL_LAYERS = "all"
@@ -76,7 +77,11 @@ class RoutePane(Pane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield Input(placeholder="Ask where something lives, e.g. invoice numbering", id="route-question")
+            yield SteadyInput(
+                placeholder="Ask where something lives, e.g. invoice numbering",
+                id="route-question",
+                select_on_focus=False,  # coming back to the pane must not arm the question for replacing
+            )
             layers = [("all layers", ALL_LAYERS)] + [(layer, layer) for layer in LAYERS if layer != "inbox"]
             yield Select(layers, value=ALL_LAYERS, allow_blank=False, id="route-layer")
         yield FittedTable(
@@ -223,6 +228,13 @@ class RoutePane(Pane):
             self.post_message(self.HitChosen(hit.path, section=hit.section))
 
     # -- actions --------------------------------------------------------------------------------
+
+    def focus_default(self) -> None:
+        """The results when there are some (so 1-9 keep switching panes), else the question box."""
+        if self.question and self.result is not None and self.result.hits:
+            self.action_results()
+        else:
+            self.action_ask()
 
     def action_switch_focus(self) -> None:
         if self.query_one("#route-question", Input).has_focus:

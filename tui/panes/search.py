@@ -19,6 +19,7 @@ from core.search import SearchResult, search
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
+from tui.widgets.steady_input import SteadyInput
 
 DEBOUNCE_SECONDS = 0.08
 LIMIT = 25
@@ -45,7 +46,7 @@ class SearchPane(Pane):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
+        yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
         yield FittedTable(
             [Column("Document", weight=2), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],

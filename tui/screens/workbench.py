@@ -62,6 +62,22 @@ PANES: tuple[PaneSpec, ...] = (
 """Every pane, in tab order. A new pane is one more entry here and one module."""
 
 
+ALT_DIGITS_AS_READ = (
+    "inverted_exclamation_mark",
+    "trade_mark_sign",
+    "pound_sign",
+    "cent_sign",
+    "infinity",
+    "section_sign",
+    "pilcrow_sign",
+    "bullet",
+    "ª",
+)
+"""alt+1 to alt+9 as Textual reads them from a terminal that sends ESC and the digit (tmux, most
+Linux terminals): it takes them for the macOS option characters ¡ ™ £ ¢ ∞ § ¶ • ª. Bound with
+priority, so they switch panes from inside a text box too (where they would otherwise be typed)."""
+
+
 def tab_label(spec: PaneSpec) -> str:
     """The key that shows a pane, highlighted and set against its title, so nine tabs fit 80 columns."""
     return f"[b $text-accent]{spec.key}[/]{spec.pane.TITLE}"
@@ -75,6 +91,10 @@ class WorkbenchScreen(Screen[None]):
         *(
             Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
             for spec in PANES
+        ),
+        *(
+            Binding(key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
+            for key, spec in zip(ALT_DIGITS_AS_READ, PANES)
         ),
         Binding("ctrl+o", "jump", "Jump"),
     ]
