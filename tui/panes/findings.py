@@ -156,6 +156,11 @@ class FindingsPane(Pane):
                     target = node
         if target is not None:
             place_cursor(tree, target)
+            first_group = tree.root.children[0]
+            if first_group.children and target is first_group.children[0]:
+                # Scrolling the cursor into view before the tree is laid out can leave it one line
+                # down, hiding the first rule's header: show the top once it is laid out.
+                tree.call_after_refresh(tree.scroll_home, animate=False)
         self._describe(target.data if target is not None else None)
 
     def _describe(self, finding: Finding | None) -> None:

@@ -47,8 +47,8 @@ class GraphPane(Pane):
         Binding("u", "direction('up')", "Up"),
         Binding("d", "direction('down')", "Down"),
         Binding("b", "direction('both')", "Both"),
-        Binding("plus,equals_sign", "depth(1)", "Deeper", key_display="+"),
-        Binding("minus", "depth(-1)", "Shallower", key_display="-"),
+        Binding("plus,equals_sign", "depth(1)", "Depth", key_display="+/-"),
+        Binding("minus", "depth(-1)", "Shallower", key_display="-", show=False),
         Binding("right_square_bracket", "cap(1)", "More nodes", key_display="]", show=False),
         Binding("left_square_bracket", "cap(-1)", "Fewer nodes", key_display="[", show=False),
         Binding("r", "reroot", "Re-root"),
@@ -89,6 +89,7 @@ class GraphPane(Pane):
         yield Static(EMPTY, id="graph-summary", classes="pane-heading")
         tree: Tree[str | None] = Tree("graph", id="graph-tree")
         tree.guide_depth = 3
+        tree.display = False  # until there is a document to walk from: no lone root under the sentence
         yield tree
 
     # -- settings -----------------------------------------------------------------------------
@@ -156,6 +157,7 @@ class GraphPane(Pane):
 
     def _tree(self, graph: Graph) -> None:
         tree = self.query_one("#graph-tree", Tree)
+        tree.display = True
         tree.clear()
         fits = {(e.source, e.target): e.fit for e in graph.edges}
         root = graph.nodes[0]
@@ -229,4 +231,5 @@ class GraphPane(Pane):
             self.reload()
 
     def focus_default(self) -> None:
-        self.query_one("#graph-tree", Tree).focus()
+        tree = self.query_one("#graph-tree", Tree)
+        (tree if tree.display else self.query_one("#graph-direction")).focus()
