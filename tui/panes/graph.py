@@ -157,7 +157,10 @@ class GraphPane(Pane):
 
     def _tree(self, graph: Graph) -> None:
         tree = self.query_one("#graph-tree", Tree)
-        tree.display = True
+        if not tree.display:  # the first walk: the tree takes the focus its absence sent elsewhere
+            tree.display = True
+            if self.active:
+                tree.focus()
         tree.clear()
         fits = {(e.source, e.target): e.fit for e in graph.edges}
         root = graph.nodes[0]
