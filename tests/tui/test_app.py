@@ -11,9 +11,10 @@ import pytest
 from textual.command import CommandInput, CommandPalette
 from textual.widgets import Input
 
-from tests.tui.conftest import SIZE, settle
+from tests.tui.conftest import SIZE, Notes, settle
 from tui.app import make_app
 from tui.panes.document import DocumentPane
+from tui.panes.route import RoutePane
 from tui.screens.welcome import WelcomeScreen
 from tui.screens.workbench import PANES, WorkbenchScreen
 from tui.widgets.bank_header import BankHeader
@@ -32,14 +33,62 @@ async def test_the_header_counts_documents_findings_the_inbox_and_the_contract(d
         assert line.startswith(" harbor ") and "contract ✓" in line and "inbox 4 (1 proposal)" in line
 
 
-async def test_a_bank_without_dna_is_shown_degraded(tmp_path):
+async def test_a_bank_without_dna_is_shown_degraded_and_says_why_and_what_to_do(tmp_path, monkeypatch):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "a.md").write_text("---\ntitle: A\npurpose: p\n---\n# A\n")
     app = make_app(tmp_path, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
         await settle(pilot)
         assert app.screen.query_one(BankHeader).summary.contract is False
         assert "degraded" in str(app.screen.query_one(BankHeader).render())
+        said = [m for m, _ in notes.messages if "no contract" in m]
+        assert said and "dna/governance.md" in said[0] and "not applied" in said[0]
+
+
+async def test_placeholders_and_hints_speak_the_banks_language_and_name_the_search_pane(tmp_path):
+    (tmp_path / "domain").mkdir()
+    (tmp_path / "domain" / "porog.md").write_text(
+        "---\ntitle: Пороги фильтрации\npurpose: Где живут пороги.\ncanonical_for:\n  - порог_фильтра\n---\n# П\n"
+    )
+    app = make_app(tmp_path, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "пороги фильтрации" in app.screen.query_one("#route-question", Input).placeholder
+        await pilot.press("escape", "6")
+        await settle(pilot)
+        assert "порог_фильтра" in app.screen.query_one("#search-query", Input).placeholder
+        await pilot.press("escape", "1")
+        app.screen.query_one(RoutePane).ask("zzzz qqqq")
+        await settle(pilot)
+        detail = str(app.screen.query_one("#route-detail").render())
+        assert "bank_search" not in detail and "6 to search" in detail
+
+
+async def test_an_empty_project_name_is_answered_beside_the_field(tmp_path):
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Give the project a name" in str(app.screen.query_one("#name-problem").render())
+
+
+async def test_notifications_never_cover_a_dialogs_buttons(tmp_path):
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        app.notify("A long notification that takes a few lines of the screen to say what it has to say. " * 2)
+        await settle(pilot)
+        await settle(pilot)
+        toasts = [t.region for t in app.screen.query("Toast")]
+        buttons = [b.region for b in app.screen.query("Button")]
+        assert toasts and buttons
+        assert not any(t.overlaps(b) for t in toasts for b in buttons)
 
 
 async def test_every_pane_is_reachable_by_its_key_and_by_the_palette(demo_source):

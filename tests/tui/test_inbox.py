@@ -182,6 +182,23 @@ async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(tri
     assert_clean(triage_root)
 
 
+async def test_enter_on_the_fold_forms_section_field_previews_as_its_hint_says(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        form = app.screen
+        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
+        await settle(pilot)
+        section = form.query_one("#fold-section", Select)
+        section.value = "What Must Be Tested"
+        section.focus()
+        await pilot.press("enter")
+        assert not section.expanded
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+
+
 async def test_fold_appends_to_the_owner_section_then_discards_the_note_with_the_reason(triage_root):
     before = read_document(Bank.open(triage_root), "engineering/testing-policy.md", section="What Must Be Tested")
     app = make_app(triage_root, poll_seconds=0)

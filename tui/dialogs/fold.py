@@ -22,6 +22,7 @@ from tui.dialogs.preview import PreviewDialog
 from tui.previews import fold_preview
 from tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
 from tui.widgets.completing_input import CompletingInput
+from tui.widgets.form_select import FormSelect
 
 HINT = "Enter or ctrl+s previews (writes nothing) · Tab moves on · Esc cancels"
 MODES = [("append to the section", "append"), ("replace the section", "replace")]
@@ -44,6 +45,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "preview", "Preview"),
+        Binding("enter", "preview", "Preview", show=False),
     ]
 
     def __init__(
@@ -76,7 +78,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
             )
             yield self._field(
                 "Section",
-                Select(
+                FormSelect(
                     [(s, s) for s in sections],
                     value=chosen,
                     id="fold-section",
@@ -85,7 +87,9 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
                     allow_blank=not sections,
                 ),
             )
-            yield self._field("Mode", Select(MODES, value="append", allow_blank=False, id="fold-mode", compact=True))
+            yield self._field(
+                "Mode", FormSelect(MODES, value="append", allow_blank=False, id="fold-mode", compact=True)
+            )
             yield Label(
                 "Text to fold; edit it to read well in its new place (f7 selects all):",
                 id="fold-label",

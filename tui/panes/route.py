@@ -21,10 +21,11 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Select, Static
 
 from core.model import LAYERS
-from core.route import RouteHit, RouteResult, route
+from core.route import EMPTY_HINT, RouteHit, RouteResult, route
 from core.write.checks import PinResult, pin_route_check
 from tui.dialogs.confirm import ConfirmDialog
 from tui.dialogs.explain import ExplainDialog
+from tui.examples import example_title
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.fitted_table import Column, FittedTable
@@ -139,6 +140,9 @@ class RoutePane(Pane):
         self.action_results()
 
     def reload(self) -> None:
+        example = example_title(self.bank)
+        if example:
+            self.query_one("#route-question", Input).placeholder = f"Ask where something lives, e.g. {example}"
         self.route_now()
 
     def route_now(self) -> None:
@@ -209,7 +213,7 @@ class RoutePane(Pane):
         if self.result is None:
             detail.update(EMPTY)
         elif hit is None:
-            detail.update(Text(self.result.hint or "No document answers this question.", style="italic"))
+            detail.update(Text(no_match_hint(self.result.hint), style="italic"))
         else:
             text = Text()
             text.append(hit.title, style="bold")
@@ -284,3 +288,12 @@ class RoutePane(Pane):
                 )
 
         self.app.push_screen(ConfirmDialog("Pin the expected answer?", "\n".join(lines), confirm="Pin"), answered)
+
+
+def no_match_hint(hint: str | None) -> str:
+    """The router's hint, in the workbench's words: its Search pane, not the agents' ``bank_search``."""
+    if not hint:
+        return "No document answers this question."
+    if hint == EMPTY_HINT:
+        return "No frontmatter match. Press 6 to search the bodies for a literal term, or widen the question."
+    return hint

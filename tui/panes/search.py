@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
 from core.search import SearchResult, search
+from tui.examples import example_term
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
@@ -74,6 +75,9 @@ class SearchPane(Pane):
         self.action_results()
 
     def reload(self) -> None:
+        example = example_term(self.bank)
+        if example:
+            self.query_one("#search-query", Input).placeholder = f"Search the bodies, e.g. {example}"
         text = self.query_text
         if not text:
             self.forget()

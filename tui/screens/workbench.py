@@ -78,6 +78,14 @@ Linux terminals): it takes them for the macOS option characters ¡ ™ £ ¢ ∞
 priority, so they switch panes from inside a text box too (where they would otherwise be typed)."""
 
 
+DEGRADED_HELP = (
+    "This bank declares no contract (no dna/): reading, routing, search, the graph and the structural "
+    "checks work, but the rules a contract sets (derived_from, cycles, value sets) are not applied. "
+    "Add a dna/governance.md (a bank made by `memorybank init` starts with one) to apply them."
+)
+"""What "degraded" in the header means, said once when such a bank opens."""
+
+
 def tab_label(spec: PaneSpec) -> str:
     """The key that shows a pane, highlighted and set against its title, so nine tabs fit 80 columns."""
     return f"[b $text-accent]{spec.key}[/]{spec.pane.TITLE}"
@@ -206,6 +214,8 @@ class WorkbenchScreen(Screen[None]):
         header.busy = ""
         self.query_one(RoutePane).warm()  # after the counts, so the two do not share the CPU
         if message.summary is not None:
+            if header.summary is None and not message.summary.contract:
+                self.notify(DEGRADED_HELP, title="Degraded: no contract", severity="warning", timeout=15)
             header.summary = message.summary
         else:
             self.notify(str(getattr(message.error, "message", message.error)), title="Header", severity="error")
