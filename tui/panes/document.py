@@ -243,10 +243,10 @@ class DocumentPane(Pane):
         doc = self.opened.doc
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(doc.path, style="bold")
-        facts = [doc.doc_kind, doc.status, f"{doc.layer} layer", f"{doc.line_count} lines"]
-        text.append("  ·  " + "  ·  ".join(f for f in facts if f), style="dim")
+        facts = [doc.doc_kind, doc.status, doc.layer, f"{doc.line_count} lines"]
+        text.append("  " + " · ".join(f for f in facts if f), style="dim")
         if self.line is not None:
-            text.append(f"  ·  at line {self.line}", style="bold")
+            text.append(f" · at line {self.line}", style="bold")
         text.append("\n")
         if note:
             text.append(f"{note}  ", style="italic")
@@ -306,6 +306,13 @@ class DocumentPane(Pane):
                     label = Text.assemble(("✗ ", "bold red"), target, ("  broken: no such document", "italic"))
                     links.add_leaf(label, data=("loose", target))
         place_cursor(tree, chosen)
+        # Placed before the tree is laid out, the cursor can scroll it and hide the first lines.
+        tree.call_after_refresh(self._outline_from_top)
+
+    def _outline_from_top(self) -> None:
+        tree = self.query_one("#doc-outline", Tree)
+        if 0 <= tree.cursor_line < tree.scrollable_content_region.height:
+            tree.scroll_home(animate=False)
 
     # -- showing --------------------------------------------------------------------------------
 
