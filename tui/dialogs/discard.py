@@ -60,4 +60,4 @@ class DiscardDialog(CoreDialog[DiscardResult | None]):
     @on(Button.Pressed, "#discard")
     def action_discard(self) -> None:
         reason = self.query_one("#discard-reason", Input).value
-        self.run_core("discard", lambda: discard(self.bank, path=self.note, reason=reason))
+        self.run_core(lambda: discard(self.bank, path=self.note, reason=reason))

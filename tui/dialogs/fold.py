@@ -8,8 +8,6 @@ discards the note. A refusal is shown verbatim and the form stays as typed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -139,13 +137,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
         fields = self._fields()
-        self.run_core("preview", lambda: plan_fold(self.bank, **fields))
-
-    def on_answer(self, request: str, value: Any) -> None:
-        if request == "preview":
-            self._confirm(value)
-        else:
-            super().on_answer(request, value)
+        self.run_core(lambda: plan_fold(self.bank, **fields), self._confirm)
 
     def _confirm(self, plan: FoldPlan) -> None:
         self.plan = plan
@@ -153,7 +145,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core("apply", lambda: apply_fold(self.bank, **fields))
+                self.run_core(lambda: apply_fold(self.bank, **fields))
 
         title = f"Fold into {plan.update.path} § {plan.update.section}?"
         self.app.push_screen(

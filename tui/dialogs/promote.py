@@ -7,8 +7,6 @@ is shown verbatim in the form, which keeps everything typed in it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -138,20 +136,14 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
         request = self.filled()
-        self.run_core("preview", lambda: plan_promote(self.bank, request))
-
-    def on_answer(self, request: str, value: Any) -> None:
-        if request == "preview":
-            self._confirm(value)
-        else:
-            super().on_answer(request, value)
+        self.run_core(lambda: plan_promote(self.bank, request), self._confirm)
 
     def _confirm(self, plan: PromotePlan) -> None:
         filled = self.filled()
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core("apply", lambda: plan_promote(self.bank, filled, dry_run=False))
+                self.run_core(lambda: plan_promote(self.bank, filled, dry_run=False))
 
         self.app.push_screen(
             PreviewDialog(

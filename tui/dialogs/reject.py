@@ -61,4 +61,4 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
     @on(Button.Pressed, "#reject")
     def action_reject(self) -> None:
         note = self.query_one("#reject-note", Input).value
-        self.run_core("reject", lambda: reject_proposal(self.bank, path=self.note, note=note))
+        self.run_core(lambda: reject_proposal(self.bank, path=self.note, note=note))

@@ -75,17 +75,18 @@ class ChangesPane(Pane):
     def reload(self) -> None:
         since = self.query_one("#changes-since", Input).value.strip()
         self.run_core(
-            ("changes", since, self.bank.generation),
             lambda: changes_since(self.bank, since),
+            self._listed,
+            failed=self._failed,
             busy=self.query_one("#changes-summary", Static),
         )
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.changes = None
         self.query_one("#changes-table", FittedTable).set_rows([])
         self.query_one("#changes-summary", Static).update(getattr(error, "message", str(error)))
 
-    def on_loaded(self, request: Any, changes: Changes) -> None:
+    def _listed(self, changes: Changes) -> None:
         self.changes = changes
         counts: dict[str, int] = {}
         rows: list[tuple[list[str | Text], str]] = []

@@ -196,21 +196,21 @@ class DocumentPane(Pane):
                 opened = read_opened(self.bank, path)
             except Exception as error:
                 self.show_error(error)
-                self.on_failed(("open", path), error)
+                self._failed(error)
                 return
             finally:
                 self.bank.lock.release()
-            self.on_loaded(("open", path), opened)
+            self._opened(opened)
             return
         if self.opened is None or path != self.opened.doc.path:
             self._clear(Text.assemble(("Opening ", "italic"), (path, "bold"), ("…", "italic")))
-        self.run_core(("open", path), lambda: read_opened(self.bank, path))
+        self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
 
     def reload(self) -> None:
         if self.path is not None:
             path = self.path
             self._wanted_section = self.section.title if self.section else None
-            self.run_core(("open", path), lambda: read_opened(self.bank, path))
+            self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
 
     def _clear(self, heading: Text | str) -> None:
         """Nothing of the previous document stays on screen under another heading."""
@@ -220,10 +220,10 @@ class DocumentPane(Pane):
         self._render_markdown("")
         self.query_one("#doc-source", TextArea).load_text("")
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self._clear(Text(f"{self.path}: {getattr(error, 'message', error)}"))
 
-    def on_loaded(self, request: Any, opened: Opened) -> None:
+    def _opened(self, opened: Opened) -> None:
         self.opened = opened
         doc = opened.doc
         self.path = doc.path

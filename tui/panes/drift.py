@@ -71,15 +71,16 @@ class DriftPane(Pane):
     def reload(self) -> None:
         threshold = self.threshold
         self.run_core(
-            ("drift", threshold, self.bank.generation),
             lambda: check_drift(self.bank, threshold_days=threshold),
+            self._checked,
+            failed=self._failed,
             busy=self.query_one("#drift-summary", Static),
         )
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.query_one("#drift-summary", Static).update(getattr(error, "message", str(error)))
 
-    def on_loaded(self, request: Any, drift: Drift) -> None:
+    def _checked(self, drift: Drift) -> None:
         self.drift = drift
         summary = Text()
         if drift.mode == "git":

@@ -105,13 +105,9 @@ class FindingsPane(Pane):
                 bank.refresh()
             return validate(bank, severity=severity, rule=rule)
 
-        self.run_core(
-            ("validate", severity, rule, bank.generation, recheck),
-            call,
-            busy=self.query_one("#findings-summary", Static),
-        )
+        self.run_core(call, self._validated, busy=self.query_one("#findings-summary", Static))
 
-    def on_loaded(self, request: Any, report: ValidationReport) -> None:
+    def _validated(self, report: ValidationReport) -> None:
         self.report = report
         self._fill(report)
 

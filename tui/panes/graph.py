@@ -124,16 +124,17 @@ class GraphPane(Pane):
         root, direction, depth, cap = self.root_path, self.direction, self.depth, self.cap
         self._shown_generation = self.generation
         self.run_core(
-            ("walk", root, direction, depth, cap, self.bank.generation),
             lambda: walk_graph(self.bank, root, direction=direction, depth=depth, limit=cap),
+            self._walked,
+            failed=self._failed,
         )
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.graph = None
         self.query_one("#graph-tree", Tree).clear()
         self.query_one("#graph-summary", Static).update(getattr(error, "message", str(error)))
 
-    def on_loaded(self, request: Any, graph: Graph) -> None:
+    def _walked(self, graph: Graph) -> None:
         self.graph = graph
         self._summary(graph)
         self._tree(graph)

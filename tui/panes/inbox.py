@@ -12,6 +12,7 @@ proposals and ``A`` applies the marked ones after one combined preview.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.console import Group
@@ -143,29 +144,7 @@ class InboxPane(Pane):
     # -- the list --------------------------------------------------------------------------------
 
     def reload(self) -> None:
-        self.run_core(
-            ("list", self.bank.generation), lambda: list_inbox(self.bank), busy=self.query_one("#inbox-summary", Static)
-        )
-
-    def on_loaded(self, request: Any, value: Any) -> None:
-        kind = request[0]
-        if kind == "list":
-            self._fill(value)
-        elif kind == "note":
-            self._show(value)
-        elif kind == "apply-preview":
-            self._confirm_apply(request[1], value)
-        elif kind == "batch-preview":
-            self._confirm_batch(value)
-        elif kind == "apply":
-            self._applied(value)
-        elif kind == "batch":
-            self._batch_applied(value)
-
-    def on_failed(self, request: Any, error: BaseException) -> None:
-        if request[0] == "note":
-            self.view = None
-            self._show(None)
+        self.run_core(lambda: list_inbox(self.bank), self._fill, busy=self.query_one("#inbox-summary", Static))
 
     def _fill(self, entries: list[InboxEntry]) -> None:
         # The core orders by whole days; within a day the capture time says which came first.
@@ -224,8 +203,9 @@ class InboxPane(Pane):
         if self.view is not None and self.view.entry == entry:
             return
         self.run_core(
-            ("note", entry.path, self.bank.generation),
             lambda: note_view(self.bank, entry),
+            self._show,
+            failed=lambda _: self._show(None),
             channel="note",
             busy=self.query_one("#inbox-where"),
         )
@@ -377,7 +357,7 @@ class InboxPane(Pane):
                     return result, added_index_lines(self.bank, result)
             return result, ()
 
-        self.run_core(("apply-preview", path), preview, channel="write")
+        self.run_core(preview, partial(self._confirm_apply, path), channel="write")
 
     def _confirm_apply(
         self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]
@@ -387,7 +367,7 @@ class InboxPane(Pane):
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core(("apply", path), lambda: apply_proposal(self.bank, path=path), channel="write")
+                self.run_core(lambda: apply_proposal(self.bank, path=path), self._applied, channel="write")
 
         self.app.push_screen(
             PreviewDialog(
@@ -433,7 +413,7 @@ class InboxPane(Pane):
         if not paths:
             self.notify("No note carries a proposal.", title="Inbox", severity="warning")
             return
-        self.run_core(("batch-preview", tuple(paths)), lambda: run_proposals(self.bank, paths), channel="write")
+        self.run_core(lambda: run_proposals(self.bank, paths), self._confirm_batch, channel="write")
 
     def _confirm_batch(self, batch: ProposalBatch) -> None:
         passed = batch.passed
@@ -447,7 +427,7 @@ class InboxPane(Pane):
         def answered(go: bool | None) -> None:
             if go:
                 self.run_core(
-                    ("batch", tuple(passed)), lambda: run_proposals(self.bank, passed, dry_run=False), channel="write"
+                    lambda: run_proposals(self.bank, passed, dry_run=False), self._batch_applied, channel="write"
                 )
 
         self.app.push_screen(

@@ -153,36 +153,29 @@ class RoutePane(Pane):
             self.result = None
             self._fill(None)
             return
-        request = ("route", question, layer, self.bank.generation)
+        asked = (question, layer, self.bank.generation)
         if self._routing is not None:
-            self._pending = self._routing != request[1:]
+            self._pending = self._routing != asked
             return
-        self._routing = request[1:]
-        self.run_core(request, lambda: route(self.bank, question, limit=LIMIT, layer=layer))
+        self._routing = asked
+        self.run_core(lambda: route(self.bank, question, limit=LIMIT, layer=layer), self._routed, failed=self._failed)
 
-    def _routed(self) -> None:
+    def _routed(self, result: RouteResult) -> None:
+        self.result = result
+        self._fill(result)
+        self._next()
+
+    def _failed(self, error: BaseException) -> None:
+        self.result = None
+        self._fill(None)
+        self._next()
+
+    def _next(self) -> None:
         """A question's answer (or refusal) came back: route the latest one if it changed meanwhile."""
         self._routing = None
         if self._pending:
             self._pending = False
             self.route_now()
-
-    def on_loaded(self, request: Any, value: Any) -> None:
-        if request[0] == "pin-preview":
-            self._confirm_pin(value)
-        elif request[0] == "pin":
-            self.notify(f"{value.expected} pinned for “{value.question}” in {value.path}.", title="Pinned")
-            self.post_message(BankWritten())
-        else:
-            self.result = value
-            self._fill(value)
-            self._routed()
-
-    def on_failed(self, request: Any, error: BaseException) -> None:
-        if request[0] == "route":
-            self.result = None
-            self._fill(None)
-            self._routed()
 
     def _fill(self, result: RouteResult | None) -> None:
         keep = self.selected.path if self.selected else None
@@ -265,8 +258,8 @@ class RoutePane(Pane):
             self.notify("Ask a question and select the document that answers it.", title="Pin", severity="warning")
             return
         self.run_core(
-            ("pin-preview", question, hit.path),
             lambda: pin_route_check(self.bank, question=question, expected=hit.path, dry_run=True),
+            self._confirm_pin,
             channel="write",
         )
 
@@ -282,12 +275,16 @@ class RoutePane(Pane):
         def answered(confirmed: bool | None) -> None:
             if confirmed:
                 self.run_core(
-                    ("pin", preview.question, preview.expected),
                     lambda: pin_route_check(self.bank, question=preview.question, expected=preview.expected),
+                    self._pinned,
                     channel="write",
                 )
 
         self.app.push_screen(ConfirmDialog("Pin the expected answer?", "\n".join(lines), confirm="Pin"), answered)
+
+    def _pinned(self, pinned: PinResult) -> None:
+        self.notify(f"{pinned.expected} pinned for “{pinned.question}” in {pinned.path}.", title="Pinned")
+        self.post_message(BankWritten())
 
 
 def no_match_hint(hint: str | None) -> str:

@@ -84,13 +84,13 @@ class SearchPane(Pane):
             self.result = None
             self._fill(None)
             return
-        self.run_core(("search", text, self.bank.generation), lambda: search(self.bank, text, limit=LIMIT))
+        self.run_core(lambda: search(self.bank, text, limit=LIMIT), self._found, failed=self._failed)
 
-    def on_loaded(self, request: Any, result: SearchResult) -> None:
+    def _found(self, result: SearchResult) -> None:
         self.result = result
         self._fill(result)
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.result = None
         self._fill(None)
 
