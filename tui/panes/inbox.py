@@ -29,10 +29,11 @@ from tui.dialogs.discard import DiscardDialog
 from tui.dialogs.fold import FoldDialog
 from tui.dialogs.preview import PreviewDialog
 from tui.dialogs.promote import PromoteDialog
-from tui.dialogs.reject import RejectDialog, describe
+from tui.dialogs.reject import RejectDialog
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.previews import batch_preview, proposal_preview
+from tui.proposals import Proposal
 from tui.triage import (
     FoldPlan,
     NoteView,
@@ -68,11 +69,9 @@ def origin(entry: InboxEntry) -> str:
     return f"Captured by {who}{when} ({days}{stale})."
 
 
-def badge(proposal: dict[str, Any] | None) -> str:
-    if not proposal:
-        return ""
-    target = f"→{proposal['to']}" if proposal.get("to") else ""
-    return f"{proposal.get('action', '?')}{target}"
+def badge(raw: dict[str, Any] | None) -> str:
+    proposal = Proposal.of(raw)
+    return proposal.badge if proposal else ""
 
 
 class InboxPane(Pane):
@@ -237,13 +236,12 @@ class InboxPane(Pane):
         def line(*parts: str | tuple[str, str]) -> None:
             lines.append(Text.assemble(*parts, no_wrap=True, overflow="ellipsis"))
 
-        proposal = view.entry.proposal
+        proposal = Proposal.of(view.entry.proposal)
         if proposal:
-            line((f"Proposal by {proposal.get('proposed_by', 'an agent')}", "bold reverse"))
-            target = f" → {proposal['to']}" if proposal.get("to") else ""
-            lines.append(Text(f"{proposal.get('action', '?')}{target}", style="bold"))
-            if proposal.get("reason"):
-                lines.append(Text(f"“{proposal['reason']}”", style="italic"))
+            line((f"Proposal by {proposal.proposed_by}", "bold reverse"))
+            lines.append(Text(proposal.headline, style="bold"))
+            if proposal.reason:
+                lines.append(Text(f"“{proposal.reason}”", style="italic"))
             lines.append(Text("a applies it (previewed) · r rejects it\n", style="dim"))
         line(("Where it belongs", "bold underline"))
         if not view.candidates:
@@ -333,8 +331,8 @@ class InboxPane(Pane):
         view = self._ready()
         if view is None:
             return
-        proposal = view.entry.proposal or {}
-        reason = str(proposal.get("reason", "")) if proposal.get("action") == "discard" else ""
+        proposal = Proposal.of(view.entry.proposal)
+        reason = proposal.reason if proposal and proposal.action == "discard" else ""
 
         def done(result: DiscardResult | None) -> None:
             if result is not None:
@@ -363,7 +361,7 @@ class InboxPane(Pane):
         self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]
     ) -> None:
         result, lines = value
-        proposal = next((e.proposal for e in self.entries if e.path == path), None) or {}
+        proposal = Proposal.of(next((e.proposal for e in self.entries if e.path == path), None))
 
         def answered(go: bool | None) -> None:
             if go:
@@ -371,7 +369,9 @@ class InboxPane(Pane):
 
         self.app.push_screen(
             PreviewDialog(
-                f"Apply the proposal: {describe(proposal)}", proposal_preview(result, lines), confirm="Apply"
+                f"Apply the proposal: {proposal.describe() if proposal else path}",
+                proposal_preview(result, lines),
+                confirm="Apply",
             ),
             answered,
         )
@@ -384,15 +384,16 @@ class InboxPane(Pane):
 
     def action_reject(self) -> None:
         view = self._ready(proposal=True)
-        if view is None or view.entry.proposal is None:
+        proposal = Proposal.of(view.entry.proposal) if view is not None else None
+        if view is None or proposal is None:
             return
         path = view.entry.path
 
-        def done(proposal: dict[str, Any] | None) -> None:
-            if proposal is not None:
-                self._written(f"Rejected the {proposal.get('action')} proposal on {path}; the note stays.")
+        def done(rejected: dict[str, Any] | None) -> None:
+            if rejected is not None:
+                self._written(f"Rejected the {proposal.action} proposal on {path}; the note stays.")
 
-        self.app.push_screen(RejectDialog(self.bank, note=path, proposal=view.entry.proposal), done)
+        self.app.push_screen(RejectDialog(self.bank, note=path, proposal=proposal), done)
 
     def action_mark(self) -> None:
         entry = self.selected
