@@ -190,3 +190,27 @@ async def test_the_source_view_wraps_so_a_reported_link_stays_on_screen(demo_ban
         await settle(pilot)
         await open_doc(app, pilot, "ops/wide.md", line=9)
         assert any("runbook-that-does-not" in row for row in screen_text(app))
+
+
+async def test_back_and_forward_walk_the_documents_opened(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
+        tree = pane.query_one("#doc-outline", Tree)
+        tree.select_node(tree.root.children[2].children[0])  # follow the edge up
+        await settle(pilot)
+        await open_doc(app, pilot, "ops/monitoring.md")
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert pane.opened.doc.path == "product/plans-and-limits.md"
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert pane.opened.doc.path == "domain/invoicing-rules.md" and pane.section.title == "Numbering"
+        await pilot.press("alt+right")
+        await settle(pilot)
+        assert pane.opened.doc.path == "product/plans-and-limits.md"
+        await open_doc(app, pilot, "domain/tax-model.md")  # a new step drops the ones ahead
+        await pilot.press("alt+right")
+        await settle(pilot)
+        assert pane.opened.doc.path == "domain/tax-model.md"

@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from core.bank import Bank
+from tui.history import History, Visit
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
@@ -105,6 +106,8 @@ class WorkbenchScreen(Screen[None]):
             for key, spec in zip(ALT_DIGITS_AS_READ, PANES)
         ),
         Binding("ctrl+o", "jump", "Jump"),
+        Binding("alt+left", "back", "Back", show=False),
+        Binding("alt+right", "forward", "Forward", show=False),
     ]
 
     generation: reactive[int] = reactive(-1, init=False)
@@ -126,6 +129,8 @@ class WorkbenchScreen(Screen[None]):
         self._activity = list(activity)
         """Tool calls made before this screen existed, oldest first."""
         self._progress: Timer | None = None
+        self.history = History()
+        """The documents opened, for back and forward."""
 
     def compose(self) -> ComposeResult:
         yield BankHeader(id="bank-header")
@@ -241,11 +246,28 @@ class WorkbenchScreen(Screen[None]):
         self.query_one(GraphPane).set_root(message.path)
         self.show_pane("graph")
 
-    def open_document(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
-        """Show a document in the Document pane; the graph follows it."""
+    def open_document(
+        self, path: str, *, section: str | None = None, line: int | None = None, remember: bool = True
+    ) -> None:
+        """Show a document in the Document pane; the graph follows it. Each opening is a step that
+        back and forward (alt+← / alt+→) walk, as in a browser."""
+        if remember:
+            self.history.visit(Visit(path, section, line))
         self.query_one(DocumentPane).open(path, section=section, line=line)
         self.query_one(GraphPane).set_root(path)
         self.show_pane("document")
+
+    def action_back(self) -> None:
+        self._go(self.history.back())
+
+    def action_forward(self) -> None:
+        self._go(self.history.forward())
+
+    def _go(self, visit: Visit | None) -> None:
+        if visit is None:
+            self.notify("Nothing further that way.", title="History", timeout=2)
+            return
+        self.open_document(visit.path, section=visit.section, line=visit.line, remember=False)
 
     def action_jump(self) -> None:
         self.app.action_jump()  # type: ignore[attr-defined]
