@@ -29,6 +29,7 @@ from textual.timer import Timer
 from core.bank import Bank, find_root
 from core.errors import BankError
 from tui.commands import DocumentsProvider, JumpProvider
+from tui.dialogs.keys import KeysDialog, pane_keys
 from tui.editor import editor_command
 from tui.screens.welcome import WelcomeScreen
 from tui.screens.workbench import WorkbenchScreen
@@ -165,7 +166,15 @@ class MemoryBankApp(App[None]):
     # -- actions every screen has ------------------------------------------------------------------
 
     def action_keys(self) -> None:
-        if self.screen.query("HelpPanel"):
+        """The keys of the pane on screen, then the workbench's (elsewhere, Textual's key panel)."""
+        workbench = self.screen if isinstance(self.screen, WorkbenchScreen) else None
+        if workbench is not None:
+            pane = workbench.active_pane
+            bound = [binding for found in pane._bindings.key_to_bindings.values() for binding in found]
+            keys = pane_keys(bound, self.get_key_display)
+            keys = [*pane.EXTRA_KEYS, *keys]
+            self.push_screen(KeysDialog(pane.TITLE, keys))
+        elif self.screen.query("HelpPanel"):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()

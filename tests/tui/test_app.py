@@ -11,8 +11,9 @@ import pytest
 from textual.command import CommandInput, CommandPalette
 from textual.widgets import Input
 
-from tests.tui.conftest import SIZE, Notes, settle
+from tests.tui.conftest import SIZE, Notes, screen_text, settle
 from tui.app import make_app
+from tui.dialogs.keys import KeysDialog
 from tui.panes.document import DocumentPane
 from tui.panes.route import RoutePane
 from tui.screens.welcome import WelcomeScreen
@@ -131,14 +132,27 @@ async def test_jump_to_a_document_from_its_own_palette(demo_source):
         assert app.screen.query_one(DocumentPane).opened.doc.path == "domain/tax-model.md"
 
 
-async def test_question_mark_toggles_the_keys_panel_and_ctrl_t_offers_themes(demo_source):
+async def test_question_mark_shows_the_panes_own_keys_first_within_80_columns(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("escape", "question_mark")
-        assert app.screen.query("HelpPanel")
-        await pilot.press("question_mark")
-        assert not app.screen.query("HelpPanel")
+        await pilot.press("escape", "3", "question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, KeysDialog)
+        rows = [row.split("│")[1].strip() if row.count("│") >= 2 else "" for row in screen_text(app)]
+        first = next(i for i, row in enumerate(rows) if row.startswith("Graph pane"))
+        everywhere = next(i for i, row in enumerate(rows) if row.startswith("Everywhere"))
+        graph_keys = " ".join(rows[first:everywhere])
+        assert first < everywhere and "Re-root" in graph_keys and "Depth" in graph_keys
+        assert all(len(row) <= 80 for row in screen_text(app))
+        await pilot.press("escape")
+        assert isinstance(app.screen, WorkbenchScreen)
+
+
+async def test_ctrl_t_offers_themes(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert isinstance(app.screen, CommandPalette)

@@ -55,6 +55,8 @@ class Pane(Vertical):
     """One line for the command palette: what the pane answers."""
     COMMANDS_OFFERED: ClassVar[tuple[PaletteCommand, ...]] = ()
     """The pane's actions, as the command palette lists them."""
+    EXTRA_KEYS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Keys the pane's widgets answer (Enter on a row, ↑↓), listed first in its keys dialog."""
 
     generation: reactive[int] = reactive(-1, init=False)
     """The bank generation the workbench last saw; set by the screen."""

@@ -125,6 +125,11 @@ class DocumentPane(Pane):
         Binding("m", "more", "More", show=False),
         Binding("w", "whole", "Whole document", show=False),
     ]
+    EXTRA_KEYS = (
+        ("↑ · ↓", "in the outline: show each section as you move"),
+        ("Enter", "on an edge or a link: open that document"),
+        ("Tab", "between the outline and the text"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Document: open in $EDITOR", "At the selected section's (or finding's) line", "edit"),
         PaletteCommand(

@@ -50,6 +50,11 @@ class RoutePane(Pane):
         Binding("down", "results", "Results", show=False),
         Binding("escape", "switch_focus", "Question/results", show=False),
     ]
+    EXTRA_KEYS = (
+        ("type", "ask: results come as you type"),
+        ("↓ · Enter", "from the question to the results; Enter opens one at its best section"),
+        ("Esc", "between the question and the results"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Route: ask a question", "Put the cursor in the question box", "ask"),
         PaletteCommand(
