@@ -33,6 +33,7 @@ from tui.dialogs.keys import KeysDialog, pane_keys
 from tui.editor import editor_command
 from tui.screens.welcome import WelcomeScreen
 from tui.screens.workbench import WorkbenchScreen
+from tui.settings import Settings
 
 if TYPE_CHECKING:
     from mcp_server.server import ToolCall
@@ -79,8 +80,12 @@ class MemoryBankApp(App[None]):
         """Where the bank is, or where ``init`` would create it."""
         self.poll_seconds = poll_seconds
         self._poll: Timer | None = None
+        self.settings = Settings.load()
+        """Theme, last pane and outline width, remembered between runs."""
 
     def on_mount(self) -> None:
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
         if self.mcp is not None:
             self.mcp.start(lambda call: self.post_message(self.ToolCalled(call)))
         if self.bank is not None:
@@ -103,7 +108,9 @@ class MemoryBankApp(App[None]):
     def _show_workbench(self, *, replace: bool = False) -> None:
         assert self.bank is not None
         self.sub_title = str(self.bank.root)
-        screen = WorkbenchScreen(self.bank, serving=self.mcp.url if self.mcp else None, activity=self.activity)
+        screen = WorkbenchScreen(
+            self.bank, serving=self.mcp.url if self.mcp else None, activity=self.activity, settings=self.settings
+        )
         if replace:
             self.switch_screen(screen)
         else:
@@ -151,6 +158,10 @@ class MemoryBankApp(App[None]):
         if workbench is not None:
             workbench.record_call(message.call)
         self.recheck()  # an agent's write shows at once, not at the next tick
+
+    def watch_theme(self, theme: str) -> None:
+        if self.is_mounted:
+            self.settings.update(theme=theme)
 
     def on_unmount(self) -> None:
         if self.mcp is not None:

@@ -43,6 +43,15 @@ def no_animation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def private_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The workbench remembers its theme, last pane and split in the user's config directory; each
+    test gets its own, so no test reads what another (or the person running them) chose."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    return config
+
+
+@pytest.fixture(autouse=True)
 def no_editor(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.delenv("VISUAL", raising=False)

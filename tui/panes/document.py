@@ -27,6 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
 
@@ -42,6 +43,8 @@ EMPTY = (
 )
 
 
+MIN_OUTLINE = 16
+"""The narrowest the outline goes (< narrows it, > widens it)."""
 WINDOW = 80
 """Lines the rendered view renders at a time (a screenful or two; ``m`` renders the next ones)."""
 SOURCE_WINDOW = 300
@@ -123,6 +126,8 @@ class DocumentPane(Pane):
         Binding("e", "edit", "Editor"),
         Binding("g", "graph", "Graph"),
         Binding("m", "more", "More", show=False),
+        Binding("less_than_sign", "outline(-4)", "Narrower outline", key_display="<", show=False),
+        Binding("greater_than_sign", "outline(4)", "Wider outline", key_display=">", show=False),
         Binding("w", "whole", "Whole document", show=False),
     ]
     EXTRA_KEYS = (
@@ -142,6 +147,13 @@ class DocumentPane(Pane):
 
     class EdgeFollowed(DocumentChosen):
         """An edge of the outline (or a link in the text) was followed to another document."""
+
+    class OutlineResized(Message):
+        """The user made the outline wider or narrower (the screen remembers it)."""
+
+        def __init__(self, width: int) -> None:
+            super().__init__()
+            self.width = width
 
     class GraphRequested(Message):
         """The user asked for the graph around the open document."""
@@ -393,6 +405,26 @@ class DocumentPane(Pane):
         if action in ("toggle_source", "edit", "graph", "whole", "more") and self.opened is None:
             return None
         return True
+
+    outline_width: reactive[int | None] = reactive(None, init=False)
+    """Columns of the outline; None: the stylesheet's share of the pane."""
+
+    def watch_outline_width(self, width: int | None) -> None:
+        outline = self.query_one("#doc-outline", Tree)
+        if width is None:  # back to the stylesheet's share
+            outline.styles.width = outline.styles.min_width = outline.styles.max_width = None
+        else:
+            outline.styles.min_width = MIN_OUTLINE
+            outline.styles.max_width = "80%"
+            outline.styles.width = width
+
+    def action_outline(self, step: int) -> None:
+        """Move the split between the outline and the text (< and >)."""
+        outline = self.query_one("#doc-outline", Tree)
+        room = max(self.size.width - 20, MIN_OUTLINE)
+        width = min(max(outline.outer_size.width + step, MIN_OUTLINE), room)
+        self.outline_width = width
+        self.post_message(self.OutlineResized(width))
 
     def action_toggle_source(self) -> None:
         self.source_mode = not self.source_mode

@@ -34,6 +34,7 @@ from tui.panes.graph import GraphPane
 from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane
+from tui.settings import Settings
 from tui.widgets.bank_header import BankHeader, BankSummary, summarise
 
 if TYPE_CHECKING:
@@ -121,9 +122,19 @@ class WorkbenchScreen(Screen[None]):
             self.summary = summary
             self.error = error
 
-    def __init__(self, bank: Bank, *, serving: str | None = None, activity: Iterable[ToolCall] = ()) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        *,
+        serving: str | None = None,
+        activity: Iterable[ToolCall] = (),
+        settings: Settings | None = None,
+    ) -> None:
         super().__init__()
         self.bank = bank
+        self.settings = settings if settings is not None else Settings()
+        """Remembered between runs (the app loads them); the last pane shown is one."""
+        self.first_pane = self.settings.pane if self.settings.pane in {s.id for s in PANES} else PANES[0].id
         self.serving = serving
         """The URL of the MCP server the app hosts, if any."""
         self._activity = list(activity)
@@ -134,7 +145,7 @@ class WorkbenchScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield BankHeader(id="bank-header")
-        with TabbedContent(id="panes", initial=PANES[0].id):
+        with TabbedContent(id="panes", initial=self.first_pane):
             for spec in PANES:
                 with TabPane(tab_label(spec), id=spec.id):
                     yield spec.pane(self.bank, id=f"{spec.id}-pane")
@@ -146,8 +157,10 @@ class WorkbenchScreen(Screen[None]):
         activity.serve(self.serving)
         for call in self._activity:
             activity.record(call)
-        self._activate(PANES[0].id)
-        self.pane(PANES[0].id).focus_default()
+        self._activate(self.first_pane)
+        self.pane(self.first_pane).focus_default()
+        document = self.query_one(DocumentPane)
+        document.outline_width = self.settings.outline_width
         if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
             self._progress = self.set_interval(0.1, self._show_progress, name="index progress")
             self._show_progress()
@@ -200,6 +213,7 @@ class WorkbenchScreen(Screen[None]):
     def _activate(self, pane_id: str) -> None:
         for spec in PANES:
             self.pane(spec.id).active = spec.id == pane_id
+        self.settings.update(pane=pane_id)
 
     def watch_generation(self, generation: int) -> None:
         for spec in PANES:
@@ -240,6 +254,10 @@ class WorkbenchScreen(Screen[None]):
     def record_call(self, call: ToolCall) -> None:
         """An agent's tool call reached the hosted MCP server (the app hands it down)."""
         self.query_one(ActivityPane).record(call)
+
+    @on(DocumentPane.OutlineResized)
+    def _outline_resized(self, message: DocumentPane.OutlineResized) -> None:
+        self.settings.update(outline_width=message.width)
 
     @on(DocumentPane.GraphRequested)
     def _graph_requested(self, message: DocumentPane.GraphRequested) -> None:
