@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Markdown, Static
 
 from core import yamlio
 from core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, apply_proposal, list_inbox
-from tui.dialogs.discard import DiscardDialog
+from tui.dialogs.discard import DiscardDialog, Doomed
 from tui.dialogs.fold import FoldDialog
 from tui.dialogs.preview import PreviewDialog
 from tui.dialogs.promote import PromoteDialog
@@ -177,9 +177,9 @@ class InboxPane(Pane):
             summary.append(f" · {stale} stale (over {STALE_DAYS} days)", style="bold yellow" if stale else "dim")
             summary.append(f" · {count(proposals, 'proposal')}" if proposals else " · no proposals")
             if self.marked:
-                summary.append(f" · {len(self.marked)} marked: A applies them", style="bold")
-            elif proposals > 1:
-                summary.append(" (␣ marks, A applies)", style="dim")
+                summary.append(f" · {len(self.marked)} marked: d discards, A applies", style="bold")
+            elif len(entries) > 1:
+                summary.append(" (␣ marks)", style="dim")
             summary.append("  oldest first", style="dim")
         self.query_one("#inbox-summary", Static).update(summary)
 
@@ -328,19 +328,27 @@ class InboxPane(Pane):
         )
 
     def action_discard(self) -> None:
-        view = self._ready()
-        if view is None:
-            return
-        proposal = Proposal.of(view.entry.proposal)
-        reason = proposal.reason if proposal and proposal.action == "discard" else ""
+        """Discard the marked notes together, or the highlighted one, with one reason."""
+        marked = [Doomed(e.path, e.title) for e in self.entries if e.path in self.marked]
+        reason = ""
+        if not marked:
+            view = self._ready()
+            if view is None:
+                return
+            marked = [Doomed(view.entry.path, view.entry.title)]
+            proposal = Proposal.of(view.entry.proposal)
+            reason = proposal.reason if proposal and proposal.action == "discard" else ""
 
-        def done(result: DiscardResult | None) -> None:
-            if result is not None:
-                self._written(f"Discarded {result.path}: {result.reason}")
+        def done(results: list[DiscardResult] | None) -> None:
+            if not results:
+                return
+            self.marked.clear()
+            if len(results) == 1:
+                self._written(f"Discarded {results[0].path}: {results[0].reason}")
+            else:
+                self._written(f"Discarded {count(len(results), 'note')}: {results[0].reason}")
 
-        self.app.push_screen(
-            DiscardDialog(self.bank, note=view.entry.path, title=view.entry.title, reason=reason), done
-        )
+        self.app.push_screen(DiscardDialog(self.bank, notes=marked, reason=reason), done)
 
     def action_apply(self) -> None:
         view = self._ready(proposal=True)
@@ -399,9 +407,6 @@ class InboxPane(Pane):
         entry = self.selected
         if entry is None:
             return
-        if not entry.proposal:
-            self.notify("Only proposals can be marked, to apply several at once.", title="Inbox", severity="warning")
-            return
         self.marked ^= {entry.path}
         table = self.query_one("#inbox-notes", FittedTable)
         row = table.cursor_row
@@ -410,9 +415,11 @@ class InboxPane(Pane):
         self._summarise()
 
     def action_apply_marked(self) -> None:
-        paths = [e.path for e in self.entries if e.path in self.marked] or [e.path for e in self.entries if e.proposal]
+        marked = [e.path for e in self.entries if e.path in self.marked]
+        paths = [e.path for e in self.entries if e.proposal and (not marked or e.path in self.marked)]
         if not paths:
-            self.notify("No note carries a proposal.", title="Inbox", severity="warning")
+            which = "No marked note" if marked else "No note"
+            self.notify(f"{which} carries a proposal.", title="Inbox", severity="warning")
             return
         self.run_core(lambda: run_proposals(self.bank, paths), self._confirm_batch, channel="write")
 
