@@ -38,9 +38,7 @@ from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.markdown_view import MarkdownView
 from tui.widgets.tree_cursor import place_cursor
 
-EMPTY = (
-    "No document open. Choose one in Route, Search or Findings, or jump to one with ctrl+o (or ctrl+p and its name)."
-)
+EMPTY = "No document open: choose one in Route, Search or Findings, or jump to one with ctrl+o."
 
 
 MIN_OUTLINE = 16

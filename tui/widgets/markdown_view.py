@@ -23,6 +23,8 @@ class MarkdownView(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     MarkdownView {
         height: 1fr;
+        overflow-x: hidden;
+        scrollbar-gutter: stable;  /* the width rendered for never loses a column to the scrollbar */
     }
     """
 
