@@ -3,7 +3,9 @@ tests and the screenshot script.
 
 The app owns the ``Bank`` and keeps it in step with the disk: a cheap mtime/size re-check every
 couple of seconds and whenever the terminal regains focus, in a worker, so a document an agent
-writes shows up without a restart. The first frame never waits for the bank: ``make_app`` only
+writes shows up without a restart. Where the system tells of file changes (``watchfiles``: inotify,
+FSEvents...), a change re-checks at once; the poll stays as the fallback for file systems that do
+not tell (network mounts) or when ``watchfiles`` is missing. The first frame never waits for the bank: ``make_app`` only
 checks that the directory holds a document, the workbench paints, and the first index runs in the
 same worker as every re-check, with its progress in the header. Everything the user sees is on the screens; the app adds the
 command palette's entries, the editor, and the keys that work everywhere.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
@@ -67,7 +70,13 @@ class MemoryBankApp(App[None]):
             self.call = call
 
     def __init__(
-        self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS, mcp: McpHost | None = None
+        self,
+        bank: Bank | None,
+        root: Path,
+        *,
+        poll_seconds: float = POLL_SECONDS,
+        mcp: McpHost | None = None,
+        watch_files: bool = True,
     ) -> None:
         super().__init__()
         self.mcp = mcp
@@ -79,9 +88,14 @@ class MemoryBankApp(App[None]):
         self.root = root
         """Where the bank is, or where ``init`` would create it."""
         self.poll_seconds = poll_seconds
+        self.watch_files = watch_files
+        """Whether to listen for file-system notifications (besides the poll)."""
         self._poll: Timer | None = None
         self.settings = Settings.load()
         """Theme, last pane and outline width, remembered between runs."""
+        self.watching = threading.Event()
+        """Set while file-system notifications are being received for the bank."""
+        self._stop_watching = threading.Event()
 
     def on_mount(self) -> None:
         if self.settings.theme and self.settings.theme in self.available_themes:
@@ -146,6 +160,27 @@ class MemoryBankApp(App[None]):
             return
         if self.bank.generation != before:
             self.post_message(self.DiskChanged())
+        if first and self.watch_files:
+            self.call_from_thread(self._watch)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="watch")
+    def _watch(self) -> None:
+        """Re-check the disk as soon as the system reports a change under the bank (the poll stays)."""
+        assert self.bank is not None
+        try:
+            from watchfiles import watch
+        except ImportError:  # the poll alone, as before
+            return
+        self.watching.set()
+        try:
+            for _ in watch(
+                self.bank.root, debounce=150, stop_event=self._stop_watching, rust_timeout=1000, raise_interrupt=False
+            ):
+                self.call_from_thread(self.recheck)
+        except Exception:  # a file system that cannot be watched: the poll carries on
+            pass
+        finally:
+            self.watching.clear()
 
     def on_memory_bank_app_disk_changed(self) -> None:
         workbench = self.workbench
@@ -164,6 +199,7 @@ class MemoryBankApp(App[None]):
             self.settings.update(theme=theme)
 
     def on_unmount(self) -> None:
+        self._stop_watching.set()
         if self.mcp is not None:
             self.mcp.stop()
 
@@ -236,7 +272,11 @@ class MemoryBankApp(App[None]):
 
 
 def make_app(
-    root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS, mcp: McpHost | None = None
+    root: str | os.PathLike[str] | None = None,
+    *,
+    poll_seconds: float = POLL_SECONDS,
+    mcp: McpHost | None = None,
+    watch_files: bool | None = None,
 ) -> MemoryBankApp:
     """The app over the bank at ``root`` (found as every command finds it when None).
 
@@ -246,11 +286,15 @@ def make_app(
     With no bank there (no directory, or a directory holding no documents) the app opens on the
     welcome screen, which offers to create one at that place or to open the demo. The bank is not
     read here: the app indexes it in a worker once its first frame is on screen.
+
+    ``watch_files`` listens for file-system notifications besides the poll; by default it follows
+    the poll (``poll_seconds=0``, as the tests use, means the app never re-checks by itself).
     """
     found = find_root(root)
     target = found if found is not None else Path.cwd() / "memory_bank"
     bank = Bank(target) if holds_a_document(target) else None  # indexed by the app, after its first frame
-    return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp)
+    watching = poll_seconds > 0 if watch_files is None else watch_files
+    return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp, watch_files=watching)
 
 
 def holds_a_document(directory: Path) -> bool:

@@ -80,8 +80,9 @@ def reference_bank(tmp_path: Path) -> Path:
 
 
 async def workers_done(app) -> None:
-    """Await every worker of the app, cancelled ones (a newer request replaced them) included."""
-    for worker in list(app.workers):
+    """Await every worker of the app, cancelled ones (a newer request replaced them) included; the
+    file watcher, which runs as long as the app, is not waited for."""
+    for worker in [w for w in app.workers if w.group != "watch"]:
         with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await worker.wait()
 

@@ -231,3 +231,20 @@ async def test_an_agent_note_captured_through_memorybank_mcp_shows_up_within_thr
             "the captured note did not appear within 3 s"
         )
         assert app.bank.document("_inbox/stripe-webhooks.md").frontmatter["captured_by"] == "claude-code"
+
+
+async def test_a_file_written_by_another_process_shows_up_through_notifications_without_the_poll(demo_bank):
+    """The poll is off; only the file-system notification can tell the app."""
+    pytest.importorskip("watchfiles")
+    app = make_app(demo_bank, poll_seconds=0, watch_files=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert await wait_for(pilot, app.watching.is_set, 3.0)
+        header = app.screen.query_one(BankHeader)
+        before = header.summary.documents
+        (demo_bank / "ops" / "on-call.md").write_text(
+            "---\ntitle: On-call\ndoc_kind: ops\nstatus: draft\npurpose: Who answers the pager.\n---\n# On-call\n"
+        )
+        assert await wait_for(pilot, lambda: header.summary.documents == before + 1, 3.0), (
+            "the new document did not appear within 3 s"
+        )
