@@ -3,7 +3,11 @@ tests and the screenshot script.
 
 The app owns the ``Bank`` and keeps it in step with the disk: a cheap mtime/size re-check every
 couple of seconds and whenever the terminal regains focus, in a worker, so a document an agent
-writes shows up without a restart. Everything the user sees is on the screens; the app adds the
+writes shows up without a restart. Where the system tells of file changes (``watchfiles``: inotify,
+FSEvents...), a change re-checks at once; the poll stays as the fallback for file systems that do
+not tell (network mounts) or when ``watchfiles`` is missing. The first frame never waits for the bank: ``make_app`` only
+checks that the directory holds a document, the workbench paints, and the first index runs in the
+same worker as every re-check, with its progress in the header. Everything the user sees is on the screens; the app adds the
 command palette's entries, the editor, and the keys that work everywhere.
 """
 
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
@@ -27,9 +32,11 @@ from textual.timer import Timer
 from core.bank import Bank, find_root
 from core.errors import BankError
 from tui.commands import DocumentsProvider, JumpProvider
+from tui.dialogs.keys import KeysDialog, pane_keys
 from tui.editor import editor_command
 from tui.screens.welcome import WelcomeScreen
 from tui.screens.workbench import WorkbenchScreen
+from tui.settings import Settings
 
 if TYPE_CHECKING:
     from mcp_server.server import ToolCall
@@ -63,7 +70,13 @@ class MemoryBankApp(App[None]):
             self.call = call
 
     def __init__(
-        self, bank: Bank | None, root: Path, *, poll_seconds: float = POLL_SECONDS, mcp: McpHost | None = None
+        self,
+        bank: Bank | None,
+        root: Path,
+        *,
+        poll_seconds: float = POLL_SECONDS,
+        mcp: McpHost | None = None,
+        watch_files: bool = True,
     ) -> None:
         super().__init__()
         self.mcp = mcp
@@ -75,9 +88,18 @@ class MemoryBankApp(App[None]):
         self.root = root
         """Where the bank is, or where ``init`` would create it."""
         self.poll_seconds = poll_seconds
+        self.watch_files = watch_files
+        """Whether to listen for file-system notifications (besides the poll)."""
         self._poll: Timer | None = None
+        self.settings = Settings.load()
+        """Theme, last pane and outline width, remembered between runs."""
+        self.watching = threading.Event()
+        """Set while file-system notifications are being received for the bank."""
+        self._stop_watching = threading.Event()
 
     def on_mount(self) -> None:
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
         if self.mcp is not None:
             self.mcp.start(lambda call: self.post_message(self.ToolCalled(call)))
         if self.bank is not None:
@@ -100,11 +122,15 @@ class MemoryBankApp(App[None]):
     def _show_workbench(self, *, replace: bool = False) -> None:
         assert self.bank is not None
         self.sub_title = str(self.bank.root)
-        screen = WorkbenchScreen(self.bank, serving=self.mcp.url if self.mcp else None, activity=self.activity)
+        screen = WorkbenchScreen(
+            self.bank, serving=self.mcp.url if self.mcp else None, activity=self.activity, settings=self.settings
+        )
         if replace:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+        if self.bank.last_refresh is None:
+            self.call_after_refresh(self.recheck)  # the first index, once the first frame is out
         if self.poll_seconds > 0 and self._poll is None:
             self._poll = self.set_interval(self.poll_seconds, self.recheck, name="disk re-check")
 
@@ -123,18 +149,43 @@ class MemoryBankApp(App[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="disk")
     def _refresh_bank(self) -> None:
         assert self.bank is not None
+        first = self.bank.last_refresh is None
         before = self.bank.generation
         try:
             self.bank.refresh()
-        except Exception:
+        except Exception as error:
+            if first:  # a re-check that fails is retried at the next tick; the first index says why
+                message = getattr(error, "message", None) or f"{type(error).__name__}: {error}"
+                self.call_from_thread(self.notify, message, title="Could not read the bank", severity="error")
             return
         if self.bank.generation != before:
             self.post_message(self.DiskChanged())
+        if first and self.watch_files:
+            self.call_from_thread(self._watch)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="watch")
+    def _watch(self) -> None:
+        """Re-check the disk as soon as the system reports a change under the bank (the poll stays)."""
+        assert self.bank is not None
+        try:
+            from watchfiles import watch
+        except ImportError:  # the poll alone, as before
+            return
+        self.watching.set()
+        try:
+            for _ in watch(
+                self.bank.root, debounce=150, stop_event=self._stop_watching, rust_timeout=1000, raise_interrupt=False
+            ):
+                self.call_from_thread(self.recheck)
+        except Exception:  # a file system that cannot be watched: the poll carries on
+            pass
+        finally:
+            self.watching.clear()
 
     def on_memory_bank_app_disk_changed(self) -> None:
         workbench = self.workbench
         if workbench is not None and self.bank is not None:
-            workbench.generation = self.bank.generation
+            workbench.indexed()
 
     def on_memory_bank_app_tool_called(self, message: ToolCalled) -> None:
         self.activity.append(message.call)
@@ -143,7 +194,12 @@ class MemoryBankApp(App[None]):
             workbench.record_call(message.call)
         self.recheck()  # an agent's write shows at once, not at the next tick
 
+    def watch_theme(self, theme: str) -> None:
+        if self.is_mounted:
+            self.settings.update(theme=theme)
+
     def on_unmount(self) -> None:
+        self._stop_watching.set()
         if self.mcp is not None:
             self.mcp.stop()
 
@@ -157,7 +213,15 @@ class MemoryBankApp(App[None]):
     # -- actions every screen has ------------------------------------------------------------------
 
     def action_keys(self) -> None:
-        if self.screen.query("HelpPanel"):
+        """The keys of the pane on screen, then the workbench's (elsewhere, Textual's key panel)."""
+        workbench = self.screen if isinstance(self.screen, WorkbenchScreen) else None
+        if workbench is not None:
+            pane = workbench.active_pane
+            bound = [binding for found in pane._bindings.key_to_bindings.values() for binding in found]
+            keys = pane_keys(bound, self.get_key_display)
+            keys = [*pane.EXTRA_KEYS, *keys]
+            self.push_screen(KeysDialog(pane.TITLE, keys))
+        elif self.screen.query("HelpPanel"):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()
@@ -208,7 +272,11 @@ class MemoryBankApp(App[None]):
 
 
 def make_app(
-    root: str | os.PathLike[str] | None = None, *, poll_seconds: float = POLL_SECONDS, mcp: McpHost | None = None
+    root: str | os.PathLike[str] | None = None,
+    *,
+    poll_seconds: float = POLL_SECONDS,
+    mcp: McpHost | None = None,
+    watch_files: bool | None = None,
 ) -> MemoryBankApp:
     """The app over the bank at ``root`` (found as every command finds it when None).
 
@@ -216,16 +284,26 @@ def make_app(
     runs and lists every tool call in the Activity pane.
 
     With no bank there (no directory, or a directory holding no documents) the app opens on the
-    welcome screen, which offers to create one at that place or to open the demo.
+    welcome screen, which offers to create one at that place or to open the demo. The bank is not
+    read here: the app indexes it in a worker once its first frame is on screen.
 
-    Raises:
-        BankError: the bank exists but cannot be read (a path refused, say).
+    ``watch_files`` listens for file-system notifications besides the poll; by default it follows
+    the poll (``poll_seconds=0``, as the tests use, means the app never re-checks by itself).
     """
     found = find_root(root)
     target = found if found is not None else Path.cwd() / "memory_bank"
-    bank = None
-    if target.is_dir():
-        bank = Bank.open(target)
-        if len(bank) == 0:
-            bank = None
-    return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp)
+    bank = Bank(target) if holds_a_document(target) else None  # indexed by the app, after its first frame
+    watching = poll_seconds > 0 if watch_files is None else watch_files
+    return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp, watch_files=watching)
+
+
+def holds_a_document(directory: Path) -> bool:
+    """Whether a markdown file is anywhere under ``directory`` (hidden directories skipped); it stops
+    at the first one, so deciding between the welcome screen and the workbench costs nothing."""
+    if not directory.is_dir():
+        return False
+    for _, dirs, files in os.walk(directory):
+        if any(name.endswith(".md") for name in files):
+            return True
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+    return False

@@ -1,43 +1,78 @@
-"""Command palette providers: every document of the bank, to jump to by path or title."""
+"""Command palette providers: every document of the bank, to jump to by path or title.
+
+Matching uses ``tui.matching`` (linear in a candidate's length) rather than Textual's matcher, and
+only the best few dozen hits reach the palette, so a 5,000-document bank or a 1,000-character title
+answers within a frame or two. The candidates are built once per bank generation.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import partial
 
+from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from core.bank import Bank
+from tui.matching import Candidate, best, shown
+
+HITS = 40
+"""Documents a search lists: the palette shows a handful, and building rows is the slow part."""
+RECENT = 60
+"""Documents listed before anything is typed: the most recently changed ones."""
+
+_cache: dict[int, tuple[int, list[Candidate], list[str]]] = {}
+
+
+def candidates(bank: Bank) -> tuple[list[Candidate], list[str]]:
+    """Every document as a candidate (``path · title``), and the paths newest first."""
+    cached = _cache.get(id(bank))
+    if cached is not None and cached[0] == bank.generation:
+        return cached[1], cached[2]
+    with bank.lock:
+        generation = bank.generation
+        docs = list(bank)
+    built = [Candidate.of(f"{d.path} · {d.title}", d.path, d.purpose) for d in docs]
+    recent = [d.path for d in sorted(docs, key=lambda d: d.mtime, reverse=True)[:RECENT]]
+    _cache.clear()
+    _cache[id(bank)] = (generation, built, recent)
+    return built, recent
 
 
 class DocumentsProvider(Provider):
-    """Documents matching what was typed in the palette: "Open <path> · <title>"."""
+    """Documents matching what was typed in the palette: "<path> · <title>"."""
 
-    def _documents(self) -> Iterator[tuple[str, str, str]]:
-        bank: Bank | None = getattr(self.app, "bank", None)
-        if bank is None:
-            return
-        with bank.lock:
-            docs = [(d.path, d.title, d.purpose) for d in bank]
-        yield from docs
+    @property
+    def bank(self) -> Bank | None:
+        return getattr(self.app, "bank", None)
 
     def _open(self, path: str) -> None:
         self.app.open_document(path)  # type: ignore[attr-defined]
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for path, title, purpose in self._documents():
-            text = f"{path} · {title}"
-            score = matcher.match(text)
-            if score > 0:
-                yield Hit(
-                    score, matcher.highlight(text), partial(self._open, path), help=purpose or "Open this document"
-                )
+        bank = self.bank
+        if bank is None:
+            return
+        found, _ = candidates(bank)
+        for result, candidate in best(query, found, HITS):
+            text, positions = shown(candidate.text, result.positions)
+            prompt = Text(text)
+            for position in positions:
+                prompt.stylize("bold reverse", position, position + 1)
+            yield Hit(
+                result.score, prompt, partial(self._open, candidate.value), help=candidate.help or "Open this document"
+            )
 
 
 class JumpProvider(DocumentsProvider):
-    """The same documents, all listed before anything is typed (the ctrl+o palette)."""
+    """The same documents, the most recently changed listed before anything is typed (ctrl+o)."""
 
     async def discover(self) -> Hits:
-        for path, title, purpose in self._documents():
-            yield DiscoveryHit(f"{path} · {title}", partial(self._open, path), help=purpose or None)
+        bank = self.bank
+        if bank is None:
+            return
+        found, recent = candidates(bank)
+        by_path = {c.value: c for c in found}
+        for path in recent:
+            candidate = by_path[path]
+            text, _ = shown(candidate.text, ())
+            yield DiscoveryHit(text, partial(self._open, path), help=candidate.help or None)

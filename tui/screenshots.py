@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as _dt
+import os
 import re
 import shutil
 import subprocess
@@ -219,6 +220,12 @@ async def _activity(pilot: Pilot) -> None:
     await pilot.press("escape", "9")
 
 
+async def _keys(pilot: Pilot) -> None:
+    await _graph(pilot)
+    await _settle(pilot)
+    await pilot.press("question_mark")
+
+
 SHOTS: tuple[tuple[str, Step], ...] = (
     ("route", _route),
     ("explain", _explain),
@@ -236,6 +243,7 @@ SHOTS: tuple[tuple[str, Step], ...] = (
     ("inbox-apply-proposal", _apply_proposal),
     ("inbox-discard", _discard),
     ("activity", _activity),
+    ("keys", _keys),
 )
 """Each picture: its file name and the steps that lead to it from a freshly opened workbench."""
 
@@ -291,7 +299,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="memorybank-shots-") as scratch:
         bank = build_demo(scratch)
         pin_inbox_times(bank)
-        for name, step in SHOTS:
+        for index, (name, step) in enumerate(SHOTS):
+            # Each picture starts from a fresh workbench: nothing remembered from the one before.
+            os.environ["XDG_CONFIG_HOME"] = str(Path(scratch) / f"config-{index}")
             with inbox_clock():
                 svg = asyncio.run(_shoot(bank, name, step, args.dest))
             png = to_png(svg) if args.png else None

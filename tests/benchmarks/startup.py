@@ -150,8 +150,7 @@ def measure(root: Path, runs: int, overhead: float) -> dict[str, str]:
 
 
 def banks(docs: int, real: bool) -> list[tuple[str, Path]]:
-    from tui.demo import build_demo
-
+    from core.demo import build_demo
     from tests.benchmarks.generate import generate
 
     base = Path(tempfile.gettempdir())

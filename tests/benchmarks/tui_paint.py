@@ -1,13 +1,21 @@
-"""The workbench's two bars from SPEC section 11, measured with Pilot on a synthetic bank:
-first paint within 1.5 s, route results within 100 ms of a keystroke.
+"""The workbench's bars from SPEC section 11 and issue 18, measured with Pilot on a synthetic bank.
 
-    python -m tests.benchmarks.tui_paint [--docs 1000] [--runs 3]
+    python -m tests.benchmarks.tui_paint [--docs 5000] [--runs 3]
 
-First paint is measured from the moment a fresh interpreter is started (``python -m`` included,
-so imports count) to the first frame of the workbench laid out; "counts" is when the header's
-validation and inbox figures have arrived too. The keystroke figure is from a key event posted to
-the app to the results table holding the answer for the new question (debounce, routing in a
-worker, and the table update), for each character of a few typed questions.
+Each run is a fresh interpreter (``python -c``, so imports count), on a private copy of the
+synthetic bank with two documents added: a 2,000-line plan and one whose title is 1,000 characters.
+Wall times are milliseconds; CPU figures are the process's user+sys seconds since it started, the
+firmer figure on a shared machine.
+
+- ``first_paint``: start of the process to the end of the workbench's first frame.
+- ``indexed``: to the first index done and the header's counts shown (validation included);
+  ``index_cpu_vs_stats`` divides its CPU by a cold ``memorybank stats`` on the same bank.
+- ``doc_open``: ``open_document`` on the 2,000-line plan to the end of the first frame drawn after
+  the pane filled its view, rendered view and source view (at line 1,500); five opens each, median.
+- ``keystroke``: a key event posted to the Route box to the table holding the answer to the new
+  question (polled every millisecond), for each character of a few questions.
+- ``jump``: ctrl+o to the first frame showing the palette's list, then each key of ``no-front`` to
+  the first frame after the list holds that query's hits.
 """
 
 from __future__ import annotations
@@ -16,65 +24,216 @@ import argparse
 import asyncio
 import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[2]
 QUESTIONS = ("cache invalidation rules", "retry backoff", "where is the deploy runbook")
+PLAN = "engineering/zz-bench-plan.md"
+LONG = "product/zz-bench-long-title.md"
+JUMP_QUERY = "no-front"
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def prepare(source: Path) -> Path:
+    """A private copy of the synthetic bank (others' benchmarks share the original) plus two documents."""
+    target = Path(tempfile.gettempdir()) / f"memorybank-tui-paint-{source.name}"
+    if not (target / PLAN).exists():
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(source, target)
+        sections = []
+        for n in range(1, 67):
+            lines = [f"## Step {n}: migrate the shard group {n}", ""]
+            for m in range(1, 12):
+                lines.append(f"- Move tenant batch {n}.{m} to the new replica; check the **latency budget** after it.")
+            lines += ["", "```sh", f"memorybank deploy --step {n}", "```", "", f"Notes on step {n}. " * 20, ""]
+            lines += [f"| check {n}.{k} | owner | done |" for k in range(1, 8)]
+            lines += ["", "Further prose about the rollout and its rollback plan. " * 6, "", ""]
+            sections.append("\n".join(lines[:48]))
+        front = "---\ntitle: Shard migration plan\ndoc_kind: engineering\nstatus: draft\npurpose: A long plan.\n---\n"
+        (target / PLAN).write_text(front + "# Shard migration plan\n\n" + "\n".join(sections) + "\n", encoding="utf-8")
+        title = ("notes on frontmatter renumbering of foreign references " * 20)[:1000]
+        (target / LONG).write_text(
+            f"---\ntitle: {title}\ndoc_kind: product\nstatus: draft\npurpose: A long title.\n---\n# Long\n",
+            encoding="utf-8",
+        )
+    return target
+
+
+async def _wait(predicate, limit: float = 30.0, step: float = 0.002) -> None:
+    """Poll until ``predicate`` holds. Figures are read from frame stamps, not from when this
+    notices, so the step costs no precision; a short one would spend the CPU being measured."""
+    started = time.perf_counter()
+    while not predicate():
+        await asyncio.sleep(step)
+        if time.perf_counter() - started > limit:
+            raise SystemExit("timed out")
 
 
 async def _measure(root: str, started: float) -> dict[str, float]:
     from textual import events
+    from textual.command import CommandList, CommandPalette
+    from textual.screen import Screen
+    from textual.widgets import Input, TextArea
 
     from tui.app import make_app
+    from tui.panes.document import DocumentPane
     from tui.panes.route import RoutePane
     from tui.screens.workbench import WorkbenchScreen
     from tui.widgets.bank_header import BankHeader
 
-    app = make_app(root, poll_seconds=0)
     figures: dict[str, float] = {}
+    frames: list[float] = []  # the end of every frame the screens drew
+    frame_cpu: dict[float, float] = {}  # the process's CPU seconds at each of them
+    drawn = Screen._compositor_refresh
+
+    def draw(screen: Screen) -> None:
+        drawn(screen)
+        frames.append(time.perf_counter())
+        frame_cpu[frames[-1]] = cpu()
+        if isinstance(screen, WorkbenchScreen) and "first_paint_ms" not in figures:
+            figures["first_paint_ms"] = (time.monotonic() - started) * 1000
+            figures["first_paint_cpu_s"] = cpu()
+
+    Screen._compositor_refresh = draw  # type: ignore[method-assign]
+    app = make_app(root, poll_seconds=0)
     async with app.run_test(size=(120, 36)) as pilot:
-        while not (isinstance(app.screen, WorkbenchScreen) and app.screen.query_one(RoutePane).region.height):
-            await asyncio.sleep(0.001)
-        figures["first_paint_ms"] = (time.monotonic() - started) * 1000
+        await _wait(lambda: "first_paint_ms" in figures)
         header = app.screen.query_one(BankHeader)
-        while header.summary is None:
-            await asyncio.sleep(0.001)
-        figures["counts_ms"] = (time.monotonic() - started) * 1000
+        await _wait(lambda: header.summary is not None, step=0.01)
+        figures["indexed_ms"] = (time.monotonic() - started) * 1000
+        figures["indexed_cpu_s"] = cpu()
         await app.workers.wait_for_complete()
         await pilot.pause()
+        figures["warm_cpu_s"] = cpu()
 
+        # -- route, keystroke to results ------------------------------------------------------
         route = app.screen.query_one(RoutePane)
-        box = route.query_one("#route-question")
+        box = route.query_one("#route-question", Input)
         box.focus()
         latencies: list[float] = []
+        latencies_cpu: list[float] = []
         for question in QUESTIONS:
             box.value = ""
             await pilot.pause()
             for index, char in enumerate(question):
                 typed = question[: index + 1].strip()
-                sent = time.perf_counter()
+                sent, sent_cpu = time.perf_counter(), cpu()
                 app.post_message(events.Key(char if char != " " else "space", char))
-                while not (
-                    route.result is not None
-                    and route.result.question == typed
-                    and route.query_one("#route-results").row_count == len(route.result.hits)
-                ):
-                    await asyncio.sleep(0.0005)
-                    if time.perf_counter() - sent > 2:
-                        raise SystemExit(f"no answer for {typed!r} within 2 s")
-                latencies.append((time.perf_counter() - sent) * 1000)
-                if char == " ":  # the question did not change, the previous answer still stands
-                    latencies.pop()
+                await _wait(
+                    lambda typed=typed: (
+                        route.result is not None
+                        and route.result.question == typed
+                        and route.query_one("#route-results").row_count == len(route.result.hits)
+                    ),
+                    2,
+                    step=0.001,
+                )
+                if char != " ":  # a space does not change the question: the previous answer stands
+                    latencies.append((time.perf_counter() - sent) * 1000)
+                    latencies_cpu.append((cpu() - sent_cpu) * 1000)
+        latencies.sort()
         figures["keystroke_median_ms"] = statistics.median(latencies)
-        figures["keystroke_p95_ms"] = sorted(latencies)[int(len(latencies) * 0.95) - 1]
-        figures["keystroke_max_ms"] = max(latencies)
-        figures["keystrokes"] = len(latencies)
+        figures["keystroke_p95_ms"] = latencies[int(len(latencies) * 0.95) - 1]
+        figures["keystroke_max_ms"] = latencies[-1]
+        latencies_cpu.sort()
+        figures["keystroke_cpu_median_ms"] = statistics.median(latencies_cpu)
+        figures["keystroke_cpu_p95_ms"] = latencies_cpu[int(len(latencies_cpu) * 0.95) - 1]
         if os.environ.get("TUI_PAINT_DEBUG"):
             print([round(v) for v in latencies], file=sys.stderr)
+
+        # -- opening the 2,000-line plan --------------------------------------------------------
+        pane = app.screen.query_one(DocumentPane)
+        source = pane.query_one("#doc-source", TextArea)
+        shown: list[float] = []  # when the pane last filled its view
+
+        def filled(original):
+            def fill(*args):
+                original(*args)
+                shown.append(time.perf_counter())
+
+            return fill
+
+        pane._show = filled(pane._show)
+
+        spent: list[float] = []  # CPU milliseconds of each measured operation, by the same frames
+
+        async def visible(sent: float, marks: list[float], ready, sent_cpu: float | None = None) -> float:
+            """From ``sent`` to the end of the first frame drawn after the last mark."""
+            sent_cpu = cpu() if sent_cpu is None else sent_cpu
+            await _wait(lambda: ready() and marks and marks[-1] > sent and frames and frames[-1] > marks[-1], 60)
+            frame = next(f for f in frames if f > marks[-1])
+            spent.append((frame_cpu[frame] - sent_cpu) * 1000)
+            return (frame - sent) * 1000
+
+        rendered, numbered, rendered_cpu, numbered_cpu = [], [], [], []
+        for _ in range(5):
+            for other in (LONG, PLAN):
+                await pilot.pause()
+                sent = time.perf_counter()
+                app.screen.open_document(other)
+                took = await visible(sent, shown, lambda other=other: pane.opened and pane.opened.doc.path == other)
+                if other == PLAN:
+                    rendered.append(took)
+                    rendered_cpu.append(spent[-1])
+            await pilot.pause()
+            sent = time.perf_counter()
+            app.screen.open_document(PLAN, line=1500)
+            numbered.append(await visible(sent, shown, lambda: pane.opened and pane.source_mode and source.text))
+            numbered_cpu.append(spent[-1])
+            app.screen.open_document(LONG)
+            await _wait(lambda: pane.opened is not None and pane.opened.doc.path == LONG)
+        figures["doc_open_rendered_ms"] = statistics.median(rendered)
+        figures["doc_open_rendered_cpu_ms"] = statistics.median(rendered_cpu)
+        figures["doc_open_source_ms"] = statistics.median(numbered)
+        figures["doc_open_source_cpu_ms"] = statistics.median(numbered_cpu)
+        app.screen.open_document(PLAN)
+        await _wait(lambda: pane.opened is not None and pane.opened.doc.path == PLAN)
+        figures["doc_lines"] = float(len(pane.opened.lines))
+
+        # -- the jump palette -------------------------------------------------------------------
+        listed: list[float] = []  # when the palette last refreshed its list
+        refresh_list = CommandPalette._refresh_command_list
+
+        def refreshed(palette, *args):
+            refresh_list(palette, *args)
+            listed.append(time.perf_counter())
+
+        CommandPalette._refresh_command_list = refreshed  # type: ignore[method-assign]
+        sent, sent_cpu = time.perf_counter(), cpu()
+        await pilot.press("ctrl+o")
+        figures["jump_open_ms"] = await visible(sent, listed, lambda: isinstance(app.screen, CommandPalette), sent_cpu)
+        figures["jump_open_cpu_ms"] = spent[-1]
+        palette = app.screen
+        field = palette.query_one(Input)
+        keys: list[float] = []
+        for index, char in enumerate(JUMP_QUERY):
+            await pilot.pause()
+            sent = time.perf_counter()
+            app.post_message(events.Key(char if char != "-" else "minus", char))
+            typed = JUMP_QUERY[: index + 1]
+            keys.append(
+                await visible(
+                    sent,
+                    listed,
+                    lambda typed=typed: field.value == typed and not any(w.is_running for w in palette.workers),
+                )
+            )
+        figures["jump_key_median_ms"] = statistics.median(keys)
+        figures["jump_key_max_ms"] = max(keys)
+        figures["jump_key_cpu_median_ms"] = statistics.median(spent[-len(keys) :])
+        figures["jump_key_cpu_max_ms"] = max(spent[-len(keys) :])
+        figures["jump_hits"] = float(palette.query_one(CommandList).option_count)
     return figures
 
 
@@ -93,20 +252,37 @@ def run_once(root: Path) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def stats_cpu(root: Path) -> float:
+    """CPU seconds of a cold ``memorybank stats`` on the bank, in a fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    code = "import sys; from tui.cli import main; sys.exit(main(['stats', '--root', sys.argv[1]]))"
+    subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, check=True, cwd=PROJECT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Measure the workbench's first paint and keystroke latency.")
-    parser.add_argument("--docs", type=int, default=1000)
+    parser = argparse.ArgumentParser(description="Measure the workbench's latencies.")
+    parser.add_argument("--docs", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     from tests.benchmarks.run import synthetic
 
-    root = synthetic(args.docs)
-    runs = [run_once(root) for _ in range(args.runs)]
-    print(f"workbench on a {args.docs}-document synthetic bank, {args.runs} fresh processes (median of runs)")
+    root = prepare(synthetic(args.docs))
+    runs = []
+    for _ in range(args.runs):
+        figures = run_once(root)
+        figures["stats_cpu_s"] = stats_cpu(root)
+        figures["index_cpu_vs_stats"] = figures["indexed_cpu_s"] / figures["stats_cpu_s"]
+        runs.append(figures)
+    print(f"workbench on a {args.docs}-document synthetic bank (+2), {args.runs} fresh processes (median of runs)")
     for key in runs[0]:
         values = [r[key] for r in runs]
-        print(f"  {key:22} {statistics.median(values):8.1f}   (runs: {', '.join(f'{v:.1f}' for v in values)})")
-    print("bars (SPEC 11): first paint < 1500 ms; route results < 100 ms after a keystroke")
+        print(f"  {key:22} {statistics.median(values):8.2f}   (runs: {', '.join(f'{v:.2f}' for v in values)})")
+    print(
+        "bars (issue 18): first paint <= 500 ms; index CPU <= 1.5x cold stats; 2,000-line document <= 50 ms;\n"
+        "route p95 <= 50 ms on 5,000 documents; jump palette <= 100 ms per key with a 1,000-character title"
+    )
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ the app's workers and lets the messages they posted be handled, until nothing is
 from __future__ import annotations
 
 import contextlib
+import io
 import shutil
 from pathlib import Path
 
 import pytest
 import textual.constants
+from rich.console import Console
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -38,6 +40,15 @@ def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
 def no_animation(monkeypatch: pytest.MonkeyPatch) -> None:
     """A sliding tab underline caught half-way differs between runs, and waiting for it is slow."""
     monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+
+
+@pytest.fixture(autouse=True)
+def private_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The workbench remembers its theme, last pane and split in the user's config directory; each
+    test gets its own, so no test reads what another (or the person running them) chose."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    return config
 
 
 @pytest.fixture(autouse=True)
@@ -69,8 +80,9 @@ def reference_bank(tmp_path: Path) -> Path:
 
 
 async def workers_done(app) -> None:
-    """Await every worker of the app, cancelled ones (a newer request replaced them) included."""
-    for worker in list(app.workers):
+    """Await every worker of the app, cancelled ones (a newer request replaced them) included; the
+    file watcher, which runs as long as the app, is not waited for."""
+    for worker in [w for w in app.workers if w.group != "watch"]:
         with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await worker.wait()
 
@@ -97,3 +109,11 @@ class Notes:
 
     def errors(self) -> list[str]:
         return [m for m, severity in self.messages if severity == "error"]
+
+
+def screen_text(app) -> list[str]:
+    """The screen as plain text, one string per row: what a person would read at this size."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text().splitlines()

@@ -11,9 +11,11 @@ import pytest
 from textual.command import CommandInput, CommandPalette
 from textual.widgets import Input
 
-from tests.tui.conftest import SIZE, settle
+from tests.tui.conftest import SIZE, Notes, screen_text, settle
 from tui.app import make_app
+from tui.dialogs.keys import KeysDialog
 from tui.panes.document import DocumentPane
+from tui.panes.route import RoutePane
 from tui.screens.welcome import WelcomeScreen
 from tui.screens.workbench import PANES, WorkbenchScreen
 from tui.widgets.bank_header import BankHeader
@@ -32,14 +34,62 @@ async def test_the_header_counts_documents_findings_the_inbox_and_the_contract(d
         assert line.startswith(" harbor ") and "contract ✓" in line and "inbox 4 (1 proposal)" in line
 
 
-async def test_a_bank_without_dna_is_shown_degraded(tmp_path):
+async def test_a_bank_without_dna_is_shown_degraded_and_says_why_and_what_to_do(tmp_path, monkeypatch):
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "a.md").write_text("---\ntitle: A\npurpose: p\n---\n# A\n")
     app = make_app(tmp_path, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
         await settle(pilot)
         assert app.screen.query_one(BankHeader).summary.contract is False
         assert "degraded" in str(app.screen.query_one(BankHeader).render())
+        said = [m for m, _ in notes.messages if "no contract" in m]
+        assert said and "dna/governance.md" in said[0] and "not applied" in said[0]
+
+
+async def test_placeholders_and_hints_speak_the_banks_language_and_name_the_search_pane(tmp_path):
+    (tmp_path / "domain").mkdir()
+    (tmp_path / "domain" / "porog.md").write_text(
+        "---\ntitle: Пороги фильтрации\npurpose: Где живут пороги.\ncanonical_for:\n  - порог_фильтра\n---\n# П\n"
+    )
+    app = make_app(tmp_path, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "пороги фильтрации" in app.screen.query_one("#route-question", Input).placeholder
+        await pilot.press("escape", "6")
+        await settle(pilot)
+        assert "порог_фильтра" in app.screen.query_one("#search-query", Input).placeholder
+        await pilot.press("escape", "1")
+        app.screen.query_one(RoutePane).ask("zzzz qqqq")
+        await settle(pilot)
+        detail = str(app.screen.query_one("#route-detail").render())
+        assert "bank_search" not in detail and "6 to search" in detail
+
+
+async def test_an_empty_project_name_is_answered_beside_the_field(tmp_path):
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Give the project a name" in str(app.screen.query_one("#name-problem").render())
+
+
+async def test_notifications_never_cover_a_dialogs_buttons(tmp_path):
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        app.notify("A long notification that takes a few lines of the screen to say what it has to say. " * 2)
+        await settle(pilot)
+        await settle(pilot)
+        toasts = [t.region for t in app.screen.query("Toast")]
+        buttons = [b.region for b in app.screen.query("Button")]
+        assert toasts and buttons
+        assert not any(t.overlaps(b) for t in toasts for b in buttons)
 
 
 async def test_every_pane_is_reachable_by_its_key_and_by_the_palette(demo_source):
@@ -82,14 +132,27 @@ async def test_jump_to_a_document_from_its_own_palette(demo_source):
         assert app.screen.query_one(DocumentPane).opened.doc.path == "domain/tax-model.md"
 
 
-async def test_question_mark_toggles_the_keys_panel_and_ctrl_t_offers_themes(demo_source):
+async def test_question_mark_shows_the_panes_own_keys_first_within_80_columns(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("escape", "question_mark")
-        assert app.screen.query("HelpPanel")
-        await pilot.press("question_mark")
-        assert not app.screen.query("HelpPanel")
+        await pilot.press("escape", "3", "question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, KeysDialog)
+        rows = [row.split("│")[1].strip() if row.count("│") >= 2 else "" for row in screen_text(app)]
+        first = next(i for i, row in enumerate(rows) if row.startswith("Graph pane"))
+        everywhere = next(i for i, row in enumerate(rows) if row.startswith("Everywhere"))
+        graph_keys = " ".join(rows[first:everywhere])
+        assert first < everywhere and "Re-root" in graph_keys and "Depth" in graph_keys
+        assert all(len(row) <= 80 for row in screen_text(app))
+        await pilot.press("escape")
+        assert isinstance(app.screen, WorkbenchScreen)
+
+
+async def test_ctrl_t_offers_themes(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert isinstance(app.screen, CommandPalette)
@@ -168,3 +231,20 @@ async def test_an_agent_note_captured_through_memorybank_mcp_shows_up_within_thr
             "the captured note did not appear within 3 s"
         )
         assert app.bank.document("_inbox/stripe-webhooks.md").frontmatter["captured_by"] == "claude-code"
+
+
+async def test_a_file_written_by_another_process_shows_up_through_notifications_without_the_poll(demo_bank):
+    """The poll is off; only the file-system notification can tell the app."""
+    pytest.importorskip("watchfiles")
+    app = make_app(demo_bank, poll_seconds=0, watch_files=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert await wait_for(pilot, app.watching.is_set, 3.0)
+        header = app.screen.query_one(BankHeader)
+        before = header.summary.documents
+        (demo_bank / "ops" / "on-call.md").write_text(
+            "---\ntitle: On-call\ndoc_kind: ops\nstatus: draft\npurpose: Who answers the pager.\n---\n# On-call\n"
+        )
+        assert await wait_for(pilot, lambda: header.summary.documents == before + 1, 3.0), (
+            "the new document did not appear within 3 s"
+        )

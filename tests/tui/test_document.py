@@ -3,12 +3,13 @@ the source view at a line, and the editor command."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown, TextArea, Tree
+from textual.widgets import TextArea, Tree
 
-from tests.tui.conftest import SIZE, Notes, settle
+from tests.tui.conftest import SIZE, Notes, screen_text, settle
 from tui.app import make_app
 from tui.editor import editor_command
 from tui.panes.document import DocumentPane
@@ -31,7 +32,7 @@ async def test_the_outline_lists_sections_with_line_ranges_edges_and_frontmatter
         labels = [str(node.label) for node in pane.query_one("#doc-outline", Tree).root.children]
         assert labels == ["Whole document", "Sections (4)", "Derived from ↑ (1)", "Used by ↓ (4)", "Frontmatter (8)"]
         sections = pane.query_one("#doc-outline", Tree).root.children[1]
-        assert [str(n.label) for n in sections.children][0] == "Numbering  17–21"
+        assert [str(n.label) for n in sections.children][0] == "17–21 Numbering"
 
 
 async def test_moving_through_the_outline_shows_each_section(demo_source):
@@ -43,8 +44,7 @@ async def test_moving_through_the_outline_shows_each_section(demo_source):
         await pilot.press("down")
         await settle(pilot)
         assert pane.section.title == "Rounding"
-        markdown = pane.query_one("#doc-markdown", Markdown)
-        assert "half-up" in markdown.source and "gapless" not in markdown.source
+        assert "half-up" in pane.markdown_source and "gapless" not in pane.markdown_source
 
 
 async def test_following_an_edge_opens_that_document_and_the_graph_follows(demo_source):
@@ -105,3 +105,112 @@ async def test_a_document_removed_on_disk_says_so_instead_of_crashing(demo_bank,
         await settle(pilot)
         assert pane.opened is None
         assert any("Not a document of this bank: ops/monitoring.md" in m for m in notes.errors())
+        assert pane.markdown_source == ""  # its body does not stay behind
+        assert not any("alert" in row for row in screen_text(app)[3:])
+
+
+async def test_opening_another_document_never_shows_the_previous_body_under_the_new_heading(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
+        assert "gapless" in pane.markdown_source
+        app.screen.open_document("ops/deploy-runbook.md")  # nothing holds the bank: shown in the same frame
+        assert pane.opened.doc.path == "ops/deploy-runbook.md" and "gapless" not in pane.markdown_source
+        holding, release = threading.Event(), threading.Event()
+
+        def recheck() -> None:  # a re-check of the disk holds the bank while the user opens another
+            with app.bank.lock:
+                holding.set()
+                release.wait(10)
+
+        thread = threading.Thread(target=recheck)
+        thread.start()
+        holding.wait(10)
+        app.screen.open_document("ops/monitoring.md")  # the read waits in its worker
+        assert pane.markdown_source == ""
+        assert "Opening ops/monitoring.md" in str(pane.query_one("#doc-heading").content)
+        release.set()
+        thread.join()
+        await settle(pilot)
+        assert pane.opened.doc.path == "ops/monitoring.md"
+
+
+def write_doc(bank: Path, path: str, front: str, body: str) -> None:
+    target = bank / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"---\n{front}\n---\n{body}", encoding="utf-8")
+
+
+async def test_a_long_title_never_pushes_the_path_out_and_an_empty_value_is_not_none(demo_bank):
+    title = "A very long title " * 13
+    write_doc(
+        demo_bank,
+        "ops/long.md",
+        f"title: {title.strip()}\ndoc_kind: ops\nstatus: draft\nowner:\npurpose: Long titles.",
+        "# Long\n\n## " + "A section whose heading is long enough to be cut " * 2 + "\n\nText.\n",
+    )
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/long.md")
+        rows = screen_text(app)
+        assert any("ops/long.md" in row for row in rows[2:5])
+        labels = [str(n.label) for n in pane.query_one("#doc-outline", Tree).root.children[4].children]
+        assert "owner: (empty)" in labels and not any("None" in label for label in labels)
+        section = str(pane.query_one("#doc-outline", Tree).root.children[1].children[0].label)
+        assert section.startswith("10–12 ")  # the range comes first, so a narrow outline never cuts it
+
+
+async def test_a_long_document_renders_a_window_and_m_shows_more(demo_bank):
+    body = "# Plan\n\n" + "\n".join(f"Step {n}: do the thing number {n}.\n" for n in range(1, 1001))
+    write_doc(demo_bank, "ops/plan.md", "title: Plan\ndoc_kind: ops\nstatus: draft\npurpose: Long.", body)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/plan.md")
+        assert "Step 1:" in pane.markdown_source and "Step 100:" not in pane.markdown_source
+        assert "more lines" in pane.more_note
+        pane.query_one("#doc-rendered").focus()
+        await pilot.press("m")
+        await settle(pilot)
+        assert "Step 60:" in pane.markdown_source and "Step 1000:" not in pane.markdown_source
+
+
+async def test_the_source_view_wraps_so_a_reported_link_stays_on_screen(demo_bank):
+    link = "see [the runbook](../missing/runbook-that-does-not-exist.md)"
+    write_doc(
+        demo_bank,
+        "ops/wide.md",
+        "title: Wide\ndoc_kind: ops\nstatus: draft\npurpose: Wide lines.",
+        "# Wide\n\n" + "word " * 30 + link + "\n",
+    )
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await open_doc(app, pilot, "ops/wide.md", line=9)
+        assert any("runbook-that-does-not" in row for row in screen_text(app))
+
+
+async def test_back_and_forward_walk_the_documents_opened(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
+        tree = pane.query_one("#doc-outline", Tree)
+        tree.select_node(tree.root.children[2].children[0])  # follow the edge up
+        await settle(pilot)
+        await open_doc(app, pilot, "ops/monitoring.md")
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert pane.opened.doc.path == "product/plans-and-limits.md"
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert pane.opened.doc.path == "domain/invoicing-rules.md" and pane.section.title == "Numbering"
+        await pilot.press("alt+right")
+        await settle(pilot)
+        assert pane.opened.doc.path == "product/plans-and-limits.md"
+        await open_doc(app, pilot, "domain/tax-model.md")  # a new step drops the ones ahead
+        await pilot.press("alt+right")
+        await settle(pilot)
+        assert pane.opened.doc.path == "domain/tax-model.md"

@@ -182,6 +182,23 @@ async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(tri
     assert_clean(triage_root)
 
 
+async def test_enter_on_the_fold_forms_section_field_previews_as_its_hint_says(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        form = app.screen
+        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
+        await settle(pilot)
+        section = form.query_one("#fold-section", Select)
+        section.value = "What Must Be Tested"
+        section.focus()
+        await pilot.press("enter")
+        assert not section.expanded
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+
+
 async def test_fold_appends_to_the_owner_section_then_discards_the_note_with_the_reason(triage_root):
     before = read_document(Bank.open(triage_root), "engineering/testing-policy.md", section="What Must Be Tested")
     app = make_app(triage_root, poll_seconds=0)
@@ -239,6 +256,36 @@ async def test_discard_needs_a_reason_then_deletes_the_note(triage_root):
         assert await until(pilot, lambda: len(pane.entries) == 4)
         assert pane.selected is not None  # the cursor moved on to the next note
     assert not (triage_root / "_inbox/flaky-ci.md").exists()
+    assert_clean(triage_root)
+
+
+async def test_marked_notes_are_discarded_together_with_a_reason_completed_from_before(triage_root):
+    bank = Bank.open(triage_root)
+    discard(bank, path="_inbox/onboarding.md", reason="a duplicate of processes/hiring.md")
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("space")
+        pane.query_one("#inbox-notes", DataTable).move_cursor(
+            row=[e.path for e in pane.entries].index("_inbox/dark-mode.md")
+        )
+        await pilot.press("space")
+        assert pane.marked == {"_inbox/flaky-ci.md", "_inbox/dark-mode.md"}
+        await pilot.press("d")
+        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
+        assert "Discard 2 notes?" in str(app.screen.query_one(".dialog-title").render())
+        await pilot.press(*"a dup", "tab")  # the reason given before completes
+        assert app.screen.query_one("#discard-reason", Input).value == "a duplicate of processes/hiring.md"
+        app.screen.query_one("#discard-reason", Input).value = ""
+        await pilot.press(*"no lon", "tab")  # and so does a preset
+        assert app.screen.query_one("#discard-reason", Input).value == "no longer true"
+        await pilot.press("enter")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        assert await until(pilot, lambda: len(pane.entries) == 2)
+        assert not pane.marked
+    assert not (triage_root / "_inbox/flaky-ci.md").exists() and not (triage_root / "_inbox/dark-mode.md").exists()
+    record = (triage_root / "_inbox/.record.jsonl").read_text()
+    assert record.count('"reason": "no longer true"') == 2
     assert_clean(triage_root)
 
 
@@ -331,11 +378,11 @@ async def test_actions_on_a_note_without_a_proposal_say_what_to_do_instead(triag
     async with app.run_test(size=SIZE) as pilot:
         notes = Notes(app, pytest.MonkeyPatch())
         pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("a", "r", "space")
-        assert isinstance(app.screen, WorkbenchScreen) and not pane.marked
+        await pilot.press("a", "r", "space", "A")
+        assert isinstance(app.screen, WorkbenchScreen) and pane.marked == {"_inbox/flaky-ci.md"}
         said = [m for m, severity in notes.messages if severity == "warning"]
         assert said[0] == "_inbox/flaky-ci.md carries no proposal. p promotes it, f folds it, d discards it."
-        assert said[2] == "Only proposals can be marked, to apply several at once."
+        assert said[2] == "No marked note carries a proposal."
 
 
 async def test_the_pane_counts_notes_and_stale_ones_and_shows_where_a_note_belongs(triage_root, monkeypatch):

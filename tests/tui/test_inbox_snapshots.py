@@ -121,7 +121,8 @@ def test_fold_preview(snap_compare, inbox_demo):
 
 def test_discard_dialog(snap_compare, inbox_demo):
     """Discarding the flaky PDF test note: the question with its path, the note's title, an empty
-    reason box with its example, and the buttons "Keep it (esc)" and "Discard (enter)"."""
+    reason box with its example, the hint that Tab completes a reason given before or a preset, and
+    the buttons "Keep (esc)" and "Discard (enter)"."""
 
     async def run_before(pilot):
         await on_note(pilot, "flaky-pdf-test.md")

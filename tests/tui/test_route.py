@@ -4,6 +4,7 @@ section, the expected answer pinned through the gates."""
 from __future__ import annotations
 
 import pytest
+from textual import events
 
 from tests.tui.conftest import SIZE, Notes, settle
 from tui.app import make_app
@@ -96,3 +97,45 @@ async def test_cancelling_a_pin_writes_nothing(demo_bank):
         await pilot.press("n")
         await settle(pilot)
     assert not (demo_bank / "dna" / "route-checks.md").exists()
+
+
+async def test_alt_and_a_digit_switches_panes_even_from_the_question_box(demo_source):
+    """Terminals without the kitty protocol (tmux) send ESC+digit, which Textual reads as the macOS
+    option characters: alt+3 arrives as ``pound_sign``. It must switch panes, not type ``£``."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"deploy")
+        for key, pane in (("pound_sign", "graph"), ("cent_sign", "findings"), ("inverted_exclamation_mark", "route")):
+            await pilot.press(key)
+            assert app.screen.query_one("#panes").active == pane
+        assert app.screen.query_one("#route-question").value == "deploy"
+
+
+async def test_coming_back_to_route_with_1_keeps_the_question_and_digits_still_switch(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"deploy", "enter")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "document"
+        await pilot.press("1")
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "route"
+        await pilot.press("3")
+        assert app.screen.query_one("#panes").active == "graph"
+        assert app.screen.query_one("#route-question").value == "deploy"
+
+
+async def test_text_typed_right_after_ctrl_u_is_kept(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"deploy plan")
+        box = app.screen.query_one("#route-question")
+        for key in ("ctrl+u", "r", "e", "l"):  # queued at once, as a terminal delivers a fast typist's keys
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await settle(pilot)
+        assert box.value == "rel"

@@ -45,10 +45,11 @@ def test_explain_dialog(snap_compare, demo_source):
 
 
 def test_document_pane(snap_compare, demo_source):
-    """domain/invoicing-rules.md opened at its Numbering section: the heading line with title, path,
-    kind, status, layer and line count; the outline (Whole document, Sections (4) with line ranges,
-    Derived from ↑ (1), Used by ↓ (4), Frontmatter) with Numbering highlighted; the Numbering
-    section rendered as markdown on the right; the footer offering source, editor and graph."""
+    """domain/invoicing-rules.md opened at its Numbering section: the heading's first line with the
+    path, kind, status, layer and line count, its second the title; the outline from its top (Whole
+    document, Sections (4) each with its line range first, Derived from ↑ (1), Used by ↓ (4),
+    Frontmatter) with Numbering highlighted; the Numbering section rendered as markdown on the right;
+    the footer offering source, editor and graph."""
 
     async def run_before(pilot):
         await settle(pilot)
@@ -60,8 +61,9 @@ def test_document_pane(snap_compare, demo_source):
 
 def test_document_source_at_a_line(snap_compare, demo_source):
     """ops/monitoring.md opened at line 19 (a finding's line): the heading says "at line 19", the
-    Alerts section is highlighted in the outline, and the right side shows the numbered source with
-    the cursor line on 19, the broken link to ../engineering/alert-catalogue.md."""
+    Alerts section is highlighted in the outline, whose Links → group marks the alert catalogue
+    broken, and the right side shows the numbered source, wrapped, with the cursor line on 19 and
+    the whole broken link to ../engineering/alert-catalogue.md in view."""
 
     async def run_before(pilot):
         await settle(pilot)
@@ -75,7 +77,8 @@ def test_graph_pane(snap_compare, demo_source):
     """The walk both ways from domain/invoicing-rules.md at depth 2: the direction, depth and cap
     selectors, a summary line (9 documents around it), then the tree with "↑ derives from"
     (Plans and Limits, then Product Context) and "↓ derived by" (the tax model, the architecture
-    with its three dependents, the feature and the use case)."""
+    with its three dependents, the feature and the use case); the footer whole, "? Keys" included
+    (+/- for the depth)."""
 
     async def run_before(pilot):
         await settle(pilot)
@@ -102,9 +105,9 @@ def test_findings_pane(snap_compare, demo_source):
 
 def test_drift_pane(snap_compare, demo_source):
     """Threshold 90 days; 2 drifted, 1 missing anchor, 5 anchored documents and 35 without; the tax
-    model 119 days behind src/billing/tax.py with commit 379f952, the retry policy 98 days behind
-    src/payments/retry.py with commit a6de7bc, and ops/deploy-runbook.md anchored to
-    scripts/rollback.sh, which does not exist."""
+    model 119 days behind src/billing/tax.py with its commit, the retry policy 98 days behind
+    src/payments/retry.py with its commit, and ops/deploy-runbook.md anchored to
+    scripts/rollback.sh, which does not exist; the footer "+/- Threshold ±30 days" and "? Keys"."""
 
     async def run_before(pilot):
         await settle(pilot)

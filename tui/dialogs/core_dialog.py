@@ -17,6 +17,7 @@ from core.bank import Bank
 from core.errors import BankError
 
 Result = TypeVar("Result")
+T = TypeVar("T")
 
 DIALOG_CSS = """
 {name} {{
@@ -81,59 +82,52 @@ class CoreDialog(ModalScreen[Result], Generic[Result]):
     class Answered(Message, bubble=False):
         """A core call made by ``run_core`` finished, with its value or its error."""
 
-        def __init__(self, request: str, value: Any = None, error: BaseException | None = None) -> None:
+        def __init__(self, value: Any = None, error: BaseException | None = None) -> None:
             super().__init__()
-            self.request = request
             self.value = value
             self.error = error
 
     def __init__(self, bank: Bank) -> None:
         super().__init__()
         self.bank = bank
-        self.pending: str | None = None
-        """The request in flight; keys that would start another one are ignored meanwhile."""
+        self.pending: Callable[[Any], object] | None = None
+        """What to do with the answer of the call in flight; keys that would start another call
+        are ignored meanwhile."""
 
-    def run_core(self, request: str, call: Callable[[], Any]) -> None:
-        """Run ``call`` in a thread; ``on_answer`` or ``on_refusal`` hears back."""
+    def run_core(self, call: Callable[[], T], then: Callable[[T], object] | None = None) -> None:
+        """Run ``call`` in a thread, then ``then(value)`` (by default the dialog closes with the
+        value); a refusal is shown in the dialog, which stays as typed."""
         if self.pending is not None:
             return
-        self.pending = request
+        self.pending = then if then is not None else self.dismiss
         self.show_refusal(None)
         self.run_worker(
-            lambda: self._call(request, call),
+            lambda: self._call(call),
             thread=True,
             exclusive=True,
             exit_on_error=False,
             group="dialog-core",
-            description=f"{type(self).__name__}: {request}",
+            description=f"{type(self).__name__}: core call",
         )
 
-    def _call(self, request: str, call: Callable[[], Any]) -> None:
+    def _call(self, call: Callable[[], Any]) -> None:
         try:
             value = call()
         except Exception as error:  # shown in the dialog, never fatal
-            self.post_message(self.Answered(request, error=error))
+            self.post_message(self.Answered(error=error))
         else:
-            self.post_message(self.Answered(request, value=value))
+            self.post_message(self.Answered(value=value))
 
     def on_core_dialog_answered(self, message: CoreDialog.Answered) -> None:
-        self.pending = None
+        then, self.pending = self.pending, None
         if message.error is not None:
-            self.on_refusal(message.request, message.error)
-        else:
-            self.on_answer(message.request, message.value)
-
-    def on_answer(self, request: str, value: Any) -> None:
-        """A core call succeeded: by default the dialog closes with its value."""
-        self.dismiss(value)
+            self.show_refusal(message.error)
+        elif then is not None:
+            then(message.value)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-    def on_refusal(self, request: str, error: BaseException) -> None:
-        """A core call was refused (or failed): say why, keep the dialog as it is."""
-        self.show_refusal(error)
 
     def show_refusal(self, error: BaseException | None) -> None:
         box = self.query(".dialog-error").results(Static)

@@ -1,7 +1,11 @@
-"""Discarding a note: the reason is required (the core refuses an empty one), and the dialog is
-the confirmation, saying what is deleted before Enter deletes it."""
+"""Discarding notes: the reason is required (the core refuses an empty one), and the dialog is the
+confirmation, saying what is deleted before Enter deletes it. Several marked notes go with one
+reason; every one is checked first (a dry run each), so a refusal deletes nothing. The reason
+completes (Tab) from the reasons given before in this bank and a few presets."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,45 +16,75 @@ from textual.widgets import Button, Input, Label, Static
 from core.bank import Bank
 from core.write.inbox import DiscardResult, discard
 from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from tui.reasons import PRESETS, reasons
+from tui.widgets.completing_input import CompletingInput
 
-HINT = "Enter discards · Esc keeps the note"
+HINT = "Tab: a reason given before, or a preset · Enter discards · Esc keeps"
 
 
-class DiscardDialog(CoreDialog[DiscardResult | None]):
-    """Discard one note with a reason; dismisses with the result, or None when kept."""
+@dataclass(frozen=True)
+class Doomed:
+    """A note about to be discarded: its bank path and title."""
+
+    path: str
+    title: str
+
+
+def discard_all(bank: Bank, notes: list[Doomed], reason: str) -> list[DiscardResult]:
+    """Check every note (dry run), then discard them one by one; a refusal in the check stops all."""
+    for note in notes:
+        discard(bank, path=note.path, reason=reason, dry_run=True)
+    return [discard(bank, path=note.path, reason=reason) for note in notes]
+
+
+class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
+    """Discard notes with one reason; dismisses with the results, or None when kept."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="DiscardDialog")
-    BINDINGS = [Binding("escape", "cancel", "Keep it")]
+    BINDINGS = [Binding("escape", "cancel", "Keep them")]
 
-    def __init__(self, bank: Bank, *, note: str, title: str, reason: str = "") -> None:
+    def __init__(self, bank: Bank, *, notes: list[Doomed], reason: str = "") -> None:
         super().__init__(bank)
-        self.note = note
-        self.title_text = title
+        self.notes = notes
         self.reason = reason
 
     def compose(self) -> ComposeResult:
+        many = len(self.notes) > 1
         with Vertical():
-            yield Label(f"Discard {self.note}?", classes="dialog-title", markup=False)
-            yield Static(
-                f"“{self.title_text}”. The file is deleted; say why, for the record.",
-                classes="dialog-note",
-                markup=False,
-            )
+            if many:
+                yield Label(f"Discard {len(self.notes)} notes?", classes="dialog-title")
+                listed = "\n".join(f"{n.path}  “{n.title}”" for n in self.notes[:8])
+                more = f"\n… and {len(self.notes) - 8} more" if len(self.notes) > 8 else ""
+                yield Static(
+                    f"{listed}{more}\nThe files are deleted; one reason goes on the record for each.",
+                    classes="dialog-note",
+                    markup=False,
+                )
+            else:
+                note = self.notes[0]
+                yield Label(f"Discard {note.path}?", classes="dialog-title", markup=False)
+                yield Static(
+                    f"“{note.title}”. The file is deleted; say why, for the record.",
+                    classes="dialog-note",
+                    markup=False,
+                )
             yield Horizontal(
                 Label("Reason", classes="field-label"),
-                Input(
+                CompletingInput(
                     self.reason,
+                    candidates=reasons(self.bank.root),
                     id="discard-reason",
                     compact=True,
-                    placeholder="e.g. not bank material: a local setup problem",
+                    placeholder=f"e.g. {PRESETS[0]}",
                 ),
                 classes="field",
             )
             yield Static("", classes="dialog-error")
             yield Static(HINT, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Keep it (esc)", id="cancel", compact=True)
-                yield Button("Discard (enter)", id="discard", variant="error", compact=True)
+                yield Button("Keep (esc)", id="cancel", compact=True)
+                label = f"Discard {len(self.notes)} (enter)" if many else "Discard (enter)"
+                yield Button(label, id="discard", variant="error", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#discard-reason", Input).focus()
@@ -59,4 +93,5 @@ class DiscardDialog(CoreDialog[DiscardResult | None]):
     @on(Button.Pressed, "#discard")
     def action_discard(self) -> None:
         reason = self.query_one("#discard-reason", Input).value
-        self.run_core("discard", lambda: discard(self.bank, path=self.note, reason=reason))
+        notes = list(self.notes)
+        self.run_core(lambda: discard_all(self.bank, notes, reason))

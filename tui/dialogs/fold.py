@@ -8,8 +8,6 @@ discards the note. A refusal is shown verbatim and the form stays as typed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +20,7 @@ from tui.dialogs.preview import PreviewDialog
 from tui.previews import fold_preview
 from tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
 from tui.widgets.completing_input import CompletingInput
+from tui.widgets.form_select import FormSelect
 
 HINT = "Enter or ctrl+s previews (writes nothing) · Tab moves on · Esc cancels"
 MODES = [("append to the section", "append"), ("replace the section", "replace")]
@@ -44,6 +43,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "preview", "Preview"),
+        Binding("enter", "preview", "Preview", show=False),
     ]
 
     def __init__(
@@ -76,7 +76,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
             )
             yield self._field(
                 "Section",
-                Select(
+                FormSelect(
                     [(s, s) for s in sections],
                     value=chosen,
                     id="fold-section",
@@ -85,7 +85,9 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
                     allow_blank=not sections,
                 ),
             )
-            yield self._field("Mode", Select(MODES, value="append", allow_blank=False, id="fold-mode", compact=True))
+            yield self._field(
+                "Mode", FormSelect(MODES, value="append", allow_blank=False, id="fold-mode", compact=True)
+            )
             yield Label(
                 "Text to fold; edit it to read well in its new place (f7 selects all):",
                 id="fold-label",
@@ -135,13 +137,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
         fields = self._fields()
-        self.run_core("preview", lambda: plan_fold(self.bank, **fields))
-
-    def on_answer(self, request: str, value: Any) -> None:
-        if request == "preview":
-            self._confirm(value)
-        else:
-            super().on_answer(request, value)
+        self.run_core(lambda: plan_fold(self.bank, **fields), self._confirm)
 
     def _confirm(self, plan: FoldPlan) -> None:
         self.plan = plan
@@ -149,7 +145,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core("apply", lambda: apply_fold(self.bank, **fields))
+                self.run_core(lambda: apply_fold(self.bank, **fields))
 
         title = f"Fold into {plan.update.path} § {plan.update.section}?"
         self.app.push_screen(

@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from tui.widgets.steady_input import SteadyInput
+
 
 class NamePrompt(ModalScreen[str | None]):
     """A one-field form; dismisses with the name, or None when cancelled."""
@@ -27,6 +29,10 @@ class NamePrompt(ModalScreen[str | None]):
     }
     NamePrompt .dialog-title {
         text-style: bold;
+    }
+    NamePrompt #name-problem {
+        color: $text-warning;
+        height: auto;
     }
     NamePrompt Horizontal {
         height: auto;
@@ -47,7 +53,8 @@ class NamePrompt(ModalScreen[str | None]):
         with Vertical():
             yield Label("Create a memory bank", classes="dialog-title")
             yield Static(f"In {self.where}. The name goes into the root index.", markup=False)
-            yield Input(placeholder="Project name", id="name")
+            yield SteadyInput(placeholder="Project name", id="name")
+            yield Static("", id="name-problem")
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button("Create", id="create", variant="primary")
@@ -56,8 +63,9 @@ class NamePrompt(ModalScreen[str | None]):
     @on(Button.Pressed, "#create")
     def _create(self) -> None:
         name = self.query_one("#name", Input).value.strip()
-        if not name:
-            self.notify("Give the project a name.", severity="warning")
+        if not name:  # said beside the field, where the eyes are, not in a toast that fades
+            self.query_one("#name-problem", Static).update("Give the project a name: it heads the root index.")
+            self.query_one("#name", Input).focus()
             return
         self.dismiss(name)
 

@@ -7,8 +7,6 @@ is shown verbatim in the form, which keeps everything typed in it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +19,7 @@ from tui.dialogs.preview import PreviewDialog
 from tui.previews import promote_preview
 from tui.triage import PromotePlan, PromoteRequest, destinations, doc_kinds, document_paths, kind_for, plan_promote
 from tui.widgets.completing_input import CompletingInput
+from tui.widgets.steady_input import SteadyInput
 
 HINT = "Tab completes or moves on · Enter previews (writes nothing) · Esc cancels"
 
@@ -68,10 +67,10 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
                     placeholder="doc_kind, e.g. domain",
                 ),
             )
-            yield self._field("Title", Input(r.title, id="promote-title", compact=True))
+            yield self._field("Title", SteadyInput(r.title, id="promote-title", compact=True))
             yield self._field(
                 "Purpose",
-                Input(r.purpose, id="promote-purpose", compact=True, placeholder="one sentence: when to read it"),
+                SteadyInput(r.purpose, id="promote-purpose", compact=True, placeholder="one sentence: when to read it"),
             )
             yield self._field(
                 "Derived from",
@@ -86,7 +85,7 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
             )
             yield self._field(
                 "Canonical for",
-                Input(
+                SteadyInput(
                     ", ".join(r.canonical_for),
                     id="promote-canonical",
                     compact=True,
@@ -137,20 +136,14 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
         request = self.filled()
-        self.run_core("preview", lambda: plan_promote(self.bank, request))
-
-    def on_answer(self, request: str, value: Any) -> None:
-        if request == "preview":
-            self._confirm(value)
-        else:
-            super().on_answer(request, value)
+        self.run_core(lambda: plan_promote(self.bank, request), self._confirm)
 
     def _confirm(self, plan: PromotePlan) -> None:
         filled = self.filled()
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core("apply", lambda: plan_promote(self.bank, filled, dry_run=False))
+                self.run_core(lambda: plan_promote(self.bank, filled, dry_run=False))
 
         self.app.push_screen(
             PreviewDialog(

@@ -14,17 +14,10 @@ from textual.widgets import Button, Input, Label, Static
 from core.bank import Bank
 from core.write.proposals import reject_proposal
 from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from tui.proposals import Proposal
+from tui.widgets.steady_input import SteadyInput
 
 HINT = "Enter rejects (the note stays in the inbox) · Esc keeps the proposal"
-
-
-def describe(proposal: dict[str, Any]) -> str:
-    """A proposal in one line: action, destination, who, why."""
-    action = str(proposal.get("action", "?"))
-    target = f" → {proposal['to']}" if proposal.get("to") else ""
-    who = f" by {proposal.get('proposed_by', 'an agent')}"
-    why = f": {proposal['reason']}" if proposal.get("reason") else ""
-    return f"{action}{target}{who}{why}"
 
 
 class RejectDialog(CoreDialog[dict[str, Any] | None]):
@@ -33,7 +26,7 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="RejectDialog")
     BINDINGS = [Binding("escape", "cancel", "Keep it")]
 
-    def __init__(self, bank: Bank, *, note: str, proposal: dict[str, Any]) -> None:
+    def __init__(self, bank: Bank, *, note: str, proposal: Proposal) -> None:
         super().__init__(bank)
         self.note = note
         self.proposal = proposal
@@ -41,10 +34,10 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(f"Reject the proposal on {self.note}?", classes="dialog-title", markup=False)
-            yield Static(describe(self.proposal), classes="dialog-note", markup=False)
+            yield Static(self.proposal.describe(), classes="dialog-note", markup=False)
             yield Horizontal(
                 Label("Note (optional)", classes="field-label"),
-                Input(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
+                SteadyInput(id="reject-note", compact=True, placeholder="why, for the agent that proposed it"),
                 classes="field",
             )
             yield Static("", classes="dialog-error")
@@ -60,4 +53,4 @@ class RejectDialog(CoreDialog[dict[str, Any] | None]):
     @on(Button.Pressed, "#reject")
     def action_reject(self) -> None:
         note = self.query_one("#reject-note", Input).value
-        self.run_core("reject", lambda: reject_proposal(self.bank, path=self.note, note=note))
+        self.run_core(lambda: reject_proposal(self.bank, path=self.note, note=note))

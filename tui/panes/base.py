@@ -1,7 +1,8 @@
 """What every pane of the workbench shares: the bank, reloading when the disk changed, and one
 way to run a core call off the event loop and get its answer (or its refusal) back.
 
-A pane never reaches into another pane. The workbench screen sets ``generation`` when the bank
+Each call names what to do with its own answer (``run_core(call, then=...)``), so answers come back
+typed and no pane dispatches on request strings. A pane never reaches into another pane. The workbench screen sets ``generation`` when the bank
 changed on disk and ``active`` when the pane's tab is shown; the pane reloads itself when both
 say so, so a pane nobody looks at costs nothing.
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from itertools import count as count_up
+from typing import Any, ClassVar, Generic, TypeVar
 
 from textual.containers import Vertical
 from textual.message import Message
@@ -20,6 +22,18 @@ from textual.widget import Widget
 
 from core.bank import Bank
 from core.errors import BankError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Pending(Generic[T]):
+    """A core call in flight: what to do with its answer, or with its failure."""
+
+    ticket: int
+    then: Callable[[T], object]
+    failed: Callable[[BaseException], object] | None
+    busy: Widget | None
 
 
 @dataclass(frozen=True)
@@ -41,19 +55,22 @@ class Pane(Vertical):
     """One line for the command palette: what the pane answers."""
     COMMANDS_OFFERED: ClassVar[tuple[PaletteCommand, ...]] = ()
     """The pane's actions, as the command palette lists them."""
+    EXTRA_KEYS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Keys the pane's widgets answer (Enter on a row, ↑↓), listed first in its keys dialog."""
 
     generation: reactive[int] = reactive(-1, init=False)
     """The bank generation the workbench last saw; set by the screen."""
     active: reactive[bool] = reactive(False, init=False)
     """Whether the pane's tab is the one shown; set by the screen."""
 
-    class Loaded(Message, bubble=False):
-        """A core call made by ``run_core`` finished, with its value or its error."""
+    class Answered(Message, bubble=False):
+        """A core call made by ``run_core`` finished; the pane hands its value to that call's ``then``."""
 
-        def __init__(self, channel: str, request: Any, value: Any = None, error: BaseException | None = None) -> None:
+        def __init__(self, channel: str, ticket: int, value: Any = None, error: BaseException | None = None) -> None:
             super().__init__()
             self.channel = channel
-            self.request = request
+            self.ticket = ticket
+            """Which call this answers: only the latest call on a channel is heard."""
             self.value = value
             self.error = error
 
@@ -61,8 +78,9 @@ class Pane(Vertical):
         super().__init__(**kwargs)
         self.bank = bank
         self._shown_generation = -2
-        self._requests: dict[str, Any] = {}
-        self._busy: dict[str, Widget] = {}
+        self._calls: dict[str, Pending[Any]] = {}
+        """The latest call on each channel, waiting for its answer."""
+        self._tickets = count_up()
 
     # -- reloading -------------------------------------------------------------------------
 
@@ -92,26 +110,35 @@ class Pane(Vertical):
 
     def forget(self, channel: str = "read") -> None:
         """Drop whatever is pending on a channel (the pane was cleared)."""
-        self._requests.pop(channel, None)
-        busy = self._busy.pop(channel, None)
-        if busy is not None:
-            busy.loading = False
+        pending = self._calls.pop(channel, None)
+        if pending is not None and pending.busy is not None:
+            pending.busy.loading = False
 
     def run_core(
-        self, request: Any, call: Callable[[], Any], *, busy: Widget | None = None, channel: str = "read"
+        self,
+        call: Callable[[], T],
+        then: Callable[[T], object],
+        *,
+        failed: Callable[[BaseException], object] | None = None,
+        busy: Widget | None = None,
+        channel: str = "read",
     ) -> None:
-        """Run ``call`` (one core call) in a thread; ``on_loaded`` gets its value.
+        """Run ``call`` (one core call) in a thread, then ``then(value)`` back on the event loop.
 
-        Each channel keeps only its latest request: an answer to an older one is dropped, so typing
-        fast never shows an older answer over a newer one. Writes go on their own channel so a
-        reload never swallows their outcome. ``busy`` shows a loading indicator meanwhile.
+        Each answer goes to the callback given with its own call, typed by it, so a pane never
+        sorts answers by a request string. Each channel hears only its latest call: an answer to
+        an older one is dropped, so typing fast never shows an older answer over a newer one.
+        Writes go on their own channel so a reload never swallows their outcome. A failure is
+        notified (a core refusal verbatim), then ``failed(error)`` clears what the call would have
+        shown. ``busy`` shows a loading indicator meanwhile.
         """
-        self._requests[channel] = request
+        self.forget(channel)
+        ticket = next(self._tickets)
+        self._calls[channel] = Pending(ticket, then, failed, busy)
         if busy is not None:
             busy.loading = True
-            self._busy[channel] = busy
         self.run_worker(
-            partial(self._call_core, channel, request, call),
+            partial(self._call_core, channel, ticket, call),
             thread=True,
             exclusive=True,
             exit_on_error=False,
@@ -119,32 +146,26 @@ class Pane(Vertical):
             description=f"{self.TITLE}: {channel}",
         )
 
-    def _call_core(self, channel: str, request: Any, call: Callable[[], Any]) -> None:
+    def _call_core(self, channel: str, ticket: int, call: Callable[[], Any]) -> None:
         """The worker's body: one core call, and one message back with its value or its error."""
         try:
             value = call()
         except Exception as error:
-            self.post_message(self.Loaded(channel, request, error=error))
+            self.post_message(self.Answered(channel, ticket, error=error))
         else:
-            self.post_message(self.Loaded(channel, request, value=value))
+            self.post_message(self.Answered(channel, ticket, value=value))
 
-    def on_pane_loaded(self, message: Pane.Loaded) -> None:
-        if self._requests.get(message.channel) != message.request:
-            return
-        busy = self._busy.pop(message.channel, None)
-        if busy is not None:
-            busy.loading = False
+    def on_pane_answered(self, message: Pane.Answered) -> None:
+        pending = self._calls.get(message.channel)
+        if pending is None or pending.ticket != message.ticket:
+            return  # a newer call on this channel replaced it
+        self.forget(message.channel)
         if message.error is not None:
             self.show_error(message.error)
-            self.on_failed(message.request, message.error)
+            if pending.failed is not None:
+                pending.failed(message.error)
         else:
-            self.on_loaded(message.request, message.value)
-
-    def on_loaded(self, request: Any, value: Any) -> None:
-        """Show a core call's answer."""
-
-    def on_failed(self, request: Any, error: BaseException) -> None:
-        """Clear what the failed request would have shown (the error itself is already notified)."""
+            pending.then(message.value)
 
     def show_error(self, error: BaseException) -> None:
         """A core error's message verbatim; anything else as one line, never a traceback."""

@@ -20,6 +20,7 @@ from core.changes import Changes, changes_since
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
+from tui.widgets.steady_input import SteadyInput
 
 DEFAULT_SINCE = "HEAD~5"
 MARKS = {
@@ -51,7 +52,7 @@ class ChangesPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Since", classes="row-label")
-            yield Input(
+            yield SteadyInput(
                 DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)", id="changes-since"
             )
         yield Static("Reading git history…", id="changes-summary", classes="pane-heading")
@@ -74,17 +75,18 @@ class ChangesPane(Pane):
     def reload(self) -> None:
         since = self.query_one("#changes-since", Input).value.strip()
         self.run_core(
-            ("changes", since, self.bank.generation),
             lambda: changes_since(self.bank, since),
+            self._listed,
+            failed=self._failed,
             busy=self.query_one("#changes-summary", Static),
         )
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.changes = None
         self.query_one("#changes-table", FittedTable).set_rows([])
         self.query_one("#changes-summary", Static).update(getattr(error, "message", str(error)))
 
-    def on_loaded(self, request: Any, changes: Changes) -> None:
+    def _listed(self, changes: Changes) -> None:
         self.changes = changes
         counts: dict[str, int] = {}
         rows: list[tuple[list[str | Text], str]] = []

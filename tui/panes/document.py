@@ -5,6 +5,15 @@ external and broken edges marked), what derives from it (down) and its frontmatt
 section shows it; Enter on an edge opens that document. ``s`` switches between the rendered
 section and the numbered source (where a finding's line is shown), ``e`` opens ``$EDITOR`` at the
 line, ``g`` walks the graph from here.
+
+Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
+it renders the selected section, or the document's first ``WINDOW`` lines, and ``m`` renders the
+next window. It is a ``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a
+time), not Textual's ``Markdown`` widget, which mounts a widget per block (a table alone is dozens)
+and took a second to lay out. The body's
+links to other documents are in the outline, where Enter follows them. The source view is a
+``TextArea``, which draws only the lines on screen. The lines come from the bank's in-memory text,
+sliced here, not re-read.
 """
 
 from __future__ import annotations
@@ -16,22 +25,30 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import ContentSwitcher, Markdown, Static, TextArea, Tree
+from textual.reactive import reactive
+from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
 
 from core.bank import Bank
-from core.errors import BankError
 from core.model import Document, Section
-from core.read import ReadResult, read_document
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
+from tui.widgets.markdown_view import MarkdownView
 from tui.widgets.tree_cursor import place_cursor
 
-EMPTY = (
-    "No document open. Choose one in Route, Search or Findings, or jump to one with ctrl+o (or ctrl+p and its name)."
-)
+EMPTY = "No document open: choose one in Route, Search or Findings, or jump to one with ctrl+o."
+
+
+MIN_OUTLINE = 16
+"""The narrowest the outline goes (< narrows it, > widens it)."""
+WINDOW = 80
+"""Lines the rendered view renders at a time (a screenful or two; ``m`` renders the next ones)."""
+SOURCE_WINDOW = 300
+"""Lines of the raw file the source view holds; ``m`` loads them all (wrapping 2,000 lines is slow)."""
+SOURCE_BEFORE = 60
+"""Lines kept above the line the source view opens at."""
 
 
 @dataclass(frozen=True)
@@ -39,22 +56,62 @@ class Opened:
     """Everything the pane shows about one document, read in one go."""
 
     doc: Document
-    body: ReadResult
-    source: str
+    lines: tuple[str, ...]
+    """The raw file's lines (frontmatter included), without their line ends."""
     incoming: tuple[str, ...]
+    links: tuple[str, ...]
+    """Bank paths the body links to, each once, in order."""
     known: frozenset[str]
-    """Bank paths of the derived_from targets that exist."""
+    """Bank paths of the derived_from and link targets that exist."""
+
+    @property
+    def source(self) -> str:
+        return "\n".join(self.lines)
+
+    def span(self, section: Section | None) -> tuple[int, int]:
+        """The 1-based raw lines a section covers, or the whole body's when None."""
+        if section is not None:
+            return section.line, section.end_line
+        return self.doc.body_line, len(self.lines)
+
+
+def raw_lines(text: str) -> tuple[str, ...]:
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
 
 
 def read_opened(bank: Bank, path: str) -> Opened:
-    """The document, its body and its raw text, and who derives from it."""
+    """The document, its raw lines, and who derives from it."""
     with bank.lock:
         doc = bank.document(path)
-        body = read_document(bank, doc.path)
-        source = read_document(bank, doc.path, lines="1-").content if doc.line_count else ""
+        text = bank.text(doc.path)
         incoming = tuple(dict.fromkeys(bank.incoming(doc.path)))
-        known = frozenset(e.resolved for e in doc.derived_from if e.resolved and e.resolved in bank)
-    return Opened(doc, body, source, incoming, known)
+        links = tuple(dict.fromkeys(link.resolved for link in doc.links if link.resolved))
+        targets = [e.resolved for e in doc.derived_from if e.resolved] + list(links)
+        known = frozenset(target for target in targets if target in bank)
+    return Opened(doc, raw_lines(text), incoming, links, known)
+
+
+def window(lines: tuple[str, ...], start: int, end: int, shown: int) -> tuple[str, int]:
+    """Markdown for raw lines ``start``-``end`` (1-based), at most ``shown`` of them, and how many
+    were left out. A fence cut in the middle is closed, so the rest does not render as code."""
+    chosen = list(lines[start - 1 : end])
+    while chosen and not chosen[-1].strip() and len(chosen) <= shown:
+        chosen.pop()
+    left = max(len(chosen) - shown, 0)
+    chosen = chosen[:shown]
+    fence = None
+    for line in chosen:
+        stripped = line.lstrip()
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+        elif fence is not None and stripped.startswith(fence) and not stripped[len(fence) :].strip():
+            fence = None
+    if fence is not None:
+        chosen.append(fence)
+    return "\n".join(chosen).strip("\n"), left
 
 
 class DocumentPane(Pane):
@@ -66,8 +123,16 @@ class DocumentPane(Pane):
         Binding("s", "toggle_source", "Source"),
         Binding("e", "edit", "Editor"),
         Binding("g", "graph", "Graph"),
+        Binding("m", "more", "More", show=False),
+        Binding("less_than_sign", "outline(-4)", "Narrower outline", key_display="<", show=False),
+        Binding("greater_than_sign", "outline(4)", "Wider outline", key_display=">", show=False),
         Binding("w", "whole", "Whole document", show=False),
     ]
+    EXTRA_KEYS = (
+        ("↑ · ↓", "in the outline: show each section as you move"),
+        ("Enter", "on an edge or a link: open that document"),
+        ("Tab", "between the outline and the text"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Document: open in $EDITOR", "At the selected section's (or finding's) line", "edit"),
         PaletteCommand(
@@ -75,11 +140,18 @@ class DocumentPane(Pane):
             "Numbered source lines or rendered markdown",
             "toggle_source",
         ),
-        PaletteCommand("Document: show the whole document", "Every section, rendered", "whole"),
+        PaletteCommand("Document: show the whole document", "From its first line, a window at a time", "whole"),
     )
 
     class EdgeFollowed(DocumentChosen):
         """An edge of the outline (or a link in the text) was followed to another document."""
+
+    class OutlineResized(Message):
+        """The user made the outline wider or narrower (the screen remembers it)."""
+
+        def __init__(self, width: int) -> None:
+            super().__init__()
+            self.width = width
 
     class GraphRequested(Message):
         """The user asked for the graph around the open document."""
@@ -98,6 +170,17 @@ class DocumentPane(Pane):
         self.line: int | None = None
         """The line the document was opened at (a finding's or a search hit's)."""
         self.source_mode = False
+        self.shown_lines = WINDOW
+        """How many lines of the section (or document) the rendered view holds."""
+        self.shown_source = SOURCE_WINDOW
+        """How many lines of the raw file the source view holds."""
+        self.source_start = 1
+        """The raw line the source view's first line is."""
+        self._wanted_section: str | None = None
+        self.markdown_source = ""
+        """The markdown the rendered view shows."""
+        self.more_note = ""
+        """What the rendered view says under it about the lines it left out."""
 
     def compose(self) -> ComposeResult:
         yield Static(EMPTY, id="doc-heading", classes="pane-heading")
@@ -107,53 +190,82 @@ class DocumentPane(Pane):
             tree.guide_depth = 2
             yield tree
             with ContentSwitcher(initial="doc-rendered", id="doc-view"):
-                with VerticalScroll(id="doc-rendered"):
-                    yield Markdown(id="doc-markdown", open_links=False)
-                yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=False)
+                yield MarkdownView(id="doc-rendered")
+                yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=True)
 
     # -- opening ----------------------------------------------------------------------------
 
     def open(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
-        """Show a document, scoped to a section or placed at a line (the screen calls this)."""
+        """Show a document, scoped to a section or placed at a line (the screen calls this).
+
+        Reading it is slicing text the bank holds, so it is done here, in this frame, unless a
+        re-check holds the bank; then a worker waits for it while the heading says what is coming.
+        """
         self.path, self.line = path, line
         self._wanted_section = section
         self.source_mode = line is not None
         self._shown_generation = self.generation
-        self.run_core(("open", path), lambda: read_opened(self.bank, path))
+        if self.bank.lock.acquire(blocking=False):
+            self.forget()  # an answer still on its way is older than this one
+            try:
+                opened = read_opened(self.bank, path)
+            except Exception as error:
+                self.show_error(error)
+                self._failed(error)
+                return
+            finally:
+                self.bank.lock.release()
+            self._opened(opened)
+            return
+        if self.opened is None or path != self.opened.doc.path:
+            self._clear(Text.assemble(("Opening ", "italic"), (path, "bold"), ("…", "italic")))
+        self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
 
     def reload(self) -> None:
         if self.path is not None:
+            path = self.path
             self._wanted_section = self.section.title if self.section else None
-            self.run_core(("open", self.path), lambda: read_opened(self.bank, self.path))
+            self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _clear(self, heading: Text | str) -> None:
+        """Nothing of the previous document stays on screen under another heading."""
         self.opened = None
-        self.query_one("#doc-heading", Static).update(Text(f"{self.path}: {getattr(error, 'message', error)}"))
+        self.query_one("#doc-heading", Static).update(heading)
         self.query_one("#doc-outline", Tree).clear()
+        self._render_markdown("")
+        self.query_one("#doc-source", TextArea).load_text("")
 
-    def on_loaded(self, request: Any, opened: Opened) -> None:
+    def _failed(self, error: BaseException) -> None:
+        self._clear(Text(f"{self.path}: {getattr(error, 'message', error)}"))
+
+    def _opened(self, opened: Opened) -> None:
         self.opened = opened
         doc = opened.doc
         self.path = doc.path
-        wanted = getattr(self, "_wanted_section", None)
+        wanted = self._wanted_section
         section = next((s for s in doc.sections if s.title == wanted), None) if wanted else None
         if section is None and self.line is not None:
             section = next((s for s in doc.sections if s.line <= self.line <= s.end_line), None)
         self.section = section
+        self.shown_lines, self.shown_source = WINDOW, SOURCE_WINDOW
         self._heading()
         self._outline()
         self._show()
 
-    def _heading(self) -> None:
+    def _heading(self, note: str = "") -> None:
+        """Path and facts on the first line, the title on the second: a long title never hides the path."""
         assert self.opened is not None
         doc = self.opened.doc
-        text = Text()
-        text.append(doc.title, style="bold")
-        text.append(f"  {doc.path}", style="dim")
-        facts = [doc.doc_kind, doc.status, f"{doc.layer} layer", f"{doc.line_count} lines"]
-        text.append("  ·  " + "  ·  ".join(f for f in facts if f))
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(doc.path, style="bold")
+        facts = [doc.doc_kind, doc.status, doc.layer, f"{doc.line_count} lines"]
+        text.append("  " + " · ".join(f for f in facts if f), style="dim")
         if self.line is not None:
-            text.append(f"  ·  at line {self.line}", style="bold")
+            text.append(f" · at line {self.line}", style="bold")
+        text.append("\n")
+        if note:
+            text.append(f"{note}  ", style="italic")
+        text.append(doc.title, style="bold")
         self.query_one("#doc-heading", Static).update(text)
 
     def _outline(self) -> None:
@@ -165,8 +277,9 @@ class DocumentPane(Pane):
         chosen: TreeNode[Any] = whole
         sections = tree.root.add(f"Sections ({len(doc.sections)})", data=("group", None), expand=True)
         for section in doc.sections:
-            label = Text(section.title)
-            label.append(f"  {section.line}–{section.end_line}", style="dim")
+            # The line range first: a long title is cut at the pane's edge, never the range.
+            label = Text(f"{section.line}–{section.end_line} ", style="dim")
+            label.append(section.title, style="")
             node = sections.add_leaf(label, data=("section", section))
             if section == self.section:
                 chosen = node
@@ -195,12 +308,26 @@ class DocumentPane(Pane):
         if doc.parse_error:
             front.add_leaf(Text(f"✗ {doc.parse_error}", style="bold red"), data=("field", None))
         for key, value in doc.frontmatter.items():
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             label = Text()
             label.append(f"{key}: ", style="bold")
-            label.append(shown)
+            label.append_text(field_value(value))
             front.add_leaf(label, data=("field", key))
+        if opened.links:
+            links = tree.root.add(f"Links → ({len(opened.links)})", data=("group", None), expand=True)
+            for target in opened.links:
+                if target in opened.known:
+                    links.add_leaf(target, data=("edge", target))
+                else:
+                    label = Text.assemble(("✗ ", "bold red"), target, ("  broken: no such document", "italic"))
+                    links.add_leaf(label, data=("loose", target))
         place_cursor(tree, chosen)
+        # Placed before the tree is laid out, the cursor can scroll it and hide the first lines.
+        tree.call_after_refresh(self._outline_from_top)
+
+    def _outline_from_top(self) -> None:
+        tree = self.query_one("#doc-outline", Tree)
+        if 0 <= tree.cursor_line < tree.scrollable_content_region.height:
+            tree.scroll_home(animate=False)
 
     # -- showing --------------------------------------------------------------------------------
 
@@ -212,22 +339,38 @@ class DocumentPane(Pane):
         if self.source_mode:
             switcher.current = "doc-source"
             area = self.query_one("#doc-source", TextArea)
-            if area.text != self.opened.source:
-                area.load_text(self.opened.source)
             line = self.line if self.line is not None else (self.section.line if self.section else 1)
-            area.move_cursor((max(line - 1, 0), 0))
-            area.scroll_to(y=max(line - 4, 0), animate=False)
+            lines = self.opened.lines
+            start = max(1, min(line - SOURCE_BEFORE, len(lines) - self.shown_source + 1))
+            end = min(len(lines), start + self.shown_source - 1)
+            source = "\n".join(lines[start - 1 : end])
+            if area.text != source or area.line_number_start != start:
+                area.line_number_start = start
+                area.load_text(source)
+            self.source_start = start
+            area.move_cursor((max(line - start, 0), 0))
+            area.scroll_to(y=max(line - start - 3, 0), animate=False)
+            if start > 1 or end < len(lines):
+                self._heading(f"source lines {start}–{end} of {len(lines)}; m: all")
+            else:
+                self._heading()
         else:
             switcher.current = "doc-rendered"
-            if self.section is None:
-                content = self.opened.body.content
-            else:
-                try:
-                    content = read_document(self.bank, self.opened.doc.path, section=self.section.title).content
-                except BankError as error:  # the file changed under us; the next re-check reloads it
-                    content = f"*{error.message}*"
-            self.query_one("#doc-markdown", Markdown).update(content)
-            self.query_one("#doc-rendered", VerticalScroll).scroll_home(animate=False)
+            self._heading()
+            start, end = self.opened.span(self.section)
+            content, left = window(self.opened.lines, start, end, self.shown_lines)
+            note = None
+            if left:
+                note = Text.assemble(
+                    (f"… {left} more line{'s' if left != 1 else ''}: ", "italic"),
+                    ("m", "bold"),
+                    (" shows more, ", "italic"),
+                    ("s", "bold"),
+                    (" the source, or choose a section in the outline.", "italic"),
+                )
+            self._render_markdown(content, note)
+            if self.shown_lines == WINDOW:
+                self.query_one("#doc-rendered", MarkdownView).scroll_home(animate=False)
 
     @on(Tree.NodeHighlighted, "#doc-outline")
     def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
@@ -235,10 +378,10 @@ class DocumentPane(Pane):
             return  # a stale highlight from rebuilding the outline, not the user moving
         kind, value = event.node.data or ("group", None)
         if kind == "whole" and self.section is not None:
-            self.section, self.line = None, None
+            self.section, self.line, self.shown_lines = None, None, WINDOW
             self._show()
         elif kind == "section" and value != self.section:
-            self.section, self.line = value, None
+            self.section, self.line, self.shown_lines = value, None, WINDOW
             self._show()
 
     @on(Tree.NodeSelected, "#doc-outline")
@@ -249,31 +392,54 @@ class DocumentPane(Pane):
         elif kind in ("section", "whole"):
             self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
 
-    @on(Markdown.LinkClicked)
-    def _link(self, event: Markdown.LinkClicked) -> None:
-        if self.opened is None:
-            return
-        link = next((found for found in self.opened.doc.links if found.raw == event.href), None)
-        if link is not None and link.resolved and link.resolved in self.bank:
-            self.post_message(self.EdgeFollowed(link.resolved))
-        elif link is not None and link.resolved:
-            self.notify(f"{link.raw} points at nothing in this bank.", title="Broken link", severity="warning")
-        else:
-            self.app.open_url(event.href)
+    def _render_markdown(self, content: str, note: Text | None = None) -> None:
+        self.markdown_source = content
+        self.more_note = note.plain if note is not None else ""
+        self.query_one("#doc-rendered", MarkdownView).update(content, note)
 
     # -- actions ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("toggle_source", "edit", "graph", "whole") and self.opened is None:
+        if action in ("toggle_source", "edit", "graph", "whole", "more") and self.opened is None:
             return None
         return True
+
+    outline_width: reactive[int | None] = reactive(None, init=False)
+    """Columns of the outline; None: the stylesheet's share of the pane."""
+
+    def watch_outline_width(self, width: int | None) -> None:
+        outline = self.query_one("#doc-outline", Tree)
+        if width is None:  # back to the stylesheet's share
+            outline.styles.width = outline.styles.min_width = outline.styles.max_width = None
+        else:
+            outline.styles.min_width = MIN_OUTLINE
+            outline.styles.max_width = "80%"
+            outline.styles.width = width
+
+    def action_outline(self, step: int) -> None:
+        """Move the split between the outline and the text (< and >)."""
+        outline = self.query_one("#doc-outline", Tree)
+        room = max(self.size.width - 20, MIN_OUTLINE)
+        width = min(max(outline.outer_size.width + step, MIN_OUTLINE), room)
+        self.outline_width = width
+        self.post_message(self.OutlineResized(width))
 
     def action_toggle_source(self) -> None:
         self.source_mode = not self.source_mode
         self._show()
 
     def action_whole(self) -> None:
-        self.section, self.line = None, None
+        self.section, self.line, self.shown_lines = None, None, WINDOW
+        self._show()
+
+    def action_more(self) -> None:
+        """Render the next window of the section (or document); in the source view, every line."""
+        if self.opened is None:
+            return
+        if self.source_mode:
+            self.shown_source = len(self.opened.lines)
+        else:
+            self.shown_lines += WINDOW
         self._show()
 
     def action_edit(self) -> None:
@@ -281,7 +447,7 @@ class DocumentPane(Pane):
             return
         line = self.line or (self.section.line if self.section else 1)
         if self.source_mode:
-            line = self.query_one("#doc-source", TextArea).cursor_location[0] + 1
+            line = self.query_one("#doc-source", TextArea).cursor_location[0] + self.source_start
         self.app.open_in_editor(self.bank.root / self.opened.doc.path, line)  # type: ignore[attr-defined]
 
     def action_graph(self) -> None:
@@ -290,3 +456,14 @@ class DocumentPane(Pane):
 
     def focus_default(self) -> None:
         self.query_one("#doc-outline", Tree).focus()
+
+
+def field_value(value: Any) -> Text:
+    """A frontmatter value as an owner reads it: an empty value says so instead of ``None``."""
+    if value is None or value == "" or value == []:
+        return Text("(empty)", style="italic dim")
+    if isinstance(value, list):
+        return Text(", ".join("" if v is None else str(v) for v in value))
+    if isinstance(value, bool):
+        return Text("true" if value else "false")
+    return Text(str(value))

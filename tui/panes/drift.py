@@ -30,8 +30,8 @@ class DriftPane(Pane):
     TITLE = "Drift"
     SUMMARY = "Documents whose anchored code was committed after them, and anchors to nothing"
     BINDINGS = [
-        Binding("plus,equals_sign", "threshold(1)", "+30 days", key_display="+"),
-        Binding("minus", "threshold(-1)", "-30 days", key_display="-"),
+        Binding("plus,equals_sign", "threshold(1)", "Threshold ±30 days", key_display="+/-"),
+        Binding("minus", "threshold(-1)", "-30 days", key_display="-", show=False),
         Binding("escape", "leave_threshold", "Drift", show=False),
     ]
     COMMANDS_OFFERED = (
@@ -71,15 +71,16 @@ class DriftPane(Pane):
     def reload(self) -> None:
         threshold = self.threshold
         self.run_core(
-            ("drift", threshold, self.bank.generation),
             lambda: check_drift(self.bank, threshold_days=threshold),
+            self._checked,
+            failed=self._failed,
             busy=self.query_one("#drift-summary", Static),
         )
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.query_one("#drift-summary", Static).update(getattr(error, "message", str(error)))
 
-    def on_loaded(self, request: Any, drift: Drift) -> None:
+    def _checked(self, drift: Drift) -> None:
         self.drift = drift
         summary = Text()
         if drift.mode == "git":
@@ -91,7 +92,9 @@ class DriftPane(Pane):
             )
         if drift.note:
             summary.append(("\n" if drift.mode == "git" else "") + drift.note, style="italic")
-        self.query_one("#drift-summary", Static).update(summary)
+        heading = self.query_one("#drift-summary", Static)
+        heading.update(summary)
+        heading.set_class(drift.mode != "git", "whole")  # the note is all there is: never cut it
 
         tree = self.query_one("#drift-tree", Tree)
         tree.clear()

@@ -20,6 +20,7 @@ from core.validate import RULES, Finding, ValidationReport, validate
 from core.validate.registry import ordered_rules
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
+from tui.widgets.steady_input import SteadyInput
 from tui.widgets.tree_cursor import place_cursor
 
 ALL = "all"
@@ -55,7 +56,7 @@ class FindingsPane(Pane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield Input(placeholder="filter by path", id="findings-path")
+            yield SteadyInput(placeholder="filter by path", id="findings-path")
             yield Select(
                 [("all severities", ALL), ("errors", "error"), ("warnings", "warning")],
                 value=ALL,
@@ -104,13 +105,9 @@ class FindingsPane(Pane):
                 bank.refresh()
             return validate(bank, severity=severity, rule=rule)
 
-        self.run_core(
-            ("validate", severity, rule, bank.generation, recheck),
-            call,
-            busy=self.query_one("#findings-summary", Static),
-        )
+        self.run_core(call, self._validated, busy=self.query_one("#findings-summary", Static))
 
-    def on_loaded(self, request: Any, report: ValidationReport) -> None:
+    def _validated(self, report: ValidationReport) -> None:
         self.report = report
         self._fill(report)
 
@@ -155,6 +152,11 @@ class FindingsPane(Pane):
                     target = node
         if target is not None:
             place_cursor(tree, target)
+            first_group = tree.root.children[0]
+            if first_group.children and target is first_group.children[0]:
+                # Scrolling the cursor into view before the tree is laid out can leave it one line
+                # down, hiding the first rule's header: show the top once it is laid out.
+                tree.call_after_refresh(tree.scroll_home, animate=False)
         self._describe(target.data if target is not None else None)
 
     def _describe(self, finding: Finding | None) -> None:

@@ -47,8 +47,8 @@ class GraphPane(Pane):
         Binding("u", "direction('up')", "Up"),
         Binding("d", "direction('down')", "Down"),
         Binding("b", "direction('both')", "Both"),
-        Binding("plus,equals_sign", "depth(1)", "Deeper", key_display="+"),
-        Binding("minus", "depth(-1)", "Shallower", key_display="-"),
+        Binding("plus,equals_sign", "depth(1)", "Depth", key_display="+/-"),
+        Binding("minus", "depth(-1)", "Shallower", key_display="-", show=False),
         Binding("right_square_bracket", "cap(1)", "More nodes", key_display="]", show=False),
         Binding("left_square_bracket", "cap(-1)", "Fewer nodes", key_display="[", show=False),
         Binding("r", "reroot", "Re-root"),
@@ -89,6 +89,7 @@ class GraphPane(Pane):
         yield Static(EMPTY, id="graph-summary", classes="pane-heading")
         tree: Tree[str | None] = Tree("graph", id="graph-tree")
         tree.guide_depth = 3
+        tree.display = False  # until there is a document to walk from: no lone root under the sentence
         yield tree
 
     # -- settings -----------------------------------------------------------------------------
@@ -123,16 +124,17 @@ class GraphPane(Pane):
         root, direction, depth, cap = self.root_path, self.direction, self.depth, self.cap
         self._shown_generation = self.generation
         self.run_core(
-            ("walk", root, direction, depth, cap, self.bank.generation),
             lambda: walk_graph(self.bank, root, direction=direction, depth=depth, limit=cap),
+            self._walked,
+            failed=self._failed,
         )
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.graph = None
         self.query_one("#graph-tree", Tree).clear()
         self.query_one("#graph-summary", Static).update(getattr(error, "message", str(error)))
 
-    def on_loaded(self, request: Any, graph: Graph) -> None:
+    def _walked(self, graph: Graph) -> None:
         self.graph = graph
         self._summary(graph)
         self._tree(graph)
@@ -156,6 +158,10 @@ class GraphPane(Pane):
 
     def _tree(self, graph: Graph) -> None:
         tree = self.query_one("#graph-tree", Tree)
+        if not tree.display:  # the first walk: the tree takes the focus its absence sent elsewhere
+            tree.display = True
+            if self.active:
+                tree.focus()
         tree.clear()
         fits = {(e.source, e.target): e.fit for e in graph.edges}
         root = graph.nodes[0]
@@ -229,4 +235,5 @@ class GraphPane(Pane):
             self.reload()
 
     def focus_default(self) -> None:
-        self.query_one("#graph-tree", Tree).focus()
+        tree = self.query_one("#graph-tree", Tree)
+        (tree if tree.display else self.query_one("#graph-direction")).focus()

@@ -12,6 +12,7 @@ proposals and ``A`` applies the marked ones after one combined preview.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.console import Group
@@ -25,14 +26,15 @@ from textual.widgets import DataTable, Markdown, Static
 from core import yamlio
 from core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, list_inbox
 from core.write.proposals import apply_proposal
-from tui.dialogs.discard import DiscardDialog
+from tui.dialogs.discard import DiscardDialog, Doomed
 from tui.dialogs.fold import FoldDialog
 from tui.dialogs.preview import PreviewDialog
 from tui.dialogs.promote import PromoteDialog
-from tui.dialogs.reject import RejectDialog, describe
+from tui.dialogs.reject import RejectDialog
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.previews import batch_preview, proposal_preview
+from tui.proposals import Proposal
 from tui.triage import (
     FoldPlan,
     NoteView,
@@ -68,11 +70,9 @@ def origin(entry: InboxEntry) -> str:
     return f"Captured by {who}{when} ({days}{stale})."
 
 
-def badge(proposal: dict[str, Any] | None) -> str:
-    if not proposal:
-        return ""
-    target = f"→{proposal['to']}" if proposal.get("to") else ""
-    return f"{proposal.get('action', '?')}{target}"
+def badge(raw: dict[str, Any] | None) -> str:
+    proposal = Proposal.of(raw)
+    return proposal.badge if proposal else ""
 
 
 class InboxPane(Pane):
@@ -144,29 +144,7 @@ class InboxPane(Pane):
     # -- the list --------------------------------------------------------------------------------
 
     def reload(self) -> None:
-        self.run_core(
-            ("list", self.bank.generation), lambda: list_inbox(self.bank), busy=self.query_one("#inbox-summary", Static)
-        )
-
-    def on_loaded(self, request: Any, value: Any) -> None:
-        kind = request[0]
-        if kind == "list":
-            self._fill(value)
-        elif kind == "note":
-            self._show(value)
-        elif kind == "apply-preview":
-            self._confirm_apply(request[1], value)
-        elif kind == "batch-preview":
-            self._confirm_batch(value)
-        elif kind == "apply":
-            self._applied(value)
-        elif kind == "batch":
-            self._batch_applied(value)
-
-    def on_failed(self, request: Any, error: BaseException) -> None:
-        if request[0] == "note":
-            self.view = None
-            self._show(None)
+        self.run_core(lambda: list_inbox(self.bank), self._fill, busy=self.query_one("#inbox-summary", Static))
 
     def _fill(self, entries: list[InboxEntry]) -> None:
         # The core orders by whole days; within a day the capture time says which came first.
@@ -200,9 +178,9 @@ class InboxPane(Pane):
             summary.append(f" · {stale} stale (over {STALE_DAYS} days)", style="bold yellow" if stale else "dim")
             summary.append(f" · {count(proposals, 'proposal')}" if proposals else " · no proposals")
             if self.marked:
-                summary.append(f" · {len(self.marked)} marked: A applies them", style="bold")
-            elif proposals > 1:
-                summary.append(" (␣ marks, A applies)", style="dim")
+                summary.append(f" · {len(self.marked)} marked: d discards, A applies", style="bold")
+            elif len(entries) > 1:
+                summary.append(" (␣ marks)", style="dim")
             summary.append("  oldest first", style="dim")
         self.query_one("#inbox-summary", Static).update(summary)
 
@@ -225,8 +203,9 @@ class InboxPane(Pane):
         if self.view is not None and self.view.entry == entry:
             return
         self.run_core(
-            ("note", entry.path, self.bank.generation),
             lambda: note_view(self.bank, entry),
+            self._show,
+            failed=lambda _: self._show(None),
             channel="note",
             busy=self.query_one("#inbox-where"),
         )
@@ -258,13 +237,12 @@ class InboxPane(Pane):
         def line(*parts: str | tuple[str, str]) -> None:
             lines.append(Text.assemble(*parts, no_wrap=True, overflow="ellipsis"))
 
-        proposal = view.entry.proposal
+        proposal = Proposal.of(view.entry.proposal)
         if proposal:
-            line((f"Proposal by {proposal.get('proposed_by', 'an agent')}", "bold reverse"))
-            target = f" → {proposal['to']}" if proposal.get("to") else ""
-            lines.append(Text(f"{proposal.get('action', '?')}{target}", style="bold"))
-            if proposal.get("reason"):
-                lines.append(Text(f"“{proposal['reason']}”", style="italic"))
+            line((f"Proposal by {proposal.proposed_by}", "bold reverse"))
+            lines.append(Text(proposal.headline, style="bold"))
+            if proposal.reason:
+                lines.append(Text(f"“{proposal.reason}”", style="italic"))
             lines.append(Text("a applies it (previewed) · r rejects it\n", style="dim"))
         line(("Where it belongs", "bold underline"))
         if not view.candidates:
@@ -351,19 +329,27 @@ class InboxPane(Pane):
         )
 
     def action_discard(self) -> None:
-        view = self._ready()
-        if view is None:
-            return
-        proposal = view.entry.proposal or {}
-        reason = str(proposal.get("reason", "")) if proposal.get("action") == "discard" else ""
+        """Discard the marked notes together, or the highlighted one, with one reason."""
+        marked = [Doomed(e.path, e.title) for e in self.entries if e.path in self.marked]
+        reason = ""
+        if not marked:
+            view = self._ready()
+            if view is None:
+                return
+            marked = [Doomed(view.entry.path, view.entry.title)]
+            proposal = Proposal.of(view.entry.proposal)
+            reason = proposal.reason if proposal and proposal.action == "discard" else ""
 
-        def done(result: DiscardResult | None) -> None:
-            if result is not None:
-                self._written(f"Discarded {result.path}: {result.reason}")
+        def done(results: list[DiscardResult] | None) -> None:
+            if not results:
+                return
+            self.marked.clear()
+            if len(results) == 1:
+                self._written(f"Discarded {results[0].path}: {results[0].reason}")
+            else:
+                self._written(f"Discarded {count(len(results), 'note')}: {results[0].reason}")
 
-        self.app.push_screen(
-            DiscardDialog(self.bank, note=view.entry.path, title=view.entry.title, reason=reason), done
-        )
+        self.app.push_screen(DiscardDialog(self.bank, notes=marked, reason=reason), done)
 
     def action_apply(self) -> None:
         view = self._ready(proposal=True)
@@ -371,21 +357,23 @@ class InboxPane(Pane):
             return
         path = view.entry.path
 
-        self.run_core(("apply-preview", path), lambda: preview_apply(self.bank, path), channel="write")
+        self.run_core(lambda: preview_apply(self.bank, path), partial(self._confirm_apply, path), channel="write")
 
     def _confirm_apply(
         self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]
     ) -> None:
         result, lines = value
-        proposal = next((e.proposal for e in self.entries if e.path == path), None) or {}
+        proposal = Proposal.of(next((e.proposal for e in self.entries if e.path == path), None))
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core(("apply", path), lambda: apply_proposal(self.bank, path=path), channel="write")
+                self.run_core(lambda: apply_proposal(self.bank, path=path), self._applied, channel="write")
 
         self.app.push_screen(
             PreviewDialog(
-                f"Apply the proposal: {describe(proposal)}", proposal_preview(result, lines), confirm="Apply"
+                f"Apply the proposal: {proposal.describe() if proposal else path}",
+                proposal_preview(result, lines),
+                confirm="Apply",
             ),
             answered,
         )
@@ -398,22 +386,20 @@ class InboxPane(Pane):
 
     def action_reject(self) -> None:
         view = self._ready(proposal=True)
-        if view is None or view.entry.proposal is None:
+        proposal = Proposal.of(view.entry.proposal) if view is not None else None
+        if view is None or proposal is None:
             return
         path = view.entry.path
 
-        def done(proposal: dict[str, Any] | None) -> None:
-            if proposal is not None:
-                self._written(f"Rejected the {proposal.get('action')} proposal on {path}; the note stays.")
+        def done(rejected: dict[str, Any] | None) -> None:
+            if rejected is not None:
+                self._written(f"Rejected the {proposal.action} proposal on {path}; the note stays.")
 
-        self.app.push_screen(RejectDialog(self.bank, note=path, proposal=view.entry.proposal), done)
+        self.app.push_screen(RejectDialog(self.bank, note=path, proposal=proposal), done)
 
     def action_mark(self) -> None:
         entry = self.selected
         if entry is None:
-            return
-        if not entry.proposal:
-            self.notify("Only proposals can be marked, to apply several at once.", title="Inbox", severity="warning")
             return
         self.marked ^= {entry.path}
         table = self.query_one("#inbox-notes", FittedTable)
@@ -423,11 +409,13 @@ class InboxPane(Pane):
         self._summarise()
 
     def action_apply_marked(self) -> None:
-        paths = [e.path for e in self.entries if e.path in self.marked] or [e.path for e in self.entries if e.proposal]
+        marked = [e.path for e in self.entries if e.path in self.marked]
+        paths = [e.path for e in self.entries if e.proposal and (not marked or e.path in self.marked)]
         if not paths:
-            self.notify("No note carries a proposal.", title="Inbox", severity="warning")
+            which = "No marked note" if marked else "No note"
+            self.notify(f"{which} carries a proposal.", title="Inbox", severity="warning")
             return
-        self.run_core(("batch-preview", tuple(paths)), lambda: run_proposals(self.bank, paths), channel="write")
+        self.run_core(lambda: run_proposals(self.bank, paths), self._confirm_batch, channel="write")
 
     def _confirm_batch(self, batch: ProposalBatch) -> None:
         passed = batch.passed
@@ -441,7 +429,7 @@ class InboxPane(Pane):
         def answered(go: bool | None) -> None:
             if go:
                 self.run_core(
-                    ("batch", tuple(passed)), lambda: run_proposals(self.bank, passed, dry_run=False), channel="write"
+                    lambda: run_proposals(self.bank, passed, dry_run=False), self._batch_applied, channel="write"
                 )
 
         self.app.push_screen(

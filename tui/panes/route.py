@@ -1,7 +1,8 @@
 """The Route pane: ask a question, see which documents answer it as you type.
 
-Each keystroke restarts a short debounce; the question then goes to ``core.route.route`` in a
-worker. The highlighted result's purpose and ``why`` are shown under the table; ``x`` opens the
+Each keystroke sends the question to ``core.route.route`` in a worker at once; while one question
+is being routed, newer keystrokes wait and only the latest question is routed next, so a burst of
+typing never queues a route per key. The highlighted result's purpose and ``why`` are shown under the table; ``x`` opens the
 score breakdown, ``p`` pins the result as the question's expected answer in
 ``dna/route-checks.md`` (a gated write, previewed and confirmed first), Enter opens the document at
 its best section.
@@ -17,20 +18,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.timer import Timer
 from textual.widgets import DataTable, Input, Select, Static
 
 from core.model import LAYERS
-from core.route import RouteHit, RouteResult, route
+from core.route import EMPTY_HINT, RouteHit, RouteResult, route
 from core.write.checks import PinResult, pin_route_check
 from tui.dialogs.confirm import ConfirmDialog
 from tui.dialogs.explain import ExplainDialog
+from tui.examples import example_title
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane
 from tui.widgets.fitted_table import Column, FittedTable
+from tui.widgets.steady_input import SteadyInput
 
-DEBOUNCE_SECONDS = 0.025
-"""Quiet time after a keystroke before the question is routed (routing itself takes milliseconds)."""
 LIMIT = 10
 ALL_LAYERS = "all"
 EMPTY = (
@@ -50,6 +50,11 @@ class RoutePane(Pane):
         Binding("down", "results", "Results", show=False),
         Binding("escape", "switch_focus", "Question/results", show=False),
     ]
+    EXTRA_KEYS = (
+        ("type", "ask: results come as you type"),
+        ("↓ · Enter", "from the question to the results; Enter opens one at its best section"),
+        ("Esc", "between the question and the results"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Route: ask a question", "Put the cursor in the question box", "ask"),
         PaletteCommand(
@@ -70,11 +75,19 @@ class RoutePane(Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.result: RouteResult | None = None
-        self._timer: Timer | None = None
+        self._warmed = False
+        self._routing: tuple[str, str | None, int] | None = None
+        """The question being routed in the worker (with its layer and the bank generation)."""
+        self._pending = False
+        """The question changed while one was being routed."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield Input(placeholder="Ask where something lives, e.g. invoice numbering", id="route-question")
+            yield SteadyInput(
+                placeholder="Ask where something lives, e.g. invoice numbering",
+                id="route-question",
+                select_on_focus=False,  # coming back to the pane must not arm the question for replacing
+            )
             layers = [("all layers", ALL_LAYERS)] + [(layer, layer) for layer in LAYERS if layer != "inbox"]
             yield Select(layers, value=ALL_LAYERS, allow_blank=False, id="route-layer")
         yield FittedTable(
@@ -89,16 +102,18 @@ class RoutePane(Pane):
         )
         yield Static(EMPTY, id="route-detail", classes="detail")
 
-    def on_mount(self) -> None:
-        # The router builds its indexes on the first question; build them now, off the event loop,
-        # so the first keystroke is answered as fast as the others.
-        self.run_worker(
-            partial(route, self.bank, "warm up"),
-            thread=True,
-            exit_on_error=False,
-            group="warm",
-            description="Route: warming the indexes",
-        )
+    def warm(self) -> None:
+        """Build the router's indexes off the event loop, so the first keystroke is answered as fast
+        as the others (the screen calls this once the bank is indexed and the header counted)."""
+        if not self._warmed:
+            self._warmed = True
+            self.run_worker(
+                partial(route, self.bank, "warm up"),
+                thread=True,
+                exit_on_error=False,
+                group="warm",
+                description="Route: warming the indexes",
+            )
 
     # -- asking --------------------------------------------------------------------------------
 
@@ -118,9 +133,7 @@ class RoutePane(Pane):
 
     @on(Input.Changed, "#route-question")
     def _typed(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(DEBOUNCE_SECONDS, self.route_now)
+        self.route_now()
 
     @on(Select.Changed, "#route-layer")
     def _layer_changed(self) -> None:
@@ -132,34 +145,42 @@ class RoutePane(Pane):
         self.action_results()
 
     def reload(self) -> None:
+        example = example_title(self.bank)
+        if example:
+            self.query_one("#route-question", Input).placeholder = f"Ask where something lives, e.g. {example}"
         self.route_now()
 
     def route_now(self) -> None:
         question, layer = self.question, self.layer
         if not question:
             self.forget()
+            self._routing, self._pending = None, False
             self.result = None
             self._fill(None)
             return
-        self.run_core(
-            ("route", question, layer, self.bank.generation),
-            lambda: route(self.bank, question, limit=LIMIT, layer=layer),
-        )
+        asked = (question, layer, self.bank.generation)
+        if self._routing is not None:
+            self._pending = self._routing != asked
+            return
+        self._routing = asked
+        self.run_core(lambda: route(self.bank, question, limit=LIMIT, layer=layer), self._routed, failed=self._failed)
 
-    def on_loaded(self, request: Any, value: Any) -> None:
-        if request[0] == "pin-preview":
-            self._confirm_pin(value)
-        elif request[0] == "pin":
-            self.notify(f"{value.expected} pinned for “{value.question}” in {value.path}.", title="Pinned")
-            self.post_message(BankWritten())
-        else:
-            self.result = value
-            self._fill(value)
+    def _routed(self, result: RouteResult) -> None:
+        self.result = result
+        self._fill(result)
+        self._next()
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
-        if request[0] == "route":
-            self.result = None
-            self._fill(None)
+    def _failed(self, error: BaseException) -> None:
+        self.result = None
+        self._fill(None)
+        self._next()
+
+    def _next(self) -> None:
+        """A question's answer (or refusal) came back: route the latest one if it changed meanwhile."""
+        self._routing = None
+        if self._pending:
+            self._pending = False
+            self.route_now()
 
     def _fill(self, result: RouteResult | None) -> None:
         keep = self.selected.path if self.selected else None
@@ -190,7 +211,7 @@ class RoutePane(Pane):
         if self.result is None:
             detail.update(EMPTY)
         elif hit is None:
-            detail.update(Text(self.result.hint or "No document answers this question.", style="italic"))
+            detail.update(Text(no_match_hint(self.result.hint), style="italic"))
         else:
             text = Text()
             text.append(hit.title, style="bold")
@@ -209,6 +230,13 @@ class RoutePane(Pane):
             self.post_message(self.HitChosen(hit.path, section=hit.section))
 
     # -- actions --------------------------------------------------------------------------------
+
+    def focus_default(self) -> None:
+        """The results when there are some (so 1-9 keep switching panes), else the question box."""
+        if self.question and self.result is not None and self.result.hits:
+            self.action_results()
+        else:
+            self.action_ask()
 
     def action_switch_focus(self) -> None:
         if self.query_one("#route-question", Input).has_focus:
@@ -235,8 +263,8 @@ class RoutePane(Pane):
             self.notify("Ask a question and select the document that answers it.", title="Pin", severity="warning")
             return
         self.run_core(
-            ("pin-preview", question, hit.path),
             lambda: pin_route_check(self.bank, question=question, expected=hit.path, dry_run=True),
+            self._confirm_pin,
             channel="write",
         )
 
@@ -252,9 +280,22 @@ class RoutePane(Pane):
         def answered(confirmed: bool | None) -> None:
             if confirmed:
                 self.run_core(
-                    ("pin", preview.question, preview.expected),
                     lambda: pin_route_check(self.bank, question=preview.question, expected=preview.expected),
+                    self._pinned,
                     channel="write",
                 )
 
         self.app.push_screen(ConfirmDialog("Pin the expected answer?", "\n".join(lines), confirm="Pin"), answered)
+
+    def _pinned(self, pinned: PinResult) -> None:
+        self.notify(f"{pinned.expected} pinned for “{pinned.question}” in {pinned.path}.", title="Pinned")
+        self.post_message(BankWritten())
+
+
+def no_match_hint(hint: str | None) -> str:
+    """The router's hint, in the workbench's words: its Search pane, not the agents' ``bank_search``."""
+    if not hint:
+        return "No document answers this question."
+    if hint == EMPTY_HINT:
+        return "No frontmatter match. Press 6 to search the bodies for a literal term, or widen the question."
+    return hint

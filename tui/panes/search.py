@@ -16,9 +16,11 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
 from core.search import SearchResult, search
+from tui.examples import example_term
 from tui.messages import DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
 from tui.widgets.fitted_table import Column, FittedTable
+from tui.widgets.steady_input import SteadyInput
 
 DEBOUNCE_SECONDS = 0.08
 LIMIT = 25
@@ -45,7 +47,7 @@ class SearchPane(Pane):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
+        yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
         yield FittedTable(
             [Column("Document", weight=2), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
@@ -73,19 +75,22 @@ class SearchPane(Pane):
         self.action_results()
 
     def reload(self) -> None:
+        example = example_term(self.bank)
+        if example:
+            self.query_one("#search-query", Input).placeholder = f"Search the bodies, e.g. {example}"
         text = self.query_text
         if not text:
             self.forget()
             self.result = None
             self._fill(None)
             return
-        self.run_core(("search", text, self.bank.generation), lambda: search(self.bank, text, limit=LIMIT))
+        self.run_core(lambda: search(self.bank, text, limit=LIMIT), self._found, failed=self._failed)
 
-    def on_loaded(self, request: Any, result: SearchResult) -> None:
+    def _found(self, result: SearchResult) -> None:
         self.result = result
         self._fill(result)
 
-    def on_failed(self, request: Any, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         self.result = None
         self._fill(None)
 

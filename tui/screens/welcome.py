@@ -12,8 +12,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, LoadingIndicator, Static
 
-from core.demo import build_demo
-from core.init import init
 from tui.dialogs.name_prompt import NamePrompt
 
 INTRO = (
@@ -88,6 +86,8 @@ class WelcomeScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="welcome")
     def _create(self, name: str) -> None:
         try:
+            from core.init import init  # only here: the workbench's first frame never pays for it
+
             init(self.root, name=name)
         except Exception as error:
             self.post_message(self.BankReady(None, error))
@@ -97,6 +97,8 @@ class WelcomeScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="welcome")
     def _build_demo(self) -> None:
         try:
+            from core.demo import build_demo  # only here: the workbench's first frame never pays for it
+
             root = build_demo()
         except Exception as error:
             self.post_message(self.BankReady(None, error))

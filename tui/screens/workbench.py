@@ -18,9 +18,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from core.bank import Bank
+from tui.history import History, Visit
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.activity import ActivityPane
 from tui.panes.base import Pane
@@ -32,6 +34,7 @@ from tui.panes.graph import GraphPane
 from tui.panes.inbox import InboxPane
 from tui.panes.route import RoutePane
 from tui.panes.search import SearchPane
+from tui.settings import Settings
 from tui.widgets.bank_header import BankHeader, BankSummary, summarise
 
 if TYPE_CHECKING:
@@ -61,6 +64,30 @@ PANES: tuple[PaneSpec, ...] = (
 """Every pane, in tab order. A new pane is one more entry here and one module."""
 
 
+ALT_DIGITS_AS_READ = (
+    "inverted_exclamation_mark",
+    "trade_mark_sign",
+    "pound_sign",
+    "cent_sign",
+    "infinity",
+    "section_sign",
+    "pilcrow_sign",
+    "bullet",
+    "ª",
+)
+"""alt+1 to alt+9 as Textual reads them from a terminal that sends ESC and the digit (tmux, most
+Linux terminals): it takes them for the macOS option characters ¡ ™ £ ¢ ∞ § ¶ • ª. Bound with
+priority, so they switch panes from inside a text box too (where they would otherwise be typed)."""
+
+
+DEGRADED_HELP = (
+    "This bank declares no contract (no dna/): reading, routing, search, the graph and the structural "
+    "checks work, but the rules a contract sets (derived_from, cycles, value sets) are not applied. "
+    "Add a dna/governance.md (a bank made by `memorybank init` starts with one) to apply them."
+)
+"""What "degraded" in the header means, said once when such a bank opens."""
+
+
 def tab_label(spec: PaneSpec) -> str:
     """The key that shows a pane, highlighted and set against its title, so nine tabs fit 80 columns."""
     return f"[b $text-accent]{spec.key}[/]{spec.pane.TITLE}"
@@ -75,7 +102,13 @@ class WorkbenchScreen(Screen[None]):
             Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
             for spec in PANES
         ),
+        *(
+            Binding(key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
+            for key, spec in zip(ALT_DIGITS_AS_READ, PANES)
+        ),
         Binding("ctrl+o", "jump", "Jump"),
+        Binding("alt+left", "back", "Back", show=False),
+        Binding("alt+right", "forward", "Forward", show=False),
     ]
 
     generation: reactive[int] = reactive(-1, init=False)
@@ -89,17 +122,30 @@ class WorkbenchScreen(Screen[None]):
             self.summary = summary
             self.error = error
 
-    def __init__(self, bank: Bank, *, serving: str | None = None, activity: Iterable[ToolCall] = ()) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        *,
+        serving: str | None = None,
+        activity: Iterable[ToolCall] = (),
+        settings: Settings | None = None,
+    ) -> None:
         super().__init__()
         self.bank = bank
+        self.settings = settings if settings is not None else Settings()
+        """Remembered between runs (the app loads them); the last pane shown is one."""
+        self.first_pane = self.settings.pane if self.settings.pane in {s.id for s in PANES} else PANES[0].id
         self.serving = serving
         """The URL of the MCP server the app hosts, if any."""
         self._activity = list(activity)
         """Tool calls made before this screen existed, oldest first."""
+        self._progress: Timer | None = None
+        self.history = History()
+        """The documents opened, for back and forward."""
 
     def compose(self) -> ComposeResult:
         yield BankHeader(id="bank-header")
-        with TabbedContent(id="panes", initial=PANES[0].id):
+        with TabbedContent(id="panes", initial=self.first_pane):
             for spec in PANES:
                 with TabPane(tab_label(spec), id=spec.id):
                     yield spec.pane(self.bank, id=f"{spec.id}-pane")
@@ -111,9 +157,26 @@ class WorkbenchScreen(Screen[None]):
         activity.serve(self.serving)
         for call in self._activity:
             activity.record(call)
+        self._activate(self.first_pane)
+        self.pane(self.first_pane).focus_default()
+        document = self.query_one(DocumentPane)
+        document.outline_width = self.settings.outline_width
+        if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
+            self._progress = self.set_interval(0.1, self._show_progress, name="index progress")
+            self._show_progress()
+        else:
+            self.generation = self.bank.generation
+
+    def _show_progress(self) -> None:
+        # The index fills the bank's mapping as it reads; its size is the progress (no lock needed).
+        self.query_one(BankHeader).busy = f"indexing: {len(self.bank.documents):,} documents read"
+
+    def indexed(self) -> None:
+        """The app's worker finished reading the disk (the first index, or a re-check that found changes)."""
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
         self.generation = self.bank.generation
-        self._activate(PANES[0].id)
-        self.pane(PANES[0].id).focus_default()
 
     # -- panes ------------------------------------------------------------------------------
 
@@ -150,6 +213,7 @@ class WorkbenchScreen(Screen[None]):
     def _activate(self, pane_id: str) -> None:
         for spec in PANES:
             self.pane(spec.id).active = spec.id == pane_id
+        self.settings.update(pane=pane_id)
 
     def watch_generation(self, generation: int) -> None:
         for spec in PANES:
@@ -167,7 +231,10 @@ class WorkbenchScreen(Screen[None]):
     def on_workbench_screen_summary_ready(self, message: SummaryReady) -> None:
         header = self.query_one(BankHeader)
         header.busy = ""
+        self.query_one(RoutePane).warm()  # after the counts, so the two do not share the CPU
         if message.summary is not None:
+            if header.summary is None and not message.summary.contract:
+                self.notify(DEGRADED_HELP, title="Degraded: no contract", severity="warning", timeout=15)
             header.summary = message.summary
         else:
             self.notify(str(getattr(message.error, "message", message.error)), title="Header", severity="error")
@@ -188,16 +255,37 @@ class WorkbenchScreen(Screen[None]):
         """An agent's tool call reached the hosted MCP server (the app hands it down)."""
         self.query_one(ActivityPane).record(call)
 
+    @on(DocumentPane.OutlineResized)
+    def _outline_resized(self, message: DocumentPane.OutlineResized) -> None:
+        self.settings.update(outline_width=message.width)
+
     @on(DocumentPane.GraphRequested)
     def _graph_requested(self, message: DocumentPane.GraphRequested) -> None:
         self.query_one(GraphPane).set_root(message.path)
         self.show_pane("graph")
 
-    def open_document(self, path: str, *, section: str | None = None, line: int | None = None) -> None:
-        """Show a document in the Document pane; the graph follows it."""
+    def open_document(
+        self, path: str, *, section: str | None = None, line: int | None = None, remember: bool = True
+    ) -> None:
+        """Show a document in the Document pane; the graph follows it. Each opening is a step that
+        back and forward (alt+← / alt+→) walk, as in a browser."""
+        if remember:
+            self.history.visit(Visit(path, section, line))
         self.query_one(DocumentPane).open(path, section=section, line=line)
         self.query_one(GraphPane).set_root(path)
         self.show_pane("document")
+
+    def action_back(self) -> None:
+        self._go(self.history.back())
+
+    def action_forward(self) -> None:
+        self._go(self.history.forward())
+
+    def _go(self, visit: Visit | None) -> None:
+        if visit is None:
+            self.notify("Nothing further that way.", title="History", timeout=2)
+            return
+        self.open_document(visit.path, section=visit.section, line=visit.line, remember=False)
 
     def action_jump(self) -> None:
         self.app.action_jump()  # type: ignore[attr-defined]

@@ -71,7 +71,7 @@ class BankHeader(Static):
         if self.summary is None:
             text = Text(no_wrap=True, overflow="ellipsis")
             text.append(" memorybank ", style="bold reverse")
-            text.append("  reading the bank…")
+            text.append(f"  {self.busy or 'reading the bank'}…", style="bold")
             return text
         for level in range(3):  # the widest line that fits
             text = self._line(self.summary, level)

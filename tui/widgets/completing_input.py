@@ -12,7 +12,8 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.suggester import Suggester
-from textual.widgets import Input
+
+from tui.widgets.steady_input import SteadyInput
 
 
 class Completions(Suggester):
@@ -39,7 +40,7 @@ class Completions(Suggester):
         return None
 
 
-class CompletingInput(Input):
+class CompletingInput(SteadyInput):
     """An ``Input`` whose Tab takes the completion shown, and moves on when there is none."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", show=False)]

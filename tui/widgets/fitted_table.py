@@ -51,10 +51,13 @@ class FittedTable(DataTable[Any]):
 
     def _lay_out(self, keep: str | None = None) -> None:
         width = self.size.width or self.app.size.width
-        self._laid_out_width = width
-        self.clear(columns=True)
-        for spec, size in zip(self.specs, self.widths(width)):
-            self.add_column(Text(spec.label, justify=spec.justify), width=size)  # type: ignore[arg-type]
+        if width == self._laid_out_width and self.columns:
+            self.clear()  # same width: the columns stand, only the rows change (a keystroke's answer)
+        else:
+            self._laid_out_width = width
+            self.clear(columns=True)
+            for spec, size in zip(self.specs, self.widths(width)):
+                self.add_column(Text(spec.label, justify=spec.justify), width=size)  # type: ignore[arg-type]
         for cells, key in self._rows:
             shown = [
                 cell if isinstance(cell, Text) else Text(cell, no_wrap=True, overflow="ellipsis", justify=spec.justify)  # type: ignore[arg-type]
