@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import UsageError
+
 VOCABULARY_PATH = "dna/vocabulary.md"
 
 # The built-in dictionary, "stem: english words" separated by ";". Written for memory banks: their
@@ -449,3 +451,16 @@ class TokenTable:
         if word in self.tokens:
             found[word] = EXACT
         return found
+
+
+QUESTION_LIMIT = 4_096
+"""Characters a question or a search query may hold: a real one is a sentence, never a document."""
+
+
+def check_question(text: str, name: str) -> None:
+    """Refuse a question longer than any question (it would only be echoed back and tokenised)."""
+    if len(text) > QUESTION_LIMIT:
+        raise UsageError(
+            f"The {name} is {len(text):,} characters; ask in at most {QUESTION_LIMIT:,}. To find where a passage "
+            "occurs, search for a distinctive phrase of it."
+        )

@@ -141,7 +141,9 @@ class PathResolver:
         if raw is None or not raw.strip() or raw.strip() in (".", "./", "/"):
             return ""
         text = raw.strip().replace("\\", "/")
-        if os.path.isabs(text) and self._inside(Path(text)):
+        if os.path.isabs(text):
+            if not self._inside(Path(text)):
+                raise PathRefused(f"Scope must stay inside the bank: {raw}", reason="outside-bank")
             text = self._from_absolute(text, raw)
         text = text.strip("/")
         while text.startswith("./"):

@@ -90,6 +90,8 @@ class ReadResult:
     lines: list[int] | None = None
     """``[first, last]`` raw-file lines returned by a line-range read."""
     total_lines: int = 0
+    continue_at: int | None = None
+    """When ``truncated``: the first raw-file line not returned; read on with ``lines="N-"``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +125,24 @@ def _raw_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_document(bank: Bank, path: str, *, section: str | None = None, lines: str | None = None) -> ReadResult:
+def _cut(content: str, first_line: int, limit: int) -> tuple[str, int | None]:
+    """``content`` cut to at most ``limit`` UTF-8 bytes at a line end (mid-line only when one line
+    is longer than the limit), with the raw line to continue from; no cut, no continuation."""
+    data = content.encode("utf-8")
+    if len(data) <= limit:
+        return content, None
+    head = data[:limit].decode("utf-8", errors="ignore")
+    end = head.rfind("\n")
+    if end > len(head) // 2:
+        head = head[:end]
+        return head, first_line + head.count("\n") + 1
+    # A line longer than half the allowance is cut inside; reading on starts at that line again.
+    return head, first_line + head.count("\n")
+
+
+def read_document(
+    bank: Bank, path: str, *, section: str | None = None, lines: str | None = None, max_bytes: int = SINGLE_CEILING
+) -> ReadResult:
     """Read one document, one of its ``##`` sections, or a line range of its raw file.
 
     Raises:
@@ -145,17 +164,23 @@ def read_document(bank: Bank, path: str, *, section: str | None = None, lines: s
         start, end = parse_line_range(lines, len(raw_lines))
         content = "\n".join(raw_lines[start - 1 : end])
         span = [start, end]
+        first = start
     elif section is not None and section.strip():
         found = find_section(doc, section)
         if found is None:
             raise section_missing(doc, section)
         content = "\n".join(raw_lines[found.line - 1 : found.end_line]).rstrip()
         chosen = found.title
+        first = found.line
     else:
-        content = "\n".join(raw_lines[doc.body_line - 1 :]).strip()
-    truncated = len(content) > SINGLE_CEILING
-    if truncated:
-        content = content[:SINGLE_CEILING]
+        body = raw_lines[doc.body_line - 1 :]
+        skipped = next((i for i, line in enumerate(body) if line.strip()), 0)
+        content = "\n".join(body).strip()
+        first = doc.body_line + skipped
+    content, continue_at = _cut(content, first, min(max_bytes, SINGLE_CEILING))
+    truncated = continue_at is not None
+    if span is not None and continue_at is not None:
+        span = [span[0], continue_at - 1]
     return ReadResult(
         path=doc.path,
         title=doc.title,
@@ -167,6 +192,7 @@ def read_document(bank: Bank, path: str, *, section: str | None = None, lines: s
         section=chosen,
         lines=span,
         total_lines=len(raw_lines),
+        continue_at=continue_at,
     )
 
 
@@ -220,7 +246,9 @@ def read_many(
                 )
                 continue
         try:
-            result = read_document(bank, path, section=wanted_section, lines=wanted_lines)
+            result = read_document(
+                bank, path, section=wanted_section, lines=wanted_lines, max_bytes=max(budget - spent, MIN_BUDGET)
+            )
         except BankError as error:
             failed.append(FailedRead(path=path, error=error.message))
             continue

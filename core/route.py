@@ -29,7 +29,7 @@ from core.headers import (
     header_index,
 )
 from core.intent import INTENT_BOOST, intent_factor, intents, role_words
-from core.lang import has_definition_intent, has_why_intent, inflection_stem, route_tokens
+from core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
 from core.lexicon import vocabulary_for
 from core.model import Document
 from core.search import body_evidence as body_evidence_of
@@ -155,6 +155,7 @@ def route(
         ``_inbox/`` notes are never returned.
     """
     _check(limit)
+    check_question(question, "question")
     with bank.lock:
         index = header_index(bank)
         vocabulary = vocabulary_for(bank)

@@ -26,7 +26,7 @@ from core.body_index import (
     concept_of,
 )
 from core.errors import UsageError
-from core.lang import SEARCH_STOPWORDS, QueryTerm, Vocabulary, fold, route_tokens, search_tokens
+from core.lang import SEARCH_STOPWORDS, QueryTerm, Vocabulary, check_question, fold, route_tokens, search_tokens
 from core.lexicon import vocabulary_for
 
 PHRASE_IN_BODY = 25.0
@@ -102,6 +102,8 @@ def search(
         ``_inbox/`` notes are never returned.
     """
     _check_limit(limit, MAX_LIMIT)
+    check_question(query, "query")
+    _check_filters(bank, doc_kind=doc_kind, layer=layer, status=status)
     with bank.lock:
         index = body_index(bank)
         tokens = search_tokens(query)
@@ -315,3 +317,16 @@ def rank_bodies(bank: Bank, question: str, *, limit: int = 10) -> list[str]:
     with bank.lock:
         scores = body_scores(bank, vocabulary_for(bank).terms(route_tokens(question)))
     return [p for _, p in heapq.nsmallest(limit, ((-v, p) for p, v in scores.items()))]
+
+
+def _check_filters(bank: Bank, **filters: str | None) -> None:
+    """A filter value nothing in the bank has is a mistake, not an empty answer: say which exist."""
+    for name, value in filters.items():
+        if value is None or not value.strip():
+            continue
+        known = {str(getattr(doc, name) or "") for doc in bank if not doc.is_template and not doc.is_inbox} - {""}
+        declared = {"status": bank.contract.statuses, "doc_kind": bank.contract.doc_kinds}.get(name)
+        known |= set(declared) if declared is not None else set(bank.layers.weights) | set(bank.layers.by_dir.values())
+        if value not in known:
+            shown = ", ".join(sorted(known)[:20]) or "none"
+            raise UsageError(f'No document of this bank has {name} "{value}". Values it knows: {shown}.')

@@ -14,9 +14,12 @@ from contextlib import suppress
 from typing import Any
 
 from mcp.server import MCPServer
+from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp_types import CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate, Tool
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate, Tool
+from pydantic import ValidationError
 
 from core.bank import Bank
 from mcp_server import surface
@@ -41,6 +44,14 @@ class BankServer(MCPServer):
             version=version,
             instructions=surface.instructions(state, bank.root, inbox_exits),
             log_level="WARNING",
+        )
+        # The server announces changed lists (bank_init opening the full surface, a corrected
+        # listing), so its capabilities say so on every transport.
+        lowlevel = self._lowlevel_server
+        create = lowlevel.create_initialization_options
+        changes = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
+        lowlevel.create_initialization_options = lambda notification_options=None, *rest, **named: create(  # type: ignore[method-assign]
+            notification_options or changes, *rest, **named
         )
         self._published: dict[str, Tool] = {}
         self.tool_names: set[str] = set()
@@ -92,11 +103,42 @@ class BankServer(MCPServer):
                 self._published[tool.name] = tool.model_copy(update={"input_schema": slim_input(tool.input_schema)})
         return [tool for name, tool in self._published.items() if self.offers_tool(name)]
 
+    def _check_arguments(self, name: str, arguments: dict[str, Any]) -> None:
+        """Refuse what the tool cannot take, in a sentence the model can act on: an unknown or a
+        missing parameter (with the list of valid ones), a value of the wrong type. Without this
+        an unknown parameter is dropped silently (``dryRun`` on a tool without it writes for real)
+        and a wrong type reaches the model as a validation dump naming internal functions."""
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            return
+        model = tool.fn_metadata.arg_model
+        valid = [field for field in model.model_fields if field != tool.context_kwarg]
+        unknown = sorted(set(arguments) - set(valid))
+        if unknown:
+            raise ToolError(
+                f"{name} takes no {', '.join(unknown)}. Its parameters: {', '.join(valid)}. "
+                "Send only those; nothing was done."
+            )
+        try:
+            model.model_validate(tool.fn_metadata.pre_parse_json(arguments))
+        except ValidationError as error:
+            problems: dict[str, str] = {}
+            for item in error.errors():
+                where = str(item["loc"][0]) if item["loc"] else "arguments"
+                problems.setdefault(where, "missing" if item["type"] == "missing" else item["msg"].lower())
+            problems = [f"{where}: {what}" for where, what in list(problems.items())[:3]]
+            raise ToolError(f"{name} could not take its arguments ({'; '.join(problems)}). Nothing was done.") from None
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> CallToolResult:
         if name in self.tool_names and not self.offers_tool(name):
             error = ToolError(f"{name} is not available: {self._unavailable()}")
             self._report(context, name, arguments, False, str(error))
             raise error
+        try:
+            self._check_arguments(name, arguments or {})
+        except ToolError as error:
+            self._report(context, name, arguments, False, str(error))
+            raise
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as error:
@@ -123,7 +165,14 @@ class BankServer(MCPServer):
         self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None
     ) -> GetPromptResult:
         if not self.offers_the_rest:
-            raise ValueError(f"Unknown prompt {name}: {self._unavailable()}")
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {name}: {self._unavailable()}")
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {name}.")
+        given = arguments or {}
+        missing = [a.name for a in prompt.arguments or [] if a.required and not str(given.get(a.name) or "").strip()]
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"The {name} prompt needs {', '.join(missing)}.")
         return await super().get_prompt(name, arguments, context)
 
     def _report(

@@ -289,12 +289,23 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     relay.start()
     with to_sdk:
         for line in wire_in:
+            if not line.strip():
+                continue
             try:
                 message = json.loads(line)
-                door.answer(message)
-                door.sent(message)
             except ValueError:
+                # Not JSON: answered here as JSON-RPC says, and never handed to the SDK.
                 door.handshake = False
+                door.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": None,
+                        "error": {"code": -32700, "message": "Parse error: each line must be one JSON-RPC message."},
+                    }
+                )
+                continue
+            door.answer(message)
+            door.sent(message)
             try:
                 to_sdk.write(line)
                 to_sdk.flush()

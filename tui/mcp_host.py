@@ -78,6 +78,7 @@ class McpHost:
         from mcp_server.server import build_server
 
         server = build_server(self.root, inbox_exits="owner", activity=activity)
+        server.bank.supplied_files = False  # any local program can reach the port
         config = uvicorn.Config(
             http_app(server, self.host, self.port),
             log_config=None,

@@ -138,7 +138,7 @@ def plan_create(
         template=inherited.template.path if inherited.template else None,
         registered_in=landing.registered_in,
         warnings=landing.warnings,
-        preview="\n".join(composed.text.split("\n")[:PREVIEW_LINES]),
+        preview=values.clip("\n".join(composed.text.split("\n")[:PREVIEW_LINES])),
     )
     return Planned(result, landing.tx)
 

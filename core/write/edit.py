@@ -17,7 +17,7 @@ from core.errors import Refusal
 from core.model import Document
 from core.parse import FenceTracker, parse_document
 from core.read import find_section, section_missing
-from core.write import firewall
+from core.write import firewall, values
 from core.write.gates import Planned, content_from, execute
 from core.write.rawdoc import RawDoc
 from core.write.transaction import Transaction
@@ -49,12 +49,20 @@ class SectionUpdateResult:
     preview: str
 
 
-def editable(bank: Bank, path: str) -> Document:
-    """The document a caller may edit: it exists and is not a template."""
+def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
+    """The document a caller may edit: it exists and is not a template; with ``notes_locked`` (an
+    agent, where only the owner empties the quarantine), not an ``_inbox/`` note either."""
     doc = bank.document(path)
     if doc.is_template:
         raise Refusal(
             f"{doc.path} is a template. Templates are edited by hand, not through the server.", reason="template"
+        )
+    if notes_locked and doc.is_inbox:
+        raise Refusal(
+            f"{doc.path} is a captured note: an agent writes a note once and then only proposes what happens to "
+            "it (bank_promote, bank_fold, bank_discard), so the owner reviews what was captured. Capture a new "
+            "note with bank_create inbox: true instead.",
+            reason="note-write-once",
         )
     return doc
 
@@ -86,10 +94,17 @@ def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
 
 
 def plan_edit(
-    bank: Bank, *, path: str, find: str, replace: str, section: str | None = None, dry_run: bool = True
+    bank: Bank,
+    *,
+    path: str,
+    find: str,
+    replace: str,
+    section: str | None = None,
+    dry_run: bool = True,
+    notes_locked: bool = False,
 ) -> Planned[EditResult]:
     """Plan ``edit`` under the write session (see it); nothing is written."""
-    doc = editable(bank, path)
+    doc = editable(bank, path, notes_locked=notes_locked)
     if not find:
         raise Refusal(
             "`find` is required: this tool replaces an exact fragment, never a whole document.", reason="required"
@@ -128,7 +143,7 @@ def plan_edit(
     at = start + scope.index(find)
     new_body = body[:at] + replace + body[at + len(find) :]
     text = head + new_body
-    context = new_body[max(at - CONTEXT_CHARS, 0) : at + len(replace) + CONTEXT_CHARS]
+    context = values.clip(new_body[max(at - CONTEXT_CHARS, 0) : at + len(replace) + CONTEXT_CHARS], 1_000)
     after = raw.encode(text)
     tx = _rewrite(bank, raw, text)
     return Planned(
@@ -164,11 +179,12 @@ def plan_update_section(
     mode: str = "replace",
     dry_run: bool = True,
     cwd: Path | None = None,
+    notes_locked: bool = False,
 ) -> Planned[SectionUpdateResult]:
     """Plan ``update_section`` under the write session (see it); nothing is written."""
     if mode not in ("replace", "append"):
         raise Refusal(f'mode must be "replace" or "append", not "{mode}".', reason="usage")
-    doc = editable(bank, path)
+    doc = editable(bank, path, notes_locked=notes_locked)
     if not section or not section.strip():
         raise Refusal(
             "`section` is required: this tool writes one named section, never a whole document.", reason="required"
@@ -216,7 +232,7 @@ def plan_update_section(
             dry_run=dry_run,
             bytes_before=len(raw.original),
             bytes_after=len(after),
-            preview="\n".join(block[:PREVIEW_LINES]),
+            preview=values.clip("\n".join(block[:PREVIEW_LINES])),
         ),
         tx,
     )

@@ -252,9 +252,11 @@ def _scalar_line(key: str, value: str, previous: Any, current_line: str | None) 
     return f"{key}: {written}"
 
 
-def plan_set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bool = True) -> Planned[FieldResult]:
+def plan_set_field(
+    bank: Bank, *, path: str, field: str, value: str, dry_run: bool = True, notes_locked: bool = False
+) -> Planned[FieldResult]:
     """Plan ``set_field`` under the write session (see it); nothing is written."""
-    doc = editable(bank, path)
+    doc = editable(bank, path, notes_locked=notes_locked)
     key = _settable_key(field)
     value = _settable_value(bank, key, value)
     raw = RawDoc.load(bank.root, doc.path)
@@ -295,7 +297,18 @@ def plan_set_field(bank: Bank, *, path: str, field: str, value: str, dry_run: bo
                 tx.write(index, updated)
                 indexes.append(index)
     return Planned(
-        FieldResult(doc.path, key, previous_text, value, not dry_run, dry_run, new_line, indexes, heading), tx
+        FieldResult(
+            doc.path,
+            key,
+            values.clip(previous_text or "", 500) if previous_text else None,
+            value,
+            not dry_run,
+            dry_run,
+            new_line,
+            indexes,
+            heading,
+        ),
+        tx,
     )
 
 

@@ -111,3 +111,14 @@ def document_path(target: str, given: str) -> None:
             "(for example sp-ace.md).",
             reason="bad-name",
         )
+
+
+PREVIEW_LIMIT = 4_000
+"""Characters of a preview or an echoed value an answer carries; the rest is marked, not sent."""
+
+
+def clip(text: str, limit: int = PREVIEW_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters with a marker saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit:,} more characters not shown]"

@@ -13,6 +13,8 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from core.errors import Refusal
+from core.index import walk
 from core.init import InitResult, MaterializeResult, init, materialize_flows
 from mcp_server.tools import tool
 
@@ -28,13 +30,18 @@ def register(server: BankServer) -> None:
         name: Annotated[str, Field(min_length=1, description="The project's name, for the root index")],
         ctx: Context,
         dryRun: bool = False,
-        force: Annotated[bool, Field(description="Seed over existing documents")] = False,
     ) -> InitResult:
         """Create the memory bank: 24 files (governance in dna/, flows, section indexes, a root index). Refuses
-        a root that already holds documents unless force. Call only when the user asks for a bank."""
-        result = await anyio.to_thread.run_sync(
-            functools.partial(init, bank.root, name=name, dry_run=dryRun, force=force)
-        )
+        a root that already holds documents. Call only when the user asks for a bank."""
+        existing = len(walk(bank.root)) if bank.root.is_dir() else 0
+        if existing:
+            # Re-seeding a live bank rewrites its indexes and dna/: the owner's call, never an agent's.
+            raise Refusal(
+                f"This bank already holds {existing} documents. Seeding it again is the owner's decision, not an "
+                "agent's: they can run `memorybank init NAME --force` themselves.",
+                reason="bank-exists",
+            )
+        result = await anyio.to_thread.run_sync(functools.partial(init, bank.root, name=name, dry_run=dryRun))
         if not dryRun:
             bank.refresh()
             await server.open_full_surface(ctx)

@@ -25,6 +25,8 @@ FileArg = Annotated[str | None, Field(description="Read it from this file instea
 
 def register(server: BankServer) -> None:
     bank = server.bank
+    notes_locked = server.inbox_exits == "owner"
+    # Where only the owner empties the quarantine, a captured note is write-once for agents.
 
     @tool(server, read_only=False)
     def bank_create(
@@ -74,7 +76,9 @@ def register(server: BankServer) -> None:
     ) -> EditResult:
         """Replace one exact fragment of a document's body. Zero or several matches are refused. The
         frontmatter is out of reach: use bank_set_field or bank_set_status."""
-        return edit(bank, path=path, find=find, replace=replace, section=section, dry_run=dryRun)
+        return edit(
+            bank, path=path, find=find, replace=replace, section=section, dry_run=dryRun, notes_locked=notes_locked
+        )
 
     @tool(server, read_only=False, destructive=True)
     def bank_update_section(
@@ -88,7 +92,14 @@ def register(server: BankServer) -> None:
         """Replace or append to the body of one existing ## section; everything else stays byte for byte. An
         unknown section is refused with the real ones listed."""
         return update_section(
-            bank, path=path, section=section, content=content, content_file=contentFile, mode=mode, dry_run=dryRun
+            bank,
+            path=path,
+            section=section,
+            content=content,
+            content_file=contentFile,
+            mode=mode,
+            dry_run=dryRun,
+            notes_locked=notes_locked,
         )
 
     @tool(server, read_only=False, destructive=True, idempotent=True)
@@ -111,4 +122,4 @@ def register(server: BankServer) -> None:
     ) -> FieldResult:
         """Set one scalar frontmatter field in place (purpose, title, delivery_status, ...); a new purpose or
         title also updates the index entry that repeated it. Not status, doc_kind, doc_function or lists."""
-        return set_field(bank, path=path, field=field, value=value, dry_run=dryRun)
+        return set_field(bank, path=path, field=field, value=value, dry_run=dryRun, notes_locked=notes_locked)

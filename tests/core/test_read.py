@@ -91,3 +91,13 @@ def test_sectioned_requests_never_overshoot_but_respect_a_spent_budget(tmp_path,
     result = read_many(bank, ["d0.md", {"path": "d1.md", "section": "Part"}])
     assert [d.path for d in result.documents] == ["d0.md", "d1.md"]
     assert result.documents[1].section == "Part"
+
+
+def test_max_bytes_holds_for_the_first_document_too_with_a_line_to_read_on_from(tmp_path, write_file):
+    write_file(tmp_path, "long.md", "# Long\n\n" + "".join(f"line {n} " + "y" * 90 + "\n" for n in range(1, 2001)))
+    bank = Bank.open(tmp_path)
+    first = read_many(bank, ["long.md"], max_bytes=1_000).documents[0]
+    assert first.truncated and first.bytes <= 1_000 and first.continue_at is not None
+    last_shown = int(first.content.rsplit("\n", 1)[-1].split()[1])
+    rest = read_document(bank, "long.md", lines=f"{first.continue_at}-{first.continue_at}")
+    assert rest.content.startswith(f"line {last_shown + 1} ")

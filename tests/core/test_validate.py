@@ -69,9 +69,17 @@ def test_contract_rules_do_not_run_where_dna_declares_nothing(tmp_path, write_fi
 
 
 def test_degraded_bank_reports_no_contract_once_whatever_the_scope():
-    bank = Bank.open(FIXTURES / "reference" / "domain")
-    report = validate(bank, scope="nothing-here")
-    assert [f.rule for f in report.findings] == ["no-contract"]
+    bank = Bank.open(FIXTURES / "reference" / "engineering")
+    report = validate(bank, scope="architecture.md")
+    assert [f.rule for f in report.findings][-1:] == ["no-contract"]
+
+
+@pytest.mark.parametrize("scope", ["nothing-here", "/etc", "../outside"])
+def test_a_scope_that_names_nothing_in_the_bank_is_an_error_not_a_clean_report(scope):
+    from core.errors import BankError
+
+    with pytest.raises(BankError, match="names nothing in this bank|must stay inside the bank"):
+        validate(Bank.open(FIXTURES / "reference"), scope=scope)
 
 
 def test_filters_scope_severity_and_rule():

@@ -40,6 +40,12 @@ def _mcp_options(mcp: argparse.ArgumentParser) -> None:
     mcp.add_argument(
         "--http", metavar="127.0.0.1:PORT", help="serve streamable HTTP on a loopback address instead of stdio"
     )
+    mcp.add_argument(
+        "--allow-files",
+        action="store_true",
+        help="over --http, let bodyFile and contentFile read files of the project (off by default: any local "
+        "program can reach the port)",
+    )
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -71,7 +77,9 @@ def run_mcp(args: argparse.Namespace) -> int:
     from mcp_server.server import build_server
 
     parse_address(args.http)  # refuse a bad address before anything starts
-    serve(build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits), args.http)
+    server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
+    server.bank.supplied_files = args.allow_files
+    serve(server, args.http)
     return 0
 
 
