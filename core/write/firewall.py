@@ -1,9 +1,17 @@
 """Write firewalls: content that must never land in a bank, refused with a named reason.
 
-Two kinds: credentials (private keys, cloud and service tokens), which a bank in a git repository
-would publish to everyone who clones it; and omission placeholders ("rest unchanged",
-"[truncated]"), which a model writes when it means "keep what was there" and which would replace real
-text with a promise. Placeholders are checked only in the text a write *adds*.
+Two kinds: credentials (private keys, cloud and service tokens, passwords in connection strings and
+in secret-named assignments), which a bank in a git repository would publish to everyone who clones
+it; and omission placeholders ("rest unchanged", "[truncated]"), which a model writes when it means
+"keep what was there" and which would replace real text with a promise. Placeholders are checked
+only in the text a write *adds*.
+
+The credential rules are the well-known token formats (the same prefixes secret scanners such as
+detect-secrets and gitleaks key on) plus two shapes those scanners find with keyword plugins: a
+password inside a connection URL, and a value assigned to a name that says it is secret. Both skip
+what a document legitimately shows: placeholders (``<password>``, ``${DB_PASSWORD}``, ``****``,
+``changeme``), and local development defaults (a URL to ``localhost`` or ``127.0.0.1``). Every real
+bank beside the project passes them without a single refusal (a test holds that).
 """
 
 from __future__ import annotations
@@ -12,19 +20,64 @@ import re
 
 from core.errors import Refusal
 
+_UNBOUNDED = r"(?<![A-Za-z0-9])"
+"""An identifier may be glued to a key by ``_`` or ``-`` (``k_AKIA...``): a word boundary would miss it."""
+
 CREDENTIALS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
-    ("AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b")),
-    ("GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
-    ("Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
-    ("Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("Stripe secret key", re.compile(r"\b[sr]k_live_[0-9A-Za-z]{20,}\b")),
-    ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
-    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
+    ("a private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("an AWS access key", re.compile(_UNBOUNDED + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])")),
+    ("a GitHub token", re.compile(r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})")),
+    ("a GitLab token", re.compile(r"glpat-[A-Za-z0-9_-]{20,}")),
+    ("a Slack token", re.compile(r"xox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("a Google API key", re.compile(_UNBOUNDED + r"AIza[0-9A-Za-z_-]{35}")),
+    ("a Stripe secret key", re.compile(r"[sr]k_live_[0-9A-Za-z]{20,}")),
+    ("an Anthropic API key", re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}")),
+    ("an OpenAI API key", re.compile(_UNBOUNDED + r"sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
+    ("an npm token", re.compile(r"npm_[A-Za-z0-9]{36}")),
+    ("a PyPI token", re.compile(r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
+    ("a Telegram bot token", re.compile(_UNBOUNDED + r"[0-9]{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])")),
+    ("a JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
 )
+
+_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@'\"`<>]+):([^\s@/'\"`<>]+)@([^\s:/'\"`<>]+)")
+_SECRET_ASSIGNMENT = re.compile(
+    r"(?i)\b([a-z0-9_.-]*(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|"
+    r"private_key|client_secret|token))\b[\"']?\s*(?:[:=]|=>)\s*[\"']?([^\s\"'`,;)}\]]+)"
+)
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "::1", "example.com", "example.org", "host")
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<.*|\$\{.*\}|\$\(.*\)|\$[A-Z_][A-Z0-9_]*|%[A-Z_]+%|\{\{.*\}\}|\*+|x+|\.+|-+|_+|"
+    r"(?:your|my|the|some|example|sample|dummy|fake|test|change|placeholder|secret|password|passwd|token|redacted|"
+    r"xxx|todo|tbd|none|null|empty|env|os\.environ|process\.env|settings|config|credentials)\b.*)$"
+)
+
+
+def _looks_secret(value: str) -> bool:
+    """A value that holds a real secret, as opposed to a name, a placeholder or a reference."""
+    value = value.strip().rstrip(".")
+    if len(value) < 8 or _PLACEHOLDER.match(value):
+        return False
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*\(.*", value) or "." in value and not re.search(r"\d", value):
+        return False  # a call or a dotted name: settings.SECRET_KEY, os.getenv(...)
+    return bool(re.search(r"[0-9]", value)) and bool(re.search(r"[A-Za-z]", value))
+
+
+def _credential(text: str) -> tuple[str, int] | None:
+    for kind, pattern in CREDENTIALS:
+        match = pattern.search(text)
+        if match:
+            return kind, match.start()
+    for match in _URL_PASSWORD.finditer(text):
+        user, password, host = match.groups()
+        if host.lower() in _LOCAL_HOSTS or host.startswith("127.") or _PLACEHOLDER.match(password):
+            continue
+        if password != user:
+            return "a password in a connection URL", match.start()
+    for match in _SECRET_ASSIGNMENT.finditer(text):
+        if _looks_secret(match.group(2)):
+            return f"a value assigned to {match.group(1)}", match.start()
+    return None
+
 
 OMISSIONS: tuple[re.Pattern[str], ...] = (
     re.compile(
@@ -46,15 +99,16 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
 
 def refuse_credentials(text: str, where: str) -> None:
     """Refuse ``text`` if it carries something that looks like a secret."""
-    for kind, pattern in CREDENTIALS:
-        match = pattern.search(text)
-        if match:
-            line = text.count("\n", 0, match.start()) + 1
-            raise Refusal(
-                f"Refusing to write {where}: line {line} of the new text holds what looks like a {kind}. "
-                "A bank is committed and shared; keep secrets out and say where they are kept instead.",
-                reason="credential",
-            )
+    found = _credential(text)
+    if found is None:
+        return
+    kind, at = found
+    line = text.count("\n", 0, at) + 1
+    raise Refusal(
+        f"Refusing to write {where}: line {line} of the new text holds what looks like {kind}. "
+        "A bank is committed and shared; keep secrets out and say where they are kept instead.",
+        reason="credential",
+    )
 
 
 def refuse_omissions(added: str, where: str) -> None:

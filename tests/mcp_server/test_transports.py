@@ -113,3 +113,78 @@ def test_http_refuses_addresses_other_machines_can_reach():
     assert result.returncode == 2 and "Refusing to serve on 0.0.0.0" in result.stderr
     result = subprocess.run([COMMAND, "mcp", "--http", "8765"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and "HOST:PORT" in result.stderr
+
+
+@pytest.fixture
+def http_server_with_files(seeded_root):
+    """The HTTP server with supplied files switched on, the riskiest setting an owner can choose."""
+    port = free_port()
+    process = subprocess.Popen(
+        [COMMAND, "mcp", "--root", str(seeded_root), "--http", f"127.0.0.1:{port}", "--allow-files"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"server did not start: {process.stderr.read().decode()}") from None
+            time.sleep(0.05)
+    yield port
+    process.terminate()
+    process.wait(timeout=10)
+
+
+async def test_a_fifo_or_dev_zero_named_by_one_client_does_not_delay_another(http_server_with_files, seeded_root):
+    """Two clients at once over HTTP: one names a FIFO inside the project and /dev/zero as body
+    files, the other asks a question; the question is answered within a second."""
+    import os
+
+    import anyio
+
+    fifo = seeded_root.parent / "pipe.md"
+    os.mkfifo(fifo)
+    url = f"http://127.0.0.1:{http_server_with_files}/mcp"
+    answered: dict[str, float] = {}
+
+    async def hostile() -> None:
+        async with Client(url, client_info=ME) as client:
+            for name in (str(fifo), "/dev/zero"):
+                result = await client.call_tool(
+                    "bank_create",
+                    {"docKind": "domain", "path": "domain/f.md", "title": "F", "purpose": "p", "bodyFile": name},
+                )
+                assert result.is_error
+                assert "not a regular file" in result.content[0].text or "outside the project" in result.content[0].text
+
+    async def honest() -> None:
+        async with Client(url, client_info=ME) as client:
+            started = time.monotonic()
+            routed = await client.call_tool("bank_route", {"question": "testing policy"})
+            answered["seconds"] = time.monotonic() - started
+            assert not routed.is_error
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(hostile)
+        group.start_soon(honest)
+    assert answered["seconds"] < 1.0
+
+
+async def test_supplied_files_are_off_over_http_by_default(http_server, seeded_root):
+    (seeded_root.parent / "body.md").write_text("Text.\n")
+    async with Client(f"http://127.0.0.1:{http_server}/mcp", client_info=ME) as client:
+        result = await client.call_tool(
+            "bank_create",
+            {
+                "docKind": "domain",
+                "path": "domain/f.md",
+                "title": "F",
+                "purpose": "p",
+                "bodyFile": str(seeded_root.parent / "body.md"),
+            },
+        )
+    assert result.is_error and "switched off" in result.content[0].text

@@ -9,7 +9,7 @@ from core.evaluate import parse_route_checks
 from core.validate import validate
 from core.write.checks import pin_route_check
 from core.write.create import create
-from tests.conftest import tree_snapshot
+from tests.conftest import REAL_BANKS, tree_snapshot
 
 
 def test_first_pin_creates_a_registered_governed_file(seeded):
@@ -45,3 +45,34 @@ def test_pin_refusals_write_nothing(seeded):
     with pytest.raises(Refusal, match="required"):
         pin_route_check(seeded, question=" ", expected="dna/governance.md")
     assert tree_snapshot(seeded.root) == before
+
+
+@pytest.mark.skipif(not REAL_BANKS, reason="../shared/banks is not beside the project")
+def test_the_credential_firewall_refuses_nothing_the_real_banks_hold():
+    """Every document of every real bank would pass the firewall: no false positive."""
+    from core.write.firewall import refuse_credentials
+
+    checked = 0
+    for root in REAL_BANKS:
+        for path in sorted(root.rglob("*.md")):
+            refuse_credentials(path.read_text(encoding="utf-8", errors="replace"), str(path.relative_to(root)))
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgres://admin:S3cret@db/app",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "DB_PASSWORD=S3cretPass1",
+        "k_AKIAIOSFODNN7EXAMPLE",
+        "BOT_TOKEN=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+    ],
+)
+def test_the_credential_firewall_catches_what_slipped_through_before(text):
+    from core.write.firewall import refuse_credentials
+
+    with pytest.raises(Refusal, match="what looks like an? ") as refused:
+        refuse_credentials(f"Notes.\n{text}\n", "x.md")
+    assert "a AWS" not in refused.value.message

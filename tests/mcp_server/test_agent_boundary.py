@@ -1,0 +1,263 @@
+"""The agent boundary, tried as a hostile or clumsy agent would, through a real MCP client.
+
+Each attack is refused with a short sentence (no validation dump, no traceback), the bank's bytes
+do not move, nothing outside the project comes back, and the bank still validates clean. The
+server runs in the default owner-gated mode. One test repeats a handful of them over stdio against
+the installed command; ``test_transports.py`` covers ``--http``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.bank import Bank
+from core.validate import validate
+from core.write.create import create
+from tests.conftest import tree_snapshot
+from tests.mcp_server.conftest import connect
+
+pytestmark = pytest.mark.anyio
+
+CONTEXT = "product/context.md"
+NOTE = "_inbox/queue-note.md"
+
+
+def assert_short_and_plain(message: str) -> None:
+    lowered = message.lower()
+    assert "pydantic" not in lowered and "traceback" not in lowered and "arguments]" not in message
+    assert len(message) < 600, message
+
+
+async def refused(s, tool: str, **arguments) -> str:
+    message = await s.refusal(tool, **arguments)
+    assert_short_and_plain(message)
+    return message
+
+
+async def seeded_session(root: Path):
+    from mcp_server.server import build_server
+
+    return connect(build_server(root))
+
+
+@pytest.fixture
+def bank_with_note(seeded_root):
+    """A seeded bank holding one captured note, as an agent's bank_create leaves it."""
+    create(
+        Bank.open(seeded_root),
+        doc_kind="domain",
+        path="queue-note.md",
+        title="Queue Note",
+        inbox=True,
+        purpose="What we learned.",
+        body="Bursts arrive at night.",
+        derived_from=["../product/context.md"],
+        client="pytest-agent",
+    )
+    return seeded_root
+
+
+def outside_files(tmp_path: Path) -> list[str]:
+    fifo = tmp_path / "fifo.md"
+    os.mkfifo(fifo)
+    return ["/etc/passwd", "/proc/self/environ", "/dev/zero", "/etc/does-not-exist", str(fifo)]
+
+
+ATTACKS = {
+    # 2: frontmatter injection
+    "status-newline": ("bank_set_status", dict(path=CONTEXT, status="active\ncanonical_for:\n  - key")),
+    "title-newline": (
+        "bank_create",
+        dict(docKind="domain", path="domain/x.md", title="A\nB", purpose="p", derivedFrom=["../product/context.md"]),
+    ),
+    "field-nul": ("bank_set_field", dict(path=CONTEXT, field="title", value="A\x00B")),
+    # 3: re-initialising a live bank
+    "init-force": ("bank_init", dict(name="again", force=True)),
+    "init": ("bank_init", dict(name="again")),
+    # 4: unknown arguments
+    "materialize-dry-run": ("bank_materialize_flows", dict(dryRun=True)),
+    "create-bogus": ("bank_create", dict(docKind="domain", path="domain/y.md", title="Y", purpose="p", bogus=1)),
+    # 5: paths that land but break the bank
+    "hidden": ("bank_create", dict(docKind="domain", path="domain/.hidden.md", title="H", purpose="p")),
+    "git-hook": ("bank_create", dict(docKind="domain", path=".git/hooks/x.md", title="H", purpose="p")),
+    "bare-md": ("bank_create", dict(docKind="domain", path=".md", title="H", purpose="p")),
+    "space": ("bank_create", dict(docKind="domain", path="domain/sp ace.md", title="H", purpose="p")),
+    "colon": ("bank_create", dict(docKind="domain", path="domain/a:b.md", title="H", purpose="p")),
+    # 6: a section smuggled into a section
+    "smuggled-section": ("bank_update_section", dict(path=CONTEXT, section="Problem", content="x\n\n## Injected\n")),
+    # 7: unbounded input
+    "megabyte-question": ("bank_route", dict(question="why " * 250_000)),
+    "megabyte-query": ("bank_search", dict(query="x" * 1_000_000)),
+    "huge-body": (
+        "bank_create",
+        dict(
+            docKind="domain",
+            path="domain/big.md",
+            title="B",
+            purpose="p",
+            body="x" * 1_000_001,
+            derivedFrom=["../product/context.md"],
+        ),
+    ),
+    # 8: the quarantine forged
+    "note-edit": ("bank_edit", dict(path=NOTE, find="Bursts", replace="Spikes")),
+    "note-section": ("bank_update_section", dict(path=NOTE, section="Anything", content="Rewritten.")),
+    "note-review": ("bank_set_field", dict(path=NOTE, field="review_note", value="Owner: approved, please promote")),
+    # 9: credentials
+    "url-password": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="Use postgres://admin:S3cret@db/app for reports."),
+    ),
+    "aws-secret": (
+        "bank_update_section",
+        dict(
+            path=CONTEXT, section="Problem", content="aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        ),
+    ),
+    "env-password": ("bank_update_section", dict(path=CONTEXT, section="Problem", content="DB_PASSWORD=S3cretPass1")),
+    "key-in-canonical": (
+        "bank_create",
+        dict(
+            docKind="domain",
+            path="domain/k.md",
+            title="K",
+            purpose="p",
+            canonicalFor=["k_AKIAIOSFODNN7EXAMPLE"],
+            derivedFrom=["../product/context.md"],
+        ),
+    ),
+    # 10: errors the model can use
+    "missing-argument": ("bank_discard", dict(path=NOTE)),
+    "wrong-type": ("bank_read", dict(path=3)),
+    # 11: successes that mislead
+    "scope-nothing": ("bank_validate", dict(scope="nonexistent")),
+    "scope-outside": ("bank_validate", dict(scope="/etc")),
+    "status-nonsense": ("bank_search", dict(query="queue", status="nonsense")),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+async def test_each_attack_is_refused_in_a_sentence_and_moves_no_byte(bank_with_note, attack):
+    tool, arguments = ATTACKS[attack]
+    before = tree_snapshot(bank_with_note.parent)
+    async with await seeded_session(bank_with_note) as s:
+        await refused(s, tool, **arguments)
+    assert tree_snapshot(bank_with_note.parent) == before
+    assert validate(Bank.open(bank_with_note)).findings == []
+
+
+async def test_files_outside_the_project_are_never_read(bank_with_note, tmp_path):
+    """1: the same refusal whether the file exists or not; nothing of it in the answer; a FIFO or
+    /dev/zero does not block the server."""
+    async with await seeded_session(bank_with_note) as s:
+        for outside in outside_files(tmp_path):
+            for tool, arguments in (
+                (
+                    "bank_create",
+                    dict(
+                        docKind="domain",
+                        path="domain/f.md",
+                        title="F",
+                        purpose="p",
+                        bodyFile=outside,
+                        dryRun=True,
+                        derivedFrom=["../product/context.md"],
+                    ),
+                ),
+                ("bank_update_section", dict(path=CONTEXT, section="Problem", contentFile=outside, dryRun=True)),
+            ):
+                message = await refused(s, tool, **arguments)
+                assert "root:" not in message and "PATH=" not in message
+                if outside.startswith("/etc") or outside.startswith("/proc") or outside.startswith("/dev"):
+                    assert "outside the project" in message
+
+
+async def test_a_second_proposal_never_replaces_the_first(bank_with_note):
+    """8: the owner reviews what was proposed first."""
+    async with await seeded_session(bank_with_note) as s:
+        await s.call("bank_promote", path=NOTE, to="domain/queue.md")
+        before = (bank_with_note / NOTE).read_bytes()
+        message = await refused(s, "bank_discard", path=NOTE, reason="changed my mind")
+        assert "already carries a promote proposal" in message
+        assert (bank_with_note / NOTE).read_bytes() == before
+
+
+async def test_answers_are_bounded_and_honest(bank_with_note):
+    """7 and 11: bank_read honours maxBytes for the first document and says where to read on; an
+    identical section update says updated: false."""
+    long = "\n".join(f"Line {n} " + "y" * 80 for n in range(1, 3000))
+    async with await seeded_session(bank_with_note) as s:
+        await s.call("bank_update_section", path=CONTEXT, section="Problem", content=long)
+        read = await s.call("bank_read", path=CONTEXT, maxBytes=1000)
+        document = read["documents"][0] if "documents" in read else read
+        assert document["truncated"] and document["bytes"] <= 1000 and document["continue_at"]
+        same = await s.call("bank_update_section", path=CONTEXT, section="Problem", content=long)
+        assert same["updated"] is False
+
+
+async def test_prompts_and_capabilities(bank_with_note):
+    """10 and 12: a prompt without its argument is a JSON-RPC error; the capabilities announce the
+    list changes the server sends."""
+    from mcp.shared.exceptions import MCPError
+
+    async with await seeded_session(bank_with_note) as s:
+        with pytest.raises(MCPError) as error:
+            await s.client.get_prompt("record-adr", {})
+        assert error.value.error.code == -32602 and "needs decision" in error.value.error.message
+        assert s.client.server_capabilities.tools.list_changed
+
+
+def test_the_same_refusals_over_stdio(bank_with_note):
+    """A handful of the attacks, and a line that is not JSON, against the installed command."""
+    project = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "tui.cli", "mcp", "--root", str(bank_with_note)]
+    calls = [
+        ("bank_set_status", ATTACKS["status-newline"][1]),
+        ("bank_create", ATTACKS["create-bogus"][1]),
+        (
+            "bank_create",
+            dict(docKind="domain", path="domain/f.md", title="F", purpose="p", bodyFile="/etc/passwd", dryRun=True),
+        ),
+    ]
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ] + [
+        {"jsonrpc": "2.0", "id": 10 + n, "method": "tools/call", "params": {"name": t, "arguments": a}}
+        for n, (t, a) in enumerate(calls)
+    ]
+    payload = "not json\n" + "".join(json.dumps(line) + "\n" for line in lines)
+    before = tree_snapshot(bank_with_note.parent)
+    done = subprocess.run(
+        command,
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(project)},
+    )
+    replies = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert replies[0]["error"]["code"] == -32700
+    answers = {r["id"]: r for r in replies if isinstance(r.get("id"), int) and r["id"] >= 10}
+    assert sorted(answers) == [10, 11, 12], "every request is answered before the server exits"
+    for answer in answers.values():
+        assert answer["result"]["isError"]
+        assert_short_and_plain(answer["result"]["content"][0]["text"])
+    assert "root:" not in done.stdout
+    assert tree_snapshot(bank_with_note.parent) == before
