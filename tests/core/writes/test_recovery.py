@@ -32,7 +32,7 @@ from core.write.proposals import propose
 from tests.conftest import PROJECT
 
 NOW = "2026-06-01T09:00:00Z"
-BATCH = 8
+BATCH = 16
 """Writers killed at once, each on its own copy of the bank (they share nothing but the machine)."""
 OPERATIONS = {
     "create-with-new-section": (
