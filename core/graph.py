@@ -17,8 +17,9 @@ from pathlib import Path
 
 from core.bank import Bank
 from core.errors import UsageError
+from core.frontmatter import lenient_frontmatter
 from core.model import Document
-from core.parse import decode, lenient_frontmatter, split_frontmatter, string_list
+from core.parse import decode, split_frontmatter, string_list
 from core.paths import is_url
 
 DIRECTIONS: tuple[str, ...] = ("up", "down", "both")

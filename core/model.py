@@ -172,3 +172,62 @@ class RefreshReport:
     changed: int
     removed: int
     duration_ms: float
+
+
+# -- routing answers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """Where a route score came from, for the TUI's explain view."""
+
+    canonical: float = 0.0
+    canonical_key: str | None = None
+    purpose: float = 0.0
+    purpose_words: tuple[str, ...] = ()
+    title: float = 0.0
+    title_words: tuple[str, ...] = ()
+    heading: float = 0.0
+    body: float = 0.0
+    """Points the body evidence added to the score, after the header multipliers."""
+    body_words: tuple[str, ...] = ()
+    raw: float = 0.0
+    """Sum of the header field contributions, before the multipliers."""
+    layer_weight: float = 1.0
+    """The bank's weight for the layer, with the "why" adjustment applied."""
+    status_weight: float = 1.0
+    closed_work: float = 1.0
+    section: float = 0.0
+    """Points the best section added: BM25 over the document's sections, the best one counting."""
+    intent: float = 1.0
+    """The question asks for the kind of answer this document gives (why, how, status)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RouteHit:
+    """One document that answers the question."""
+
+    path: str
+    title: str
+    purpose: str
+    doc_kind: str
+    layer: str
+    status: str
+    score: float
+    why: str
+    """What matched, in words: the owned key, the purpose and title words, the section, the body."""
+    section: str | None
+    """The best matching ``##`` heading, the place to start reading."""
+    section_line: int | None
+    breakdown: ScoreBreakdown
+
+
+@dataclass(frozen=True, slots=True)
+class RouteResult:
+    """The answer to one question: the hits best first, or a hint when there are none."""
+
+    question: str
+    hits: tuple[RouteHit, ...] = ()
+    why_intent: bool = False
+    """The question asks for a rationale: decision records were favoured."""
+    hint: str | None = None

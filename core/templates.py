@@ -16,7 +16,8 @@ from typing import Any
 
 from core import clock
 from core.bank import Bank
-from core.parse import FenceTracker, parse_frontmatter, scalar, split_frontmatter
+from core.frontmatter import parse_frontmatter
+from core.parse import FenceTracker, scalar, split_frontmatter
 
 TEMPLATE_ONLY_KEYS = frozenset({"template_for", "template_target_path"})
 """Keys that describe the template itself and never reach the document made from it."""

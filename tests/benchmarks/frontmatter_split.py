@@ -14,7 +14,8 @@ from pathlib import Path
 
 import frontmatter
 
-from core.parse import decode, parse_document, parse_frontmatter, split_frontmatter
+from core.frontmatter import parse_frontmatter
+from core.parse import decode, parse_document, split_frontmatter
 
 BANKS = Path(__file__).resolve().parents[3] / "shared" / "banks"
 

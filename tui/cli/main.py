@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from tui.cli.errors import run_handler
 
-MODULES = ("workbench", "reading", "routing", "history", "validating", "writing", "serving", "client")
+MODULES = ("workbench", "reading", "routing", "history", "validating", "writing", "quarantine", "serving", "client")
 """The modules of ``tui/cli`` that register commands, in the order ``--help`` lists them."""
 
 COMMANDS = {
@@ -39,9 +39,9 @@ COMMANDS = {
     "update-section": "writing",
     "set-status": "writing",
     "set-field": "writing",
-    "promote": "writing",
-    "discard": "writing",
-    "inbox": "writing",
+    "promote": "quarantine",
+    "discard": "quarantine",
+    "inbox": "quarantine",
     "mcp": "serving",
     "surface": "serving",
     "setup": "client",

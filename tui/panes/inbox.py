@@ -15,7 +15,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -33,17 +32,17 @@ from tui.dialogs.promote import PromoteDialog
 from tui.dialogs.reject import RejectDialog
 from tui.messages import BankWritten, DocumentChosen
 from tui.panes.base import PaletteCommand, Pane, count
-from tui.previews import batch_preview, proposal_preview
+from tui.panes.inbox_bulk import BulkTriage
+from tui.panes.inbox_view import age, badge, origin, where_it_belongs
+from tui.previews import proposal_preview
 from tui.proposals import Proposal
 from tui.triage import (
     FoldPlan,
     NoteView,
     PromotePlan,
-    ProposalBatch,
     foldable_body,
     note_view,
     preview_apply,
-    run_proposals,
     suggested_promotion,
 )
 from tui.widgets.fitted_table import Column, FittedTable
@@ -57,25 +56,7 @@ ARRIVING = (
 KEYS = "p promote · f fold · d discard · a/r apply/reject a proposal · space marks, A applies marked"
 
 
-def age(entry: InboxEntry) -> str:
-    return "today" if entry.age_days == 0 else f"{entry.age_days}d"
-
-
-def origin(entry: InboxEntry) -> str:
-    """Where a note came from, one line."""
-    who = entry.captured_by or "an unknown client"
-    when = f" at {entry.captured_at}" if entry.captured_at else ""
-    days = "today" if entry.age_days == 0 else f"{count(entry.age_days, 'day')} ago"
-    stale = f", stale: over {STALE_DAYS} days in the inbox" if entry.stale else ""
-    return f"Captured by {who}{when} ({days}{stale})."
-
-
-def badge(raw: dict[str, Any] | None) -> str:
-    proposal = Proposal.of(raw)
-    return proposal.badge if proposal else ""
-
-
-class InboxPane(Pane):
+class InboxPane(BulkTriage, Pane):
     """Notes in quarantine, and promote, fold, discard, apply and reject."""
 
     TITLE = "Inbox"
@@ -227,40 +208,7 @@ class InboxPane(Pane):
         body.update(view.body)
         shown = {k: v for k, v in view.frontmatter.items() if k != "proposal"}
         front.update(Text(yamlio.dump(shown).rstrip("\n"), style="dim"))
-        belongs.update(self._belongs(view))
-
-    def _belongs(self, view: NoteView) -> Group:
-        """The proposal, if any, then the router's candidates and the owners of the keys the note
-        names; a path is cut at the column's edge rather than wrapped mid-name."""
-        lines: list[Text] = []
-
-        def line(*parts: str | tuple[str, str]) -> None:
-            lines.append(Text.assemble(*parts, no_wrap=True, overflow="ellipsis"))
-
-        proposal = Proposal.of(view.entry.proposal)
-        if proposal:
-            line((f"Proposal by {proposal.proposed_by}", "bold reverse"))
-            lines.append(Text(proposal.headline, style="bold"))
-            if proposal.reason:
-                lines.append(Text(f"“{proposal.reason}”", style="italic"))
-            lines.append(Text("a applies it (previewed) · r rejects it\n", style="dim"))
-        line(("Where it belongs", "bold underline"))
-        if not view.candidates:
-            lines.append(Text("The router finds no document on this topic: a new fact, to promote.", style="italic"))
-        for number, hit in enumerate(view.candidates, 1):
-            line((f"{number} ", "bold"), hit.path)
-            if hit.section:
-                line((f"  § {hit.section}", "dim"))
-            if hit.breakdown.canonical_key:
-                line(("  owns ", "dim"), (hit.breakdown.canonical_key, "green"))
-        shown = {hit.breakdown.canonical_key for hit in view.candidates}
-        owners = [(key, paths) for key, paths in view.owners if key not in shown]
-        if owners:
-            line(("\nKeys it names, and their owners", "bold underline"))
-            for key, paths in owners:
-                line((key, "bold green"), f" → {', '.join(paths)}")
-        lines.append(Text("\no opens the first · f folds into it", style="dim"))
-        return Group(*lines)
+        belongs.update(where_it_belongs(view))
 
     @on(DataTable.RowSelected, "#inbox-notes")
     def _chosen(self) -> None:
@@ -396,64 +344,6 @@ class InboxPane(Pane):
                 self._written(f"Rejected the {proposal.action} proposal on {path}; the note stays.")
 
         self.app.push_screen(RejectDialog(self.bank, note=path, proposal=proposal), done)
-
-    def action_mark(self) -> None:
-        entry = self.selected
-        if entry is None:
-            return
-        self.marked ^= {entry.path}
-        table = self.query_one("#inbox-notes", FittedTable)
-        row = table.cursor_row
-        table.set_rows([(self._cells(e), e.path) for e in self.entries], keep=entry.path)
-        table.move_cursor(row=min(row + 1, len(self.entries) - 1), animate=False)
-        self._summarise()
-
-    def action_apply_marked(self) -> None:
-        marked = [e.path for e in self.entries if e.path in self.marked]
-        paths = [e.path for e in self.entries if e.proposal and (not marked or e.path in self.marked)]
-        if not paths:
-            which = "No marked note" if marked else "No note"
-            self.notify(f"{which} carries a proposal.", title="Inbox", severity="warning")
-            return
-        self.run_core(lambda: run_proposals(self.bank, paths), self._confirm_batch, channel="write")
-
-    def _confirm_batch(self, batch: ProposalBatch) -> None:
-        passed = batch.passed
-        if not passed:
-            self.app.push_screen(
-                PreviewDialog("No proposal can be applied today", batch_preview(batch), confirm="Close", back="Back")
-            )
-            return
-        refused = f" ({len(batch.refused)} refused today, left in the inbox)" if batch.refused else ""
-
-        def answered(go: bool | None) -> None:
-            if go:
-                self.run_core(
-                    lambda: run_proposals(self.bank, passed, dry_run=False), self._batch_applied, channel="write"
-                )
-
-        self.app.push_screen(
-            PreviewDialog(
-                f"Apply {count(len(passed), 'proposal')}?{refused}",
-                batch_preview(batch),
-                confirm=f"Apply {len(passed)}",
-            ),
-            answered,
-        )
-
-    def _batch_applied(self, batch: ProposalBatch) -> None:
-        self.marked.clear()
-        done = len(batch.passed)
-        message = f"Applied {count(done, 'proposal')}."
-        for outcome in batch.refused:
-            message += f"\n{outcome.path}: {outcome.refusal}"
-        self.notify(
-            message,
-            title="Inbox",
-            severity="warning" if batch.refused else "information",
-            timeout=8 if batch.refused else 4,
-        )
-        self.post_message(BankWritten())
 
     def action_open_candidate(self) -> None:
         view = self.view

@@ -1,0 +1,65 @@
+"""What the Inbox pane shows of one note: its age and origin, its proposal, where it belongs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+
+from core.write.inbox import STALE_DAYS, InboxEntry
+from tui.panes.base import count
+from tui.proposals import Proposal
+from tui.triage import NoteView
+
+
+def age(entry: InboxEntry) -> str:
+    return "today" if entry.age_days == 0 else f"{entry.age_days}d"
+
+
+def origin(entry: InboxEntry) -> str:
+    """Where a note came from, one line."""
+    who = entry.captured_by or "an unknown client"
+    when = f" at {entry.captured_at}" if entry.captured_at else ""
+    days = "today" if entry.age_days == 0 else f"{count(entry.age_days, 'day')} ago"
+    stale = f", stale: over {STALE_DAYS} days in the inbox" if entry.stale else ""
+    return f"Captured by {who}{when} ({days}{stale})."
+
+
+def badge(raw: dict[str, Any] | None) -> str:
+    proposal = Proposal.of(raw)
+    return proposal.badge if proposal else ""
+
+
+def where_it_belongs(view: NoteView) -> Group:
+    """The proposal, if any, then the router's candidates and the owners of the keys the note
+    names; a path is cut at the column's edge rather than wrapped mid-name."""
+    lines: list[Text] = []
+
+    def line(*parts: str | tuple[str, str]) -> None:
+        lines.append(Text.assemble(*parts, no_wrap=True, overflow="ellipsis"))
+
+    proposal = Proposal.of(view.entry.proposal)
+    if proposal:
+        line((f"Proposal by {proposal.proposed_by}", "bold reverse"))
+        lines.append(Text(proposal.headline, style="bold"))
+        if proposal.reason:
+            lines.append(Text(f"“{proposal.reason}”", style="italic"))
+        lines.append(Text("a applies it (previewed) · r rejects it\n", style="dim"))
+    line(("Where it belongs", "bold underline"))
+    if not view.candidates:
+        lines.append(Text("The router finds no document on this topic: a new fact, to promote.", style="italic"))
+    for number, hit in enumerate(view.candidates, 1):
+        line((f"{number} ", "bold"), hit.path)
+        if hit.section:
+            line((f"  § {hit.section}", "dim"))
+        if hit.breakdown.canonical_key:
+            line(("  owns ", "dim"), (hit.breakdown.canonical_key, "green"))
+    shown = {hit.breakdown.canonical_key for hit in view.candidates}
+    owners = [(key, paths) for key, paths in view.owners if key not in shown]
+    if owners:
+        line(("\nKeys it names, and their owners", "bold underline"))
+        for key, paths in owners:
+            line((key, "bold green"), f" → {', '.join(paths)}")
+    lines.append(Text("\no opens the first · f folds into it", style="dim"))
+    return Group(*lines)
