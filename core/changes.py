@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from core.bank import Bank
@@ -59,6 +59,16 @@ class Changes:
     base: str | None = None
     """The commit the delta is measured from (None in mtime mode, or before the first commit)."""
     note: str | None = None
+    total: int | None = None
+    """How many documents changed in all, when ``changes`` is one page of them."""
+    next_offset: int | None = None
+    """Where the next page starts, when there is one."""
+
+    def page(self, offset: int, limit: int) -> Changes:
+        """``limit`` changes from ``offset``, with the total and where the next page starts."""
+        chosen = self.changes[offset : offset + limit]
+        following = offset + limit if offset + limit < len(self.changes) else None
+        return replace(self, changes=chosen, total=len(self.changes), next_offset=following)
 
 
 def is_date(text: str) -> bool:

@@ -20,6 +20,8 @@ REAL_BANKS = sorted(p for p in (SHARED / "banks").glob("*/memory_bank")) if (SHA
 # The suite gives the same result on any machine: UTC whatever the machine's zone, one locale, and
 # no git identity or configuration of the person running it (tests that commit name their own).
 os.environ["TZ"] = "UTC"
+# The product's clock override is for people; tests pin the clock themselves where they need it.
+os.environ.pop("MEMORYBANK_NOW", None)
 time.tzset()
 os.environ["LC_ALL"] = os.environ["LANG"] = "C.UTF-8"
 # Caches of the many temporary banks tests make go to a folder of this run, not the user's.

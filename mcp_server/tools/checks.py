@@ -8,7 +8,7 @@ from pydantic import Field
 
 from core.changes import Changes, changes_since
 from core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
-from core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, MAX_LIMIT, Graph, walk_graph
+from core.graph import DEFAULT_DEPTH, MAX_DEPTH, MAX_LIMIT, Graph, walk_graph
 from core.validate import DEFAULT_PAGE, MAX_PAGE, RULE_ORDER, ValidationPage, page_of, validate
 from mcp_server.tools import tool
 
@@ -43,7 +43,7 @@ def register(server: BankServer) -> None:
             Literal["up", "down", "both"], Field(description="down: what rests on it; up: what it rests on")
         ] = "down",
         depth: Annotated[int, Field(ge=1, le=MAX_DEPTH)] = DEFAULT_DEPTH,
-        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Node cap")] = DEFAULT_LIMIT,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Node cap")] = 30,
         neighbours: Annotated[bool, Field(description="Read headers of targets outside the bank, one hop")] = True,
     ) -> Graph:
         """Walk derived_from from a document: its blast radius (down) or foundations (up). Nodes with depth,
@@ -62,6 +62,9 @@ def register(server: BankServer) -> None:
     @tool(server, read_only=True)
     def bank_changed(
         since: Annotated[str, Field(min_length=3, description="A git ref (HEAD~5, a tag) or an ISO date")],
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0)] = 0,
     ) -> Changes:
-        """Documents added, modified, renamed or deleted since a git ref or a date."""
-        return changes_since(bank, since)
+        """Documents added, modified, renamed or deleted since a git ref or a date, 50 a page (total and
+        next_offset say if there are more)."""
+        return changes_since(bank, since).page(offset, limit)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 DocPath = Annotated[str, Field(description="Bank path, e.g. adr/ADR-1.md")]
 Section = Annotated[str, Field(description="A ## heading")]
-FileArg = Annotated[str | None, Field(description="Read it from this file instead (≤1 MB)")]
+FileArg = Annotated[str | None, Field(description="Read it from a file inside the project instead (≤1 MB)")]
 
 
 def register(server: BankServer) -> None:
