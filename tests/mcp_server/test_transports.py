@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,11 +58,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def http_server(seeded_root):
+@contextmanager
+def serving_http(root, *extra: str):
+    """``memorybank mcp --http`` on a free loopback port, until the block ends; yields the port."""
     port = free_port()
     process = subprocess.Popen(
-        [COMMAND, "mcp", "--root", str(seeded_root), "--http", f"127.0.0.1:{port}"],
+        [COMMAND, "mcp", "--root", str(root), "--http", f"127.0.0.1:{port}", *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -75,9 +77,17 @@ def http_server(seeded_root):
                 process.kill()
                 raise RuntimeError(f"server did not start: {process.stderr.read().decode()}") from None
             time.sleep(0.05)
-    yield port
-    process.terminate()
-    process.wait(timeout=10)
+    try:
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def http_server(seeded_root):
+    with serving_http(seeded_root) as port:
+        yield port
 
 
 async def test_http_serves_a_client_on_loopback(http_server):
@@ -118,25 +128,8 @@ def test_http_refuses_addresses_other_machines_can_reach():
 @pytest.fixture
 def http_server_with_files(seeded_root):
     """The HTTP server with supplied files switched on, the riskiest setting an owner can choose."""
-    port = free_port()
-    process = subprocess.Popen(
-        [COMMAND, "mcp", "--root", str(seeded_root), "--http", f"127.0.0.1:{port}", "--allow-files"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                raise RuntimeError(f"server did not start: {process.stderr.read().decode()}") from None
-            time.sleep(0.05)
-    yield port
-    process.terminate()
-    process.wait(timeout=10)
+    with serving_http(seeded_root, "--allow-files") as port:
+        yield port
 
 
 async def test_a_fifo_or_dev_zero_named_by_one_client_does_not_delay_another(http_server_with_files, seeded_root):
