@@ -1,7 +1,12 @@
-"""Finding the line a finding points at, so an editor or the TUI can jump straight to it."""
+"""Finding the line a finding points at, so an editor or the TUI can jump straight to it.
+
+A document may declare thousands of ``derived_from`` entries; each line is found in one pass over
+its key's block (kept for the text it was built from), never by rescanning the file per entry.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from core.bank import Bank
@@ -10,36 +15,49 @@ from core.parse import split_frontmatter
 _ERROR_LINE = re.compile(r"\(line (\d+)\)")
 
 
-def key_line(bank: Bank, path: str, key: str) -> int | None:
-    """1-based line of ``key:`` in the frontmatter of ``path``, if present."""
-    text = bank.text(path)
+@functools.lru_cache(maxsize=256)
+def _head(text: str) -> tuple[str, ...]:
+    """The frontmatter block's lines (empty when the block does not close)."""
     split = split_frontmatter(text)
-    if not split.closed:
-        return None
+    return tuple(text[: split.head_end].split("\n")) if split.closed else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _block(text: str, key: str) -> tuple[int, dict[str, int], tuple[tuple[int, str], ...]] | None:
+    """Where ``key:`` starts, each list item or value of its block with its line, and the lines."""
+    lines = _head(text)
     prefix = f"{key}:"
-    for number, line in enumerate(text[: split.head_end].split("\n"), start=1):
-        if line.startswith(prefix):
-            return number
-    return None
-
-
-def value_line(bank: Bank, path: str, key: str, value: str) -> int | None:
-    """1-based line where ``value`` appears under ``key`` in the frontmatter (list items included)."""
-    text = bank.text(path)
-    split = split_frontmatter(text)
-    if not split.closed:
-        return None
-    start = key_line(bank, path, key)
+    start = next((n for n, line in enumerate(lines, start=1) if line.startswith(prefix)), None)
     if start is None:
         return None
-    lines = text[: split.head_end].split("\n")
+    items: dict[str, int] = {}
+    block: list[tuple[int, str]] = []
     for number in range(start, len(lines) + 1):
         line = lines[number - 1]
         if number > start and line and not line[0].isspace() and not line.startswith("-"):
             break
-        if value in line:
-            return number
-    return start
+        block.append((number, line))
+        item = line[len(prefix) :] if number == start else line
+        item = item.strip().removeprefix("-").strip().removeprefix("path:").strip().strip("'\"")
+        items.setdefault(item, number)
+    return start, items, tuple(block)
+
+
+def key_line(bank: Bank, path: str, key: str) -> int | None:
+    """1-based line of ``key:`` in the frontmatter of ``path``, if present."""
+    found = _block(bank.text(path), key)
+    return found[0] if found else None
+
+
+def value_line(bank: Bank, path: str, key: str, value: str) -> int | None:
+    """1-based line where ``value`` appears under ``key`` in the frontmatter (list items included)."""
+    found = _block(bank.text(path), key)
+    if found is None:
+        return None
+    start, items, block = found
+    if value in items:
+        return items[value]
+    return next((number for number, line in block if value in line), start)
 
 
 def parse_error_line(doc_body_line: int, error: str) -> int:
