@@ -84,3 +84,50 @@ def test_mcp_without_a_bank_serves_the_seed_surface_for_the_working_directory(tm
     replies, _ = handshake(None, cwd=tmp_path, env=env)
     assert f"No memory bank at {tmp_path / 'memory_bank'}" in replies[0]["result"]["instructions"]
     assert [t["name"] for t in replies[1]["result"]["tools"]] == ["bank_init"]
+
+
+def test_every_request_sent_before_the_end_of_input_is_answered(seeded_root):
+    """Forty writes sent back to back, then stdin closed: all forty land and all forty are answered
+    before the server exits (the SDK alone would drop the calls still running at end of input)."""
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ] + [
+        {
+            "jsonrpc": "2.0",
+            "id": 100 + n,
+            "method": "tools/call",
+            "params": {
+                "name": "bank_create",
+                "arguments": {
+                    "docKind": "domain",
+                    "path": f"domain/n{n}.md",
+                    "title": f"N{n}",
+                    "purpose": "p",
+                    "derivedFrom": ["../product/context.md"],
+                },
+            },
+        }
+        for n in range(40)
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "mcp", "--root", str(seeded_root)],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    answered = {json.loads(line).get("id") for line in done.stdout.splitlines() if line.strip()}
+    assert set(range(100, 140)) <= answered
+    assert all((seeded_root / f"domain/n{n}.md").exists() for n in range(40))
