@@ -40,7 +40,7 @@ def test_two_writers_with_different_tmpdirs_lose_nothing(tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path / "project")], check=True)
     root = tmp_path / "project" / "memory_bank"
     init(root, name="Concurrent")
-    each = 12
+    each = 40
     processes = []
     for worker in range(2):
         own = tmp_path / f"tmp-{worker}"
