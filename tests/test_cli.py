@@ -61,3 +61,12 @@ def test_a_root_that_names_a_file_says_so(tmp_path, capsys):
     (tmp_path / "notes.md").write_text("# Notes\n", encoding="utf-8")
     assert main(["validate", "--root", str(tmp_path / "notes.md")]) != 0
     assert "that is a file" in capsys.readouterr().err
+
+
+def test_version_prints_the_installed_version_and_exits_zero(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"memorybank {version('memorybank')}"

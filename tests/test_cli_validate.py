@@ -152,3 +152,11 @@ def test_validate_runs_on_every_real_bank(root, capsys):
     code = main(["validate", "--root", str(root), "--format", "json"])
     data = json.loads(capsys.readouterr().out)
     assert code == (1 if data["errors"] else 0)
+
+
+def test_every_sarif_result_has_a_region_even_for_a_whole_file_finding(capsys):
+    import json
+
+    main(["validate", "--root", str(FIXTURES / "reference"), "--format", "sarif"])
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert results and all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1 for r in results)

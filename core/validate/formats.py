@@ -72,8 +72,8 @@ def sarif_document(report: ValidationReport, root: Path, base: Path, version: st
     results = []
     for f in report.findings:
         location: dict = {"artifactLocation": {"uri": _location(root, f.path, base), "uriBaseId": "SRCROOT"}}
-        if f.line:
-            location["region"] = {"startLine": f.line}
+        # A finding about the whole file points at its first line: SARIF viewers want a region.
+        location["region"] = {"startLine": f.line or 1}
         results.append(
             {
                 "ruleId": f.rule,

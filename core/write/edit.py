@@ -6,6 +6,7 @@ re-serialisation, no reflowing of other sections, the file's BOM and line ending
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -86,6 +87,33 @@ def _refuse_new_sections(content: str, path: str, section: str) -> None:
             )
 
 
+def closest_passage(text: str, wanted: str, first_line: int = 1) -> tuple[int, str] | None:
+    """The run of lines of ``text`` most like ``wanted`` (as many lines as it has), with its line,
+    when one is at least half alike; so a refused edit can say where the agent probably meant."""
+    lines = text.split("\n")
+    span = max(wanted.count("\n") + 1, 1)
+    target = wanted.strip()
+    if not target or len(lines) > 20_000:
+        return None
+    best: tuple[float, int] = (0.0, 0)
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(target[:500])
+    for start in range(max(first_line - 1, 0), max(len(lines) - span + 1, 0)):
+        passage = "\n".join(lines[start : start + span]).strip()
+        if not passage:
+            continue
+        matcher.set_seq1(passage[:500])
+        if matcher.real_quick_ratio() <= best[0] or matcher.quick_ratio() <= best[0]:
+            continue
+        ratio = matcher.ratio()
+        if ratio > best[0]:
+            best = (ratio, start)
+    if best[0] < 0.5:
+        return None
+    start = best[1]
+    return start + 1, "\n".join(lines[start : start + span]).strip()[:200]
+
+
 def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
     """The one-file transaction that writes ``text`` back in ``raw``'s own style."""
     tx = Transaction(bank.root)
@@ -128,9 +156,11 @@ def plan_edit(
     scope = body[start:end]
     count = scope.count(find)
     if count == 0:
+        near = closest_passage(raw.text, find, first_line=raw.text[: len(head)].count("\n") + 1 if head else 1)
+        hint = f" The closest passage is at line {near[0]}: {json.dumps(near[1], ensure_ascii=False)}." if near else ""
         raise Refusal(
-            f"Not found in {doc.path}{where}: {json.dumps(find[:80], ensure_ascii=False)}. Read the document first: "
-            "the text must match exactly, whitespace included.",
+            f"Not found in {doc.path}{where}: {json.dumps(find[:80], ensure_ascii=False)}.{hint} The text must "
+            "match exactly, whitespace included.",
             reason="not-found",
         )
     if count > 1:

@@ -64,10 +64,29 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Keep a project's memory bank true: route, read, validate, write through gates.",
         parents=[common],
     )
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only else MODULES:
         importlib.import_module(f"tui.cli.{name}").register(sub, common)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, reading the package metadata only when asked (every start would pay for it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"memorybank {installed_version()}")
+        parser.exit()
+
+
+def installed_version() -> str:
+    """The version the package was installed as (its metadata), or "unknown" in a bare checkout."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memorybank")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -159,3 +159,15 @@ def test_a_lone_cr_file_is_edited_in_its_own_line_endings(tmp_path, write_file):
     bank = Bank.open(tmp_path)
     update_section(bank, path="a.md", section="One", content="new")
     assert (tmp_path / "a.md").read_bytes() == b"---\rtitle: A\r---\r# A\r\r## One\r\rnew\r"
+
+
+def test_a_fragment_not_found_names_the_closest_passage_and_its_line(seeded):
+    """An agent that misremembers a word is told where the passage it meant is, not to retry blindly."""
+    with pytest.raises(Refusal) as refused:
+        edit(seeded, path=CONTEXT, find="Most other knowledge documents derives from it.", replace="x")
+    lines = (seeded.root / CONTEXT).read_text().split("\n")
+    number = next(n for n, line in enumerate(lines, 1) if "Most other knowledge documents derive from it" in line)
+    assert f"The closest passage is at line {number}:" in refused.value.message
+    with pytest.raises(Refusal) as unlike:
+        edit(seeded, path=CONTEXT, find="zzzz qqqq wwww", replace="x")
+    assert "closest passage" not in unlike.value.message
