@@ -13,9 +13,9 @@ from typing import Any
 
 from core.bank import Bank
 from core.templates import TemplateSource, find_template, template_fields, unwrap
-from core.write import firewall
+from core.write import firewall, values
 from core.write.gates import check_governance
-from core.write.landing import Landing, governed_frontmatter, serialise
+from core.write.landing import PREVIEW_LINES, Landing, governed_frontmatter, serialise
 from core.write.transaction import Transaction
 
 
@@ -78,6 +78,11 @@ class Composed:
     front: dict[str, Any]
     text: str
     landing: Landing
+
+    @property
+    def preview(self) -> str:
+        """The new document's first lines, as a dry run shows them (bounded)."""
+        return values.clip("\n".join(self.text.split("\n")[:PREVIEW_LINES]))
 
 
 def compose(

@@ -18,7 +18,7 @@ from core.templates import retitle
 from core.write import values
 from core.write.compose import Inherited, NewDocument, compose, inherit
 from core.write.gates import GOVERNED_KEYS, Planned, check_target, content_from, content_warnings, execute, require
-from core.write.landing import INBOX, PREVIEW_LINES, now_stamp, section_index_text, serialise, supplied_body
+from core.write.landing import INBOX, now_stamp, section_index_text, serialise, supplied_body
 
 __all__ = ["CreateResult", "create", "plan_create", "section_index_text", "serialise"]
 
@@ -138,7 +138,7 @@ def plan_create(
         template=inherited.template.path if inherited.template else None,
         registered_in=landing.registered_in,
         warnings=landing.warnings,
-        preview=values.clip("\n".join(composed.text.split("\n")[:PREVIEW_LINES])),
+        preview=composed.preview,
     )
     return Planned(result, landing.tx)
 

@@ -68,7 +68,8 @@ def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
     return doc
 
 
-_OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+"""A ``#`` or ``##`` heading: a line that starts or ends a ``##`` section."""
 
 
 def _refuse_new_sections(content: str, path: str, section: str) -> None:
@@ -78,7 +79,7 @@ def _refuse_new_sections(content: str, path: str, section: str) -> None:
     for number, line in enumerate(content.split("\n"), 1):
         if tracker.feed(line):
             continue
-        if _OUTLINE_HEADING.match(line):
+        if OUTLINE_HEADING.match(line):
             raise Refusal(
                 f'Line {number} of the content is a heading ("{line.strip()[:60]}") at the level of "{section}" '
                 f"or above, so it would add a section to {path} unseen. Use ### for a heading inside the section; "

@@ -8,14 +8,13 @@ before the fold, or as it is after it, never the fact in both places or in neith
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from core.bank import Bank
 from core.parse import FenceTracker, parse_document
 from core.read import find_section
-from core.write.edit import SectionUpdateResult, plan_update_section
+from core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
 from core.write.gates import Planned, execute
 from core.write.inbox import DiscardResult, plan_discard, quarantined
 from core.write.rawdoc import RawDoc
@@ -52,9 +51,8 @@ def foldable_body(body: str) -> str:
     for index, line in enumerate(lines):
         if tracker.feed(line):
             continue
-        stripped = line.lstrip(" ")
-        if len(line) - len(stripped) <= 3 and re.match(r"#{1,2}(?:[ \t]|$)", stripped):
-            lines[index] = "###" + stripped.lstrip("#")
+        if OUTLINE_HEADING.match(line):
+            lines[index] = "###" + line.lstrip(" ").lstrip("#")
     return "\n".join(lines).strip()
 
 

@@ -26,7 +26,7 @@ from core.templates import retitle
 from core.write import values
 from core.write.compose import NewDocument, compose, inherit
 from core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
-from core.write.landing import INBOX, PREVIEW_LINES, now_stamp
+from core.write.landing import INBOX, now_stamp
 from core.write.rawdoc import RawDoc
 from core.write.transaction import Transaction
 
@@ -200,7 +200,7 @@ def plan_promote(
         template=inherited.template.path if inherited.template else None,
         registered_in=landing.registered_in,
         warnings=landing.warnings,
-        preview=values.clip("\n".join(composed.text.split("\n")[:PREVIEW_LINES])),
+        preview=composed.preview,
     )
     return Planned(result, landing.tx)
 
