@@ -22,16 +22,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from core import cache as parse_cache
-from core.errors import BankNotFound, NotADocument, PathRefused
-from core.index import Derived, Stamp, derive, walk
-from core.layers import BUILTIN_MAP
-from core.model import Contract, Document, LayerMap, RefreshReport
-from core.parse import parse_document
-from core.paths import PathResolver
-from core.record import last_exit
-from core.roots import ENV_ROOT, find_root
-from core.write.recovery import recover_abandoned
+from memorybank.core import cache as parse_cache
+from memorybank.core.errors import BankNotFound, NotADocument, PathRefused
+from memorybank.core.index import Derived, Stamp, derive, walk
+from memorybank.core.layers import BUILTIN_MAP
+from memorybank.core.model import Contract, Document, LayerMap, RefreshReport
+from memorybank.core.parse import parse_document
+from memorybank.core.paths import PathResolver
+from memorybank.core.record import last_exit
+from memorybank.core.roots import ENV_ROOT, find_root
+from memorybank.core.write.recovery import recover_abandoned
 
 __all__ = ["ENV_ROOT", "Bank", "find_root"]
 

@@ -12,11 +12,20 @@ import bisect
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.bank import Bank
-from core.cognates import CognateIndex
-from core.lang import QueryTerm, TokenTable, Vocabulary, fold, has_cyrillic, is_identifier, search_tokens, token_parts
-from core.model import Document
-from core.section_index import SectionEntry, split_sections
+from memorybank.core.bank import Bank
+from memorybank.core.cognates import CognateIndex
+from memorybank.core.lang import (
+    QueryTerm,
+    TokenTable,
+    Vocabulary,
+    fold,
+    has_cyrillic,
+    is_identifier,
+    search_tokens,
+    token_parts,
+)
+from memorybank.core.model import Document
+from memorybank.core.section_index import SectionEntry, split_sections
 
 EXACT_WEIGHT = 10.0
 INFLECTED_WEIGHT = 8.0

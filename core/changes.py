@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from core.bank import Bank
-from core.errors import GitError, UsageError
-from core.index import SKIPPED_DIRS
-from core.repository import EMPTY_TREE, Repository, find_repository
+from memorybank.core.bank import Bank
+from memorybank.core.errors import GitError, UsageError
+from memorybank.core.index import SKIPPED_DIRS
+from memorybank.core.repository import EMPTY_TREE, Repository, find_repository
 
 CHANGE_KINDS: tuple[str, ...] = ("added", "modified", "renamed", "deleted")
 

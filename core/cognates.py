@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
-from core.lang import ROUTE_STOPWORDS, has_cyrillic, inflection_stem, is_identifier
+from memorybank.core.lang import ROUTE_STOPWORDS, has_cyrillic, inflection_stem, is_identifier
 
 MIN_LETTERS = 5
 KEY_LETTERS = 4

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from core.layers import table_cells
-from core.model import Contract
+from memorybank.core.layers import table_cells
+from memorybank.core.model import Contract
 
 GOVERNED_FIELDS: tuple[str, ...] = ("doc_kind", "doc_function", "status", "delivery_status", "decision_status")
 _NOISE = frozenset({"enum", "string", "array", "object", "md", "yaml", "true", "false"})

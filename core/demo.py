@@ -17,12 +17,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core import clock
-from core.bank import Bank
-from core.init import init
-from core.write.create import create
-from core.write.edit import update_section
-from core.write.proposals import propose
+from memorybank.core import clock
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.write.create import create
+from memorybank.core.write.edit import update_section
+from memorybank.core.write.proposals import propose
 
 PROJECT = "harbor"
 """Name of the demo project: its directory and the name written into the root index."""

@@ -13,10 +13,10 @@ import posixpath
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from core.bank import Bank
-from core.errors import UsageError
-from core.model import Document
-from core.repository import Repository, find_repository
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.model import Document
+from memorybank.core.repository import Repository, find_repository
 
 DEFAULT_THRESHOLD_DAYS = 90
 MAX_THRESHOLD_DAYS = 3650

@@ -14,11 +14,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.bank import Bank
-from core.errors import PathRefused
-from core.parse import FenceTracker
-from core.route import ROUTE_CHECKS, route
-from core.search import rank_bodies
+from memorybank.core.bank import Bank
+from memorybank.core.errors import PathRefused
+from memorybank.core.parse import FenceTracker
+from memorybank.core.route import ROUTE_CHECKS, route
+from memorybank.core.search import rank_bodies
 
 CHECK_DEPTH = 3
 """A check passes when an expected document is among this many results."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core import yamlio
+from memorybank.core import yamlio
 
 _LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$", re.ASCII)
 _LENIENT_ITEM = re.compile(r"^[ \t]*-[ \t]+(.*)$")

@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.bank import Bank
-from core.errors import UsageError
-from core.frontmatter import lenient_frontmatter
-from core.model import Document
-from core.parse import decode, split_frontmatter, string_list
-from core.paths import is_url
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.frontmatter import lenient_frontmatter
+from memorybank.core.model import Document
+from memorybank.core.parse import decode, split_frontmatter, string_list
+from memorybank.core.paths import is_url
 
 DIRECTIONS: tuple[str, ...] = ("up", "down", "both")
 DEFAULT_DEPTH = 2

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.bank import Bank
-from core.lang import QueryTerm, TokenTable, Vocabulary, route_tokens
-from core.model import Document
+from memorybank.core.bank import Bank
+from memorybank.core.lang import QueryTerm, TokenTable, Vocabulary, route_tokens
+from memorybank.core.model import Document
 
 CANONICAL_WEIGHT = 5.0
 PURPOSE_WEIGHT = 3.0

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import clock
+from memorybank.core import clock
 
 COOLDOWN_MINUTES = 30
 INBOX_LIMIT = 8
@@ -91,8 +91,8 @@ def stop_decision(
             ``MEMORYBANK_INBOX_STALE_DAYS``, ``MEMORYBANK_ROOT``, ``TMPDIR``).
         now: the time, for tests.
     """
-    from core.bank import find_root
-    from core.repository import find_repository
+    from memorybank.core.bank import find_root
+    from memorybank.core.repository import find_repository
 
     environment = os.environ if env is None else env
     moment = clock.timestamp() if now is None else now

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.contract import parse_contract
-from core.layers import build_layer_map
-from core.model import Contract, Document, LayerMap
+from memorybank.core.contract import parse_contract
+from memorybank.core.layers import build_layer_map
+from memorybank.core.model import Contract, Document, LayerMap
 
 SKIPPED_DIRS = frozenset({"node_modules", "dist"})
 """Directory names never walked, besides every name starting with a dot."""

@@ -14,24 +14,24 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.bank import Bank
-from core.errors import Refusal
-from core.index import walk
-from core.parse import parse_document
-from core.sections import SECTIONS
-from core.write.create import section_index_text, serialise
-from core.write.gates import require
-from core.write.lock import BankLock
-from core.write.rawdoc import RawDoc
-from core.write.register import register_line
-from core.write.transaction import Transaction
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.index import walk
+from memorybank.core.parse import parse_document
+from memorybank.core.sections import SECTIONS
+from memorybank.core.write.create import section_index_text, serialise
+from memorybank.core.write.gates import require
+from memorybank.core.write.lock import BankLock
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.register import register_line
+from memorybank.core.write.transaction import Transaction
 
 COPIED_TREES = ("dna", "product", "engineering")
 FLOW_DOCS = ("README.md", "feature-flow.md", "epic-flow.md", "workflows.md")
 
 
 def starter_dir() -> Path:
-    from starter import STARTER_DIR
+    from memorybank.starter import STARTER_DIR
 
     return STARTER_DIR
 
@@ -200,7 +200,7 @@ class MaterializeResult:
 
 def materialize_flows(bank: Bank, *, force: bool = False) -> MaterializeResult:
     """Copy the shipped templates into ``flows/templates/``; the bank owns them from then on."""
-    from core.write.gates import write_session
+    from memorybank.core.write.gates import write_session
 
     source = starter_dir() / "flows" / "templates"
     with write_session(bank):

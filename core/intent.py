@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from core.lang import fold, has_why_intent
-from core.model import Document
+from memorybank.core.lang import fold, has_why_intent
+from memorybank.core.model import Document
 
 INTENT_BOOST = 1.2
 """A document whose role fits the question's intent weighs this much more."""

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.dictionary import BUILTIN_ENTRIES
-from core.errors import UsageError
+from memorybank.core.dictionary import BUILTIN_ENTRIES
+from memorybank.core.errors import UsageError
 
 VOCABULARY_PATH = "dna/vocabulary.md"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.model import LAYERS, LayerMap, LayerRow
+from memorybank.core.model import LAYERS, LayerMap, LayerRow
 
 BUILTIN_LAYERS: dict[str, str] = {
     "dna": "dna",

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.lang import (
+from memorybank.core.lang import (
     BUILTIN,
     BUILTIN_ENTRIES,
     ROUTE_STOPWORDS,

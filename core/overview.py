@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.bank import Bank
-from core.errors import UsageError
-from core.model import Document
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.model import Document
 
 PURPOSE_CHARS = 110
 """A purpose in the map is cut to this many characters (an ellipsis marks the cut)."""

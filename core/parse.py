@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from core.frontmatter import parse_frontmatter
-from core.model import Document, Edge, Link, Section
-from core.paths import BANK_DIR_NAMES, resolve_from, resolve_link
+from memorybank.core.frontmatter import parse_frontmatter
+from memorybank.core.model import Document, Edge, Link, Section
+from memorybank.core.paths import BANK_DIR_NAMES, resolve_from, resolve_link
 
 BOM = "\ufeff"
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
-from core.errors import PathRefused
+from memorybank.core.errors import PathRefused
 
 BANK_DIR_NAMES: tuple[str, ...] = ("memory_bank", "memory-bank")
 """Folder names a bank is committed under; root discovery and prefix stripping accept both."""

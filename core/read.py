@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.bank import Bank
-from core.errors import BankError, SectionNotFound, UsageError
-from core.model import Document, Section
-from core.parse import jsonable
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError, SectionNotFound, UsageError
+from memorybank.core.model import Document, Section
+from memorybank.core.parse import jsonable
 
 BATCH_CEILING = 40_000
 """Bytes a batch read returns at most (about 11,000 tokens)."""

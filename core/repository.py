@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.errors import GitError
+from memorybank.core.errors import GitError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """The hash of the empty tree in a SHA-1 repository: "before anything was committed"."""

@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from core.paths import BANK_DIR_NAMES
+from memorybank.core.paths import BANK_DIR_NAMES
 
 ENV_ROOT = "MEMORYBANK_ROOT"
 

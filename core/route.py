@@ -14,10 +14,10 @@ from __future__ import annotations
 import heapq
 import re
 
-from core.bank import Bank
-from core.body_index import admitted, body_index
-from core.errors import UsageError
-from core.headers import (
+from memorybank.core.bank import Bank
+from memorybank.core.body_index import admitted, body_index
+from memorybank.core.errors import UsageError
+from memorybank.core.headers import (
     CLOSED_WORK,
     OTHER_STATUS,
     STATUS_WEIGHTS,
@@ -27,13 +27,13 @@ from core.headers import (
     document_scores,
     header_index,
 )
-from core.intent import INTENT_BOOST, intent_factor, intents, role_words
-from core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
-from core.lexicon import vocabulary_for
-from core.model import Document, RouteHit, RouteResult, ScoreBreakdown
-from core.search import body_evidence as body_evidence_of
-from core.search import body_words, round_half_up
-from core.section_index import SectionEntry, best_sections
+from memorybank.core.intent import INTENT_BOOST, intent_factor, intents, role_words
+from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
+from memorybank.core.lexicon import vocabulary_for
+from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
+from memorybank.core.search import body_evidence as body_evidence_of
+from memorybank.core.search import body_words, round_half_up
+from memorybank.core.section_index import SectionEntry, best_sections
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8

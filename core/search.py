@@ -13,8 +13,8 @@ import heapq
 import math
 from dataclasses import dataclass
 
-from core.bank import Bank
-from core.body_index import (
+from memorybank.core.bank import Bank
+from memorybank.core.body_index import (
     BM25_K1,
     EXACT_WEIGHT,
     INFLECTED_WEIGHT,
@@ -25,9 +25,17 @@ from core.body_index import (
     body_index,
     concept_of,
 )
-from core.errors import UsageError
-from core.lang import SEARCH_STOPWORDS, QueryTerm, Vocabulary, check_question, fold, route_tokens, search_tokens
-from core.lexicon import vocabulary_for
+from memorybank.core.errors import UsageError
+from memorybank.core.lang import (
+    SEARCH_STOPWORDS,
+    QueryTerm,
+    Vocabulary,
+    check_question,
+    fold,
+    route_tokens,
+    search_tokens,
+)
+from memorybank.core.lexicon import vocabulary_for
 
 PHRASE_IN_BODY = 25.0
 PHRASE_IN_TITLE = 15.0

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.lang import search_tokens, token_parts
+from memorybank.core.lang import search_tokens, token_parts
 
 HEADING_EXTRA = 2
 """A heading word counts as this many more occurrences in its section."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.bank import Bank
+from memorybank.core.bank import Bank
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from core import clock
-from core.bank import Bank
-from core.frontmatter import parse_frontmatter
-from core.parse import FenceTracker, scalar, split_frontmatter
+from memorybank.core import clock
+from memorybank.core.bank import Bank
+from memorybank.core.frontmatter import parse_frontmatter
+from memorybank.core.parse import FenceTracker, scalar, split_frontmatter
 
 TEMPLATE_ONLY_KEYS = frozenset({"template_for", "template_target_path"})
 """Keys that describe the template itself and never reach the document made from it."""
@@ -90,7 +90,7 @@ def _choose(candidates: list[tuple[str, str, dict[str, Any]]], target: str) -> t
 @lru_cache(maxsize=1)
 def shipped_templates() -> tuple[tuple[str, str], ...]:
     """Every shipped template as ``(flows/templates/... path, text)``."""
-    from starter import TEMPLATES_DIR
+    from memorybank.starter import TEMPLATES_DIR
 
     out = []
     for file in sorted(TEMPLATES_DIR.rglob("*.md")):

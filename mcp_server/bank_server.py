@@ -19,12 +19,11 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, Prompt, Resource, ResourceTemplate, Tool
+from memorybank.core.bank import Bank
+from memorybank.mcp_server import surface
+from memorybank.mcp_server.schema import slim_input
+from memorybank.mcp_server.session import Activity, ToolCall, client_name, short_arguments
 from pydantic import ValidationError
-
-from core.bank import Bank
-from mcp_server import surface
-from mcp_server.schema import slim_input
-from mcp_server.session import Activity, ToolCall, client_name, short_arguments
 
 log = logging.getLogger("memorybank.mcp")
 

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-
-from core.errors import BankError, Refusal
+from memorybank.core.errors import BankError, Refusal
 
 
 def message_of(error: BankError) -> str:

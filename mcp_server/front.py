@@ -263,7 +263,7 @@ def _swap_stdio() -> tuple[BinaryIO, BinaryIO, BinaryIO, BinaryIO]:
 
 def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str = "owner") -> None:
     """``memorybank mcp`` over stdio, answering the handshake while the SDK loads."""
-    from mcp_server import surface
+    from memorybank.mcp_server import surface
 
     off = list(off_paths)
     state = surface.decide(root, off)
@@ -274,8 +274,7 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     def run_sdk() -> None:
         try:
             import anyio
-
-            from mcp_server.server import build_server
+            from memorybank.mcp_server.server import build_server
 
             server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state)
             door.bank = server.bank

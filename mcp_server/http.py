@@ -11,12 +11,11 @@ from __future__ import annotations
 import ipaddress
 from typing import TYPE_CHECKING
 
-from core.errors import UsageError
+from memorybank.core.errors import UsageError
 
 if TYPE_CHECKING:
+    from memorybank.mcp_server.bank_server import BankServer
     from starlette.applications import Starlette
-
-    from mcp_server.bank_server import BankServer
 
 MCP_PATH = "/mcp"
 

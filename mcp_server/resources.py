@@ -11,15 +11,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from core.contract import DEGRADED_NOTE
-from core.overview import PAGE_SIZE, bank_map, section_page
-from core.validate import page_of, validate
-from core.write.inbox import list_inbox
-from mcp_server.errors import resource_errors
-from mcp_server.tools import compact, plain
+from memorybank.core.contract import DEGRADED_NOTE
+from memorybank.core.overview import PAGE_SIZE, bank_map, section_page
+from memorybank.core.validate import page_of, validate
+from memorybank.core.write.inbox import list_inbox
+from memorybank.mcp_server.errors import resource_errors
+from memorybank.mcp_server.tools import compact, plain
 
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 
 INDEX = "memorybank://index"

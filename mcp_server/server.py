@@ -10,10 +10,10 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from core.bank import Bank
-from mcp_server import surface
-from mcp_server.bank_server import INBOX_EXITS, BankServer
-from mcp_server.session import Activity, ToolCall, client_name, short_arguments
+from memorybank.core.bank import Bank
+from memorybank.mcp_server import surface
+from memorybank.mcp_server.bank_server import INBOX_EXITS, BankServer
+from memorybank.mcp_server.session import Activity, ToolCall, client_name, short_arguments
 
 __all__ = ["INBOX_EXITS", "Activity", "BankServer", "ToolCall", "build_server", "client_name", "short_arguments"]
 
@@ -45,8 +45,8 @@ def build_server(
         activity: called after every tool call with a ``ToolCall``.
         state: force a surface state instead of deciding it from the disk (``memorybank surface``).
     """
-    from mcp_server import prompts, resources
-    from mcp_server.tools import checks, inbox, reads, seed, writes
+    from memorybank.mcp_server import prompts, resources
+    from memorybank.mcp_server.tools import checks, inbox, reads, seed, writes
 
     if inbox_exits not in INBOX_EXITS:
         raise ValueError(f"inbox_exits must be one of {', '.join(INBOX_EXITS)}, not {inbox_exits!r}")

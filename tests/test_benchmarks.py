@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from core.bank import Bank
+from memorybank.core.bank import Bank
+
 from tests.benchmarks.generate import generate
 from tests.benchmarks.run import measure, table
 

@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
+from memorybank.tui.cli.main import main
 
 from tests.conftest import FIXTURES, REAL_BANKS, real_bank_ids
-from tui.cli.main import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tui.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "memorybank", *args], capture_output=True, text=True)
 
 
 def test_stats_text_names_the_contract_and_counts(capsys):

@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.tui.cli.main import main
 
-from core.bank import Bank
 from tests.conftest import FIXTURES, REAL_BANKS, git
-from tui.cli.main import main
 
 REFERENCE = str(FIXTURES / "reference")
 

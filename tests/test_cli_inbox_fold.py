@@ -3,11 +3,12 @@ the destination as its reason; a refused step writes nothing at all."""
 
 from __future__ import annotations
 
-from core.bank import Bank
-from core.read import read_document
-from core.write.create import create
+from memorybank.core.bank import Bank
+from memorybank.core.read import read_document
+from memorybank.core.write.create import create
+from memorybank.tui.cli.main import main
+
 from tests.conftest import tree_snapshot
-from tui.cli.main import main
 
 
 def bank_with_a_note(tmp_path, capsys) -> str:

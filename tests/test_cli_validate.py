@@ -6,9 +6,9 @@ import json
 
 import jsonschema
 import pytest
+from memorybank.tui.cli.main import main
 
 from tests.conftest import FIXTURES, REAL_BANKS, real_bank_ids
-from tui.cli.main import main
 
 REFERENCE = str(FIXTURES / "reference")
 CLEAN = str(FIXTURES / "rules" / "broken-link" / "clean")

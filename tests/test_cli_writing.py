@@ -6,11 +6,12 @@ import json
 import sys
 from pathlib import Path
 
-from core.bank import Bank
-from core.init import init
-from core.write.proposals import propose
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.write.proposals import propose
+from memorybank.tui.cli.main import main
+
 from tests.conftest import tree_snapshot
-from tui.cli.main import main
 
 
 def seeded_root(tmp_path, capsys) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tests.conftest import PROJECT
 
-BUILD = "import sys; from core.demo import build_demo; print(build_demo(sys.argv[1]))"
+BUILD = "import sys; from memorybank.core.demo import build_demo; print(build_demo(sys.argv[1]))"
 
 
 def build_in_child(dest: Path, env: dict[str, str]) -> tuple[str, str]:
@@ -50,7 +50,7 @@ def test_the_demo_history_does_not_depend_on_the_day_the_zone_or_the_git_identit
 
 
 def test_the_clock_honours_a_pin_and_the_environment(monkeypatch):
-    from core import clock
+    from memorybank.core import clock
 
     monkeypatch.setenv("MEMORYBANK_NOW", "2027-12-01T10:00:00Z")
     assert clock.today() == "2027-12-01"

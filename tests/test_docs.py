@@ -6,11 +6,11 @@ import argparse
 
 import anyio
 from mcp import Client
+from memorybank.core.init import init
+from memorybank.mcp_server.server import build_server
+from memorybank.tui.cli.main import build_parser
 
-from core.init import init
-from mcp_server.server import build_server
 from tests.conftest import PROJECT
-from tui.cli.main import build_parser
 
 README = (PROJECT / "README.md").read_text(encoding="utf-8")
 

@@ -21,6 +21,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memorybank.core.bank import Bank, find_root
+from memorybank.core.errors import BankError
+from memorybank.tui.commands import DocumentsProvider, JumpProvider
+from memorybank.tui.dialogs.keys import KeysDialog, pane_keys
+from memorybank.tui.editor import editor_command
+from memorybank.tui.screens.welcome import WelcomeScreen
+from memorybank.tui.screens.workbench import WorkbenchScreen
+from memorybank.tui.settings import Settings
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
@@ -29,18 +37,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from core.bank import Bank, find_root
-from core.errors import BankError
-from tui.commands import DocumentsProvider, JumpProvider
-from tui.dialogs.keys import KeysDialog, pane_keys
-from tui.editor import editor_command
-from tui.screens.welcome import WelcomeScreen
-from tui.screens.workbench import WorkbenchScreen
-from tui.settings import Settings
-
 if TYPE_CHECKING:
-    from mcp_server.server import ToolCall
-    from tui.mcp_host import McpHost
+    from memorybank.mcp_server.server import ToolCall
+    from memorybank.tui.mcp_host import McpHost
 
 POLL_SECONDS = 2.0
 """How often the disk is re-checked for writes made by others (agents, editors, the CLI)."""

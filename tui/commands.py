@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from functools import partial
 
+from memorybank.core.bank import Bank
+from memorybank.tui.matching import Candidate, best, shown
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-
-from core.bank import Bank
-from tui.matching import Candidate, best, shown
 
 HITS = 40
 """Documents a search lists: the palette shows a handful, and building rows is the slow part."""

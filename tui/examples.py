@@ -3,7 +3,7 @@ suggest Russian questions and nobody is told to look for invoice numbering in a 
 
 from __future__ import annotations
 
-from core.bank import Bank
+from memorybank.core.bank import Bank
 
 
 def example_title(bank: Bank) -> str | None:

@@ -17,19 +17,18 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.errors import UsageError
+from memorybank.core.errors import UsageError
 
 if TYPE_CHECKING:
     import uvicorn
-
-    from mcp_server.server import Activity
+    from memorybank.mcp_server.server import Activity
 
 STOP_SECONDS = 5.0
 
 
 def loopback_address(text: str) -> tuple[str, int]:
     """``PORT`` (on 127.0.0.1) or ``HOST:PORT`` on a loopback address, as a host and a port."""
-    from mcp_server.http import parse_address
+    from memorybank.mcp_server.http import parse_address
 
     text = text.strip()
     return parse_address(f"127.0.0.1:{text}" if text.isdigit() else text)
@@ -73,9 +72,8 @@ class McpHost:
     def start(self, activity: Activity) -> None:
         """Serve in a daemon thread; ``activity`` hears of every tool call, from that thread."""
         import uvicorn
-
-        from mcp_server.http import http_app
-        from mcp_server.server import build_server
+        from memorybank.mcp_server.http import http_app
+        from memorybank.mcp_server.server import build_server
 
         server = build_server(self.root, inbox_exits="owner", activity=activity)
         server.bank.supplied_files = False  # any local program can reach the port

@@ -7,14 +7,13 @@ renderable; nothing here calls the core.
 
 from __future__ import annotations
 
+from memorybank.core.write.fold import FoldResult
+from memorybank.core.write.inbox import DiscardResult, PromoteResult
+from memorybank.core.write.proposals import ExitResult
+from memorybank.tui.triage import FoldPlan, PromotePlan, ProposalBatch
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-
-from core.write.fold import FoldResult
-from core.write.inbox import DiscardResult, PromoteResult
-from core.write.proposals import ExitResult
-from tui.triage import FoldPlan, PromotePlan, ProposalBatch
 
 LINK_NOTE = "Link rewritten for the new location: "
 """How the core words a rewritten link among a promotion's warnings."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.record import RECORD
+from memorybank.core.record import RECORD
 
 PRESETS = (
     "not bank material: a local setup problem",

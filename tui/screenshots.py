@@ -1,7 +1,7 @@
 """Regenerate ``screenshots/``: one SVG of each pane of the workbench on the demo bank, at 120x36,
 and of the inbox's dialogs.
 
-    python -m tui.screenshots [--dest screenshots] [--png]
+    python -m memorybank.tui.screenshots [--dest screenshots] [--png]
 
 The demo bank's history has fixed dates, its notes get fixed capture times and the inbox's clock is
 set, so the pictures change only when the app does. ``--png`` also converts each SVG with a
@@ -23,18 +23,17 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memorybank.core import clock
+from memorybank.core.demo import build_demo
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.inbox import InboxPane
+from memorybank.tui.panes.route import RoutePane
+from memorybank.tui.panes.search import SearchPane
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from core import clock
-from core.demo import build_demo
-from tui.app import make_app
-from tui.panes.inbox import InboxPane
-from tui.panes.route import RoutePane
-from tui.panes.search import SearchPane
-
 if TYPE_CHECKING:
-    from mcp_server.server import Activity, ToolCall
+    from memorybank.mcp_server.server import Activity, ToolCall
 
 SIZE = (120, 36)
 PROJECT = Path(__file__).resolve().parents[1]
@@ -84,7 +83,7 @@ class ReplayedServer:
 
 def sample_calls() -> list[ToolCall]:
     """Two agents at work: reads, a capture, a refused discard and a proposal."""
-    from mcp_server.server import ToolCall
+    from memorybank.mcp_server.server import ToolCall
 
     at = INBOX_NOW.replace(hour=9, minute=30)
 

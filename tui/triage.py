@@ -13,19 +13,19 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.bank import Bank
-from core.model import Document
-from core.paths import relative_link, resolve_link
-from core.read import read_document
-from core.route import RouteHit, route
-from core.sections import SECTIONS, section_for
-from core.write.edit import SectionUpdateResult
-from core.write.fold import FoldResult, fold, foldable_body  # noqa: F401 - the Inbox pane's, from here
-from core.write.gates import preview
-from core.write.inbox import DiscardResult, InboxEntry, PromoteResult, promote
-from core.write.inbox import plan_promote as core_plan_promote
-from core.write.plan import Plan
-from core.write.proposals import ExitResult, apply_proposals, plan_apply
+from memorybank.core.bank import Bank
+from memorybank.core.model import Document
+from memorybank.core.paths import relative_link, resolve_link
+from memorybank.core.read import read_document
+from memorybank.core.route import RouteHit, route
+from memorybank.core.sections import SECTIONS, section_for
+from memorybank.core.write.edit import SectionUpdateResult
+from memorybank.core.write.fold import FoldResult, fold, foldable_body  # noqa: F401 - the Inbox pane's, from here
+from memorybank.core.write.gates import preview
+from memorybank.core.write.inbox import DiscardResult, InboxEntry, PromoteResult, promote
+from memorybank.core.write.inbox import plan_promote as core_plan_promote
+from memorybank.core.write.plan import Plan
+from memorybank.core.write.proposals import ExitResult, apply_proposals, plan_apply
 
 CANDIDATES = 5
 """How many of the router's documents "where it belongs" lists."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from core.bank import Bank
-from core.errors import UsageError
-from core.validate import contract_rules, references, route_checks, structural  # noqa: F401 - registers the rules
-from core.validate.registry import RULE_ORDER, RULES, SEVERITIES, Context, Finding, Rule, ordered_rules
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.validate import contract_rules, references, route_checks, structural  # noqa: F401 - registers the rules
+from memorybank.core.validate.registry import RULE_ORDER, RULES, SEVERITIES, Context, Finding, Rule, ordered_rules
 
 __all__ = [
     "Finding",

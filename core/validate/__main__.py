@@ -1,5 +1,5 @@
-"""Print the rule table that README.md carries: ``python -m core.validate``."""
+"""Print the rule table that README.md carries: ``python -m memorybank.core.validate``."""
 
-from core.validate import rules_table
+from memorybank.core.validate import rules_table
 
 print(rules_table())

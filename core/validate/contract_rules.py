@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from core.contract import GOVERNED_FIELDS
-from core.model import LAYERS
-from core.validate.locate import key_line
-from core.validate.registry import RULES, Context, Finding, rule
+from memorybank.core.contract import GOVERNED_FIELDS
+from memorybank.core.model import LAYERS
+from memorybank.core.validate.locate import key_line
+from memorybank.core.validate.registry import RULES, Context, Finding, rule
 
 MISSING_DERIVED_FROM = "Governance requires every active non-root document to declare derived_from."
 

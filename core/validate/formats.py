@@ -7,8 +7,8 @@ import os
 from dataclasses import asdict
 from pathlib import Path
 
-from core.validate import ValidationReport
-from core.validate.registry import ordered_rules
+from memorybank.core.validate import ValidationReport
+from memorybank.core.validate.registry import ordered_rules
 
 FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

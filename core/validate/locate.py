@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import re
 
-from core.bank import Bank
-from core.parse import split_frontmatter
+from memorybank.core.bank import Bank
+from memorybank.core.parse import split_frontmatter
 
 _ERROR_LINE = re.compile(r"\(line (\d+)\)")
 

@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from core.parse import FenceTracker
-from core.paths import normalize_segments, relative_link
-from core.validate.registry import RULES, Context, Finding, rule
+from memorybank.core.parse import FenceTracker
+from memorybank.core.paths import normalize_segments, relative_link
+from memorybank.core.validate.registry import RULES, Context, Finding, rule
 
 _CLAIM = re.compile(
     r"(?P<phrase>[^\W\d_][\w`, -]{4,60}?)\s+(?:(?:is|are)\s+)?"
@@ -23,7 +23,7 @@ _VERBS = ("defined", "described", "specified", "owned", "governed")
 @lru_cache(maxsize=1)
 def shipped_template_names() -> frozenset[str]:
     """File names of the templates shipped with the package (bare mentions of these are excused)."""
-    from starter import TEMPLATES_DIR
+    from memorybank.starter import TEMPLATES_DIR
 
     return frozenset(p.name for p in TEMPLATES_DIR.rglob("*.md"))
 

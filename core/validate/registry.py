@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from core.bank import Bank
+from memorybank.core.bank import Bank
 
 SEVERITIES = ("error", "warning")
 

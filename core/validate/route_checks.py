@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from core.evaluate import ROUTE_CHECKS, route_check_misses
-from core.validate.registry import RULES, Context, Finding, rule
+from memorybank.core.evaluate import ROUTE_CHECKS, route_check_misses
+from memorybank.core.validate.registry import RULES, Context, Finding, rule
 
 
 @rule("route-check-failed", "warning", "A question in dna/route-checks.md no longer routes to its expected document.")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from core.validate.locate import parse_error_line, value_line
-from core.validate.registry import RULES, Context, Finding, rule
+from memorybank.core.validate.locate import parse_error_line, value_line
+from memorybank.core.validate.registry import RULES, Context, Finding, rule
 
 
 @rule("unreadable", "error", "The file or folder exists, but this process may not read it.")

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.bank import Bank
-from core.errors import Refusal
-from core.evaluate import ROUTE_CHECKS, parse_route_checks
-from core.write import firewall
-from core.write.create import serialise
-from core.write.gates import require, write_session
-from core.write.rawdoc import RawDoc
-from core.write.register import register_line
-from core.write.transaction import Transaction
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.evaluate import ROUTE_CHECKS, parse_route_checks
+from memorybank.core.write import firewall
+from memorybank.core.write.create import serialise
+from memorybank.core.write.gates import require, write_session
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.register import register_line
+from memorybank.core.write.transaction import Transaction
 
 HEADER = ["| Question | Expected |", "|---|---|"]
 

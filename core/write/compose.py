@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.bank import Bank
-from core.templates import TemplateSource, find_template, template_fields, unwrap
-from core.write import firewall, values
-from core.write.gates import check_governance
-from core.write.landing import PREVIEW_LINES, Landing, governed_frontmatter, serialise
-from core.write.transaction import Transaction
+from memorybank.core.bank import Bank
+from memorybank.core.templates import TemplateSource, find_template, template_fields, unwrap
+from memorybank.core.write import firewall, values
+from memorybank.core.write.gates import check_governance
+from memorybank.core.write.landing import PREVIEW_LINES, Landing, governed_frontmatter, serialise
+from memorybank.core.write.transaction import Transaction
 
 
 @dataclass(frozen=True, slots=True)

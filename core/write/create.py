@@ -11,14 +11,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.bank import Bank
-from core.errors import Refusal
-from core.parse import jsonable
-from core.templates import retitle
-from core.write import values
-from core.write.compose import Inherited, NewDocument, compose, inherit
-from core.write.gates import GOVERNED_KEYS, Planned, check_target, content_from, content_warnings, execute, require
-from core.write.landing import INBOX, now_stamp, section_index_text, serialise, supplied_body
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.parse import jsonable
+from memorybank.core.templates import retitle
+from memorybank.core.write import values
+from memorybank.core.write.compose import Inherited, NewDocument, compose, inherit
+from memorybank.core.write.gates import (
+    GOVERNED_KEYS,
+    Planned,
+    check_target,
+    content_from,
+    content_warnings,
+    execute,
+    require,
+)
+from memorybank.core.write.landing import INBOX, now_stamp, section_index_text, serialise, supplied_body
 
 __all__ = ["CreateResult", "create", "plan_create", "section_index_text", "serialise"]
 

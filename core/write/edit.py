@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.bank import Bank
-from core.errors import Refusal
-from core.model import Document
-from core.parse import FenceTracker, parse_document
-from core.read import find_section, section_missing
-from core.write import firewall, values
-from core.write.gates import Planned, content_from, execute
-from core.write.rawdoc import RawDoc
-from core.write.transaction import Transaction
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.model import Document
+from memorybank.core.parse import FenceTracker, parse_document
+from memorybank.core.read import find_section, section_missing
+from memorybank.core.write import firewall, values
+from memorybank.core.write.gates import Planned, content_from, execute
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.transaction import Transaction
 
 CONTEXT_CHARS = 80
 PREVIEW_LINES = 20

@@ -9,17 +9,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import yamlio
-from core.bank import Bank
-from core.errors import Refusal
-from core.parse import FenceTracker, parse_document
-from core.paths import resolve_link
-from core.write import firewall, values
-from core.write.edit import editable
-from core.write.gates import Planned, execute
-from core.write.rawdoc import RawDoc
-from core.write.register import escape_label, escape_text
-from core.write.transaction import Transaction
+from memorybank.core import yamlio
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.parse import FenceTracker, parse_document
+from memorybank.core.paths import resolve_link
+from memorybank.core.write import firewall, values
+from memorybank.core.write.edit import editable
+from memorybank.core.write.gates import Planned, execute
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.register import escape_label, escape_text
+from memorybank.core.write.transaction import Transaction
 
 _FIELD = re.compile(r"^[A-Za-z_][\w-]*$", re.ASCII)
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from core.errors import Refusal
+from memorybank.core.errors import Refusal
 
 _UNBOUNDED = r"(?<![A-Za-z0-9])"
 """An identifier may be glued to a key by ``_`` or ``-`` (``k_AKIA...``): a word boundary would miss it."""

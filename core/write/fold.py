@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.bank import Bank
-from core.parse import FenceTracker, parse_document
-from core.read import find_section
-from core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
-from core.write.gates import Planned, execute
-from core.write.inbox import DiscardResult, plan_discard, quarantined
-from core.write.rawdoc import RawDoc
-from core.write.transaction import Transaction
+from memorybank.core.bank import Bank
+from memorybank.core.parse import FenceTracker, parse_document
+from memorybank.core.read import find_section
+from memorybank.core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
+from memorybank.core.write.gates import Planned, execute
+from memorybank.core.write.inbox import DiscardResult, plan_discard, quarantined
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.transaction import Transaction
 
 
 @dataclass(frozen=True, slots=True)

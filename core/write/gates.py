@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from core.bank import Bank
-from core.errors import Refusal, UsageError
-from core.parse import parse_document
-from core.paths import resolve_from
-from core.write import journal, values
-from core.write.lock import BankLock
-from core.write.plan import Plan
-from core.write.supplied import read_supplied
-from core.write.transaction import Transaction
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal, UsageError
+from memorybank.core.parse import parse_document
+from memorybank.core.paths import resolve_from
+from memorybank.core.write import journal, values
+from memorybank.core.write.lock import BankLock
+from memorybank.core.write.plan import Plan
+from memorybank.core.write.supplied import read_supplied
+from memorybank.core.write.transaction import Transaction
 
 GOVERNED_KEYS = frozenset(
     {

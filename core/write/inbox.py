@@ -15,20 +15,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import clock
-from core.bank import Bank
-from core.errors import Refusal
-from core.model import Document
-from core.parse import FenceTracker, jsonable, scalar
-from core.paths import relative_link, resolve_link
-from core.record import RECORD, appended
-from core.templates import retitle
-from core.write import values
-from core.write.compose import NewDocument, compose, inherit
-from core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
-from core.write.landing import INBOX, now_stamp
-from core.write.rawdoc import RawDoc
-from core.write.transaction import Transaction
+from memorybank.core import clock
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.model import Document
+from memorybank.core.parse import FenceTracker, jsonable, scalar
+from memorybank.core.paths import relative_link, resolve_link
+from memorybank.core.record import RECORD, appended
+from memorybank.core.templates import retitle
+from memorybank.core.write import values
+from memorybank.core.write.compose import NewDocument, compose, inherit
+from memorybank.core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
+from memorybank.core.write.landing import INBOX, now_stamp
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.transaction import Transaction
 
 STALE_DAYS = 14
 _LINK = re.compile(r"(\]\(\s*<?)([^)\s>]+)(>?(?:\s+\"[^\"]*\")?\s*\))")

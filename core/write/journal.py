@@ -22,9 +22,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from core import clock
-from core.errors import storage_error
-from core.write.state import state_dir
+from memorybank.core import clock
+from memorybank.core.errors import storage_error
+from memorybank.core.write.state import state_dir
 
 JOURNAL = "journal.json"
 BACKUPS = "journal-backups"
@@ -168,7 +168,7 @@ def recover(root: Path) -> list[str] | None:
 
 
 def _note_recovery(root: Path, record: dict[str, Any], restored: list[str]) -> None:
-    from core.record import RECORD, appended
+    from memorybank.core.record import RECORD, appended
 
     entry = {
         "at": clock.stamp(),

@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import clock, yamlio
-from core.bank import Bank
-from core.sections import BY_DIRECTORY, EMPTY_REGISTRY, SECTIONS, section_for
-from core.templates import retitle
-from core.write.gates import GOVERNED_KEYS
-from core.write.rawdoc import RawDoc
-from core.write.register import register_line, register_section
-from core.write.transaction import Transaction
+from memorybank.core import clock, yamlio
+from memorybank.core.bank import Bank
+from memorybank.core.sections import BY_DIRECTORY, EMPTY_REGISTRY, SECTIONS, section_for
+from memorybank.core.templates import retitle
+from memorybank.core.write.gates import GOVERNED_KEYS
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.register import register_line, register_section
+from memorybank.core.write.transaction import Transaction
 
 PREVIEW_LINES = 40
 INBOX = "_inbox/"

@@ -13,9 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from filelock import FileLock, Timeout
-
-from core.errors import Refusal, storage_error
-from core.write.state import state_dir
+from memorybank.core.errors import Refusal, storage_error
+from memorybank.core.write.state import state_dir
 
 WAIT_SECONDS = 15.0
 

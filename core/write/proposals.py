@@ -14,20 +14,20 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import yamlio
-from core.bank import Bank
-from core.errors import BankError, Refusal, StorageError, UsageError
-from core.model import Document
-from core.parse import jsonable
-from core.write import journal
-from core.write.fields import _head_lines, _key_span
-from core.write.fold import FoldResult, plan_fold
-from core.write.gates import Planned, write_session
-from core.write.inbox import DiscardResult, PromoteResult, plan_discard, plan_promote, quarantined
-from core.write.landing import now_stamp
-from core.write.plan import Plan
-from core.write.rawdoc import RawDoc
-from core.write.transaction import Transaction
+from memorybank.core import yamlio
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError, Refusal, StorageError, UsageError
+from memorybank.core.model import Document
+from memorybank.core.parse import jsonable
+from memorybank.core.write import journal
+from memorybank.core.write.fields import _head_lines, _key_span
+from memorybank.core.write.fold import FoldResult, plan_fold
+from memorybank.core.write.gates import Planned, write_session
+from memorybank.core.write.inbox import DiscardResult, PromoteResult, plan_discard, plan_promote, quarantined
+from memorybank.core.write.landing import now_stamp
+from memorybank.core.write.plan import Plan
+from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.transaction import Transaction
 
 ACTIONS = ("promote", "discard", "fold")
 PROPOSAL_FIELDS = ("to", "doc_kind", "title", "purpose", "derived_from", "canonical_for", "must_not_define", "status")

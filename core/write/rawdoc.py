@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import Refusal
-from core.parse import BOM, split_frontmatter
+from memorybank.core.errors import Refusal
+from memorybank.core.parse import BOM, split_frontmatter
 
 
 @dataclass

@@ -11,9 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from filelock import FileLock, Timeout
-
-from core.write import journal
-from core.write.lock import lock_path
+from memorybank.core.write import journal
+from memorybank.core.write.lock import lock_path
 
 
 def recover_abandoned(root: Path) -> list[str] | None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from core.parse import FenceTracker, split_frontmatter
-from core.paths import relative_link, resolve_link
-from core.sections import EMPTY_REGISTRY
+from memorybank.core.parse import FenceTracker, split_frontmatter
+from memorybank.core.paths import relative_link, resolve_link
+from memorybank.core.sections import EMPTY_REGISTRY
 
 _MD_LINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(\s*<?([^)\s>]+?\.md)(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
 _NUMBERED = re.compile(r"^(\s*)(\d+)([.)])\s")

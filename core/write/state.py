@@ -13,7 +13,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from core.errors import StorageError, storage_error
+from memorybank.core.errors import StorageError, storage_error
 
 
 def git_directory(start: Path) -> Path | None:

@@ -14,9 +14,9 @@ import os
 import stat
 from pathlib import Path
 
-from core.errors import Refusal
-from core.write.state import git_directory
-from core.write.values import TEXT_LIMIT
+from memorybank.core.errors import Refusal
+from memorybank.core.write.state import git_directory
+from memorybank.core.write.values import TEXT_LIMIT
 
 
 def project_root(bank_root: Path) -> Path:

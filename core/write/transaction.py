@@ -16,9 +16,9 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.errors import storage_error
-from core.write import journal
-from core.write.plan import FileChange, Plan
+from memorybank.core.errors import storage_error
+from memorybank.core.write import journal
+from memorybank.core.write.plan import FileChange, Plan
 
 
 def checkpoint(step: str) -> None:

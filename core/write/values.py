@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
-from core.errors import Refusal
+from memorybank.core.errors import Refusal
 
 SCALAR_LIMIT = 4_096
 """Characters a frontmatter value (title, purpose, status, a list item) may hold."""

@@ -21,12 +21,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from memorybank.mcp_server.errors import tool_errors
 from pydantic import BeforeValidator, TypeAdapter
 
-from mcp_server.errors import tool_errors
-
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
+from memorybank.core.changes import Changes, changes_since
+from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
+from memorybank.core.graph import DEFAULT_DEPTH, MAX_DEPTH, MAX_LIMIT, Graph, walk_graph
+from memorybank.core.validate import DEFAULT_PAGE, MAX_PAGE, RULE_ORDER, ValidationPage, page_of, validate
+from memorybank.mcp_server.tools import tool
 from pydantic import Field
 
-from core.changes import Changes, changes_since
-from core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
-from core.graph import DEFAULT_DEPTH, MAX_DEPTH, MAX_LIMIT, Graph, walk_graph
-from core.validate import DEFAULT_PAGE, MAX_PAGE, RULE_ORDER, ValidationPage, page_of, validate
-from mcp_server.tools import tool
-
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 RuleName = Literal[RULE_ORDER]  # type: ignore[valid-type]
 Scope = Annotated[str | None, Field(description="A bank subdirectory")]

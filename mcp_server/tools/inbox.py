@@ -12,16 +12,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.mcpserver import Context
+from memorybank.core.write.fold import FoldResult, fold
+from memorybank.core.write.inbox import DiscardResult, PromoteResult, discard, promote
+from memorybank.core.write.proposals import ProposalResult, propose
+from memorybank.mcp_server.session import client_name
+from memorybank.mcp_server.tools import StrList, tool
 from pydantic import Field
 
-from core.write.fold import FoldResult, fold
-from core.write.inbox import DiscardResult, PromoteResult, discard, promote
-from core.write.proposals import ProposalResult, propose
-from mcp_server.session import client_name
-from mcp_server.tools import StrList, tool
-
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 Note = Annotated[str, Field(description="The note, e.g. _inbox/note.md")]
 To = Annotated[str, Field(description="Destination bank path")]

@@ -5,22 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal, NotRequired
 
+from memorybank.core.errors import UsageError
+from memorybank.core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
+from memorybank.core.route import DEFAULT_LIMIT as ROUTE_DEFAULT
+from memorybank.core.route import MAX_LIMIT as ROUTE_MAX
+from memorybank.core.route import RouteHit as CoreRouteHit
+from memorybank.core.route import route
+from memorybank.core.search import DEFAULT_LIMIT as SEARCH_DEFAULT
+from memorybank.core.search import MAX_LIMIT as SEARCH_MAX
+from memorybank.core.search import SearchResult, search
+from memorybank.mcp_server.tools import tool
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from core.errors import UsageError
-from core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
-from core.route import DEFAULT_LIMIT as ROUTE_DEFAULT
-from core.route import MAX_LIMIT as ROUTE_MAX
-from core.route import RouteHit as CoreRouteHit
-from core.route import route
-from core.search import DEFAULT_LIMIT as SEARCH_DEFAULT
-from core.search import MAX_LIMIT as SEARCH_MAX
-from core.search import SearchResult, search
-from mcp_server.tools import tool
-
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 Layer = Literal["dna", "knowledge", "decision", "delivery", "flow", "other"]
 

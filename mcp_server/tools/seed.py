@@ -11,15 +11,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import anyio.to_thread
 from mcp.server.mcpserver import Context
+from memorybank.core.errors import Refusal
+from memorybank.core.index import walk
+from memorybank.core.init import InitResult, MaterializeResult, init, materialize_flows
+from memorybank.mcp_server.tools import tool
 from pydantic import Field
 
-from core.errors import Refusal
-from core.index import walk
-from core.init import InitResult, MaterializeResult, init, materialize_flows
-from mcp_server.tools import tool
-
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 
 def register(server: BankServer) -> None:

@@ -7,16 +7,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
+from memorybank.core.write.create import CreateResult, create
+from memorybank.core.write.edit import EditResult, SectionUpdateResult, edit, update_section
+from memorybank.core.write.fields import FieldResult, StatusResult, set_field, set_status
+from memorybank.mcp_server.session import client_name
+from memorybank.mcp_server.tools import StrList, tool
 from pydantic import Field
 
-from core.write.create import CreateResult, create
-from core.write.edit import EditResult, SectionUpdateResult, edit, update_section
-from core.write.fields import FieldResult, StatusResult, set_field, set_status
-from mcp_server.session import client_name
-from mcp_server.tools import StrList, tool
-
 if TYPE_CHECKING:
-    from mcp_server.bank_server import BankServer
+    from memorybank.mcp_server.bank_server import BankServer
 
 DocPath = Annotated[str, Field(description="Bank path, e.g. adr/ADR-1.md")]
 Section = Annotated[str, Field(description="A ## heading")]

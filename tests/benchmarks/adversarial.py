@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.bank import Bank
-from core.init import init
-from core.validate import validate
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.validate import validate
 
 SPACES = " " * 50_000
 BOMB = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n" + "".join(

@@ -13,9 +13,8 @@ import os
 from pathlib import Path
 
 import frontmatter
-
-from core.frontmatter import parse_frontmatter
-from core.parse import decode, parse_document, split_frontmatter
+from memorybank.core.frontmatter import parse_frontmatter
+from memorybank.core.parse import decode, parse_document, split_frontmatter
 
 BANKS = Path(__file__).resolve().parents[3] / "shared" / "banks"
 

@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.bank import Bank
-from core.graph import walk_graph
+from memorybank.core.bank import Bank
+from memorybank.core.graph import walk_graph
 
 HUB = "domain/topic-00001.md"
 
@@ -120,7 +120,7 @@ def anchored_repository(anchored: int = 1000, commits: int = 60, seed: int = 11)
 
 
 def drift_figures(anchored: int = 1000, commits: int = 60) -> dict[str, object]:
-    from core.drift import check_drift
+    from memorybank.core.drift import check_drift
 
     root = anchored_repository(anchored, commits)
     bank = Bank.open(root)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from core.bank import Bank
-from core.route import route
-from core.search import BodyIndex, search
+from memorybank.core.bank import Bank
+from memorybank.core.route import route
+from memorybank.core.search import BodyIndex, search
 
 QUESTIONS = (
     "where are the cache invalidation rules",

@@ -6,7 +6,7 @@ import time
 
 
 def validation(bank) -> dict[str, object]:
-    from core.validate import validate
+    from memorybank.core.validate import validate
 
     started = time.perf_counter()
     report = validate(bank)

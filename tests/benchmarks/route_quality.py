@@ -22,9 +22,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.bank import Bank
-from core.evaluate import CheckOutcome, EvalReport, bm25_ranker, evaluate, headers_ranker, load_checks, route_ranker
-from core.lang import has_cyrillic
+from memorybank.core.bank import Bank
+from memorybank.core.evaluate import (
+    CheckOutcome,
+    EvalReport,
+    bm25_ranker,
+    evaluate,
+    headers_ranker,
+    load_checks,
+    route_ranker,
+)
+from memorybank.core.lang import has_cyrillic
 
 PROJECT = Path(__file__).resolve().parents[2]
 QUESTIONS = PROJECT / "tests" / "fixtures" / "route-questions"

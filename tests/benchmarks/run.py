@@ -47,7 +47,7 @@ def peak_mb() -> float:
 def measure(root: str) -> dict[str, object]:
     """Runs inside the child: every figure for one bank."""
     base_rss = peak_mb()
-    from core.bank import Bank
+    from memorybank.core.bank import Bank
 
     bank = Bank(root)
     started = time.perf_counter()

@@ -60,7 +60,7 @@ import sys
 # An editable install maps core, tui and mcp_server to its own checkout: take it out of the way.
 sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
 sys.path.insert(0, {code!r})
-from tui.cli import main
+from memorybank.tui.cli import main
 sys.exit(main())
 """
 
@@ -150,7 +150,8 @@ def measure(root: Path, runs: int, overhead: float) -> dict[str, str]:
 
 
 def banks(docs: int, real: bool) -> list[tuple[str, Path]]:
-    from core.demo import build_demo
+    from memorybank.core.demo import build_demo
+
     from tests.benchmarks.generate import generate
 
     base = Path(tempfile.gettempdir())

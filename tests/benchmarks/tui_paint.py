@@ -81,16 +81,15 @@ async def _wait(predicate, limit: float = 30.0, step: float = 0.002) -> None:
 
 
 async def _measure(root: str, started: float) -> dict[str, float]:
+    from memorybank.tui.app import make_app
+    from memorybank.tui.panes.document import DocumentPane
+    from memorybank.tui.panes.route import RoutePane
+    from memorybank.tui.screens.workbench import WorkbenchScreen
+    from memorybank.tui.widgets.bank_header import BankHeader
     from textual import events
     from textual.command import CommandList, CommandPalette
     from textual.screen import Screen
     from textual.widgets import Input, TextArea
-
-    from tui.app import make_app
-    from tui.panes.document import DocumentPane
-    from tui.panes.route import RoutePane
-    from tui.screens.workbench import WorkbenchScreen
-    from tui.widgets.bank_header import BankHeader
 
     figures: dict[str, float] = {}
     frames: list[float] = []  # the end of every frame the screens drew
@@ -255,7 +254,7 @@ def run_once(root: Path) -> dict[str, float]:
 def stats_cpu(root: Path) -> float:
     """CPU seconds of a cold ``memorybank stats`` on the bank, in a fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    code = "import sys; from tui.cli import main; sys.exit(main(['stats', '--root', sys.argv[1]]))"
+    code = "import sys; from memorybank.tui.cli import main; sys.exit(main(['stats', '--root', sys.argv[1]]))"
     subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, check=True, cwd=PROJECT)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
 
-from core.bank import Bank
-from core.init import init
 from tests.conftest import PROJECT
 
 SPACES = " " * 50_000
@@ -44,7 +44,7 @@ def hostile_bank(tmp_path_factory) -> Path:
 def cpu_of(argv: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", *argv],
+        [sys.executable, "-m", "memorybank", *argv],
         cwd=PROJECT,
         capture_output=True,
         text=True,

@@ -6,7 +6,8 @@ import os
 import time
 from pathlib import Path
 
-from core.bank import Bank, find_root
+from memorybank.core.bank import Bank, find_root
+
 from tests.conftest import FIXTURES
 
 

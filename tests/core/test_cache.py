@@ -13,13 +13,13 @@ import shutil
 import time
 from pathlib import Path
 
+import memorybank.core.bank
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.cache import location
+from memorybank.core.route import route
+from memorybank.core.validate import validate
 
-import core.bank
-from core.bank import Bank
-from core.cache import location
-from core.route import route
-from core.validate import validate
 from tests.conftest import REAL_BANKS, real_bank_ids
 
 PAST = 1_700_000_000
@@ -37,13 +37,13 @@ def cache_dir(tmp_path, monkeypatch):
 def parses(monkeypatch):
     """Every path parsed from disk, in order."""
     seen: list[str] = []
-    real = core.bank.parse_document
+    real = memorybank.core.bank.parse_document
 
     def spy(path, data, **kwargs):
         seen.append(path)
         return real(path, data, **kwargs)
 
-    monkeypatch.setattr(core.bank, "parse_document", spy)
+    monkeypatch.setattr(memorybank.core.bank, "parse_document", spy)
     return seen
 
 
@@ -177,7 +177,7 @@ def test_the_user_cache_keeps_only_the_most_recently_written_banks(fixture_bank,
     home = tmp_path / "xdg"
     monkeypatch.delenv("MEMORYBANK_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
-    monkeypatch.setattr("core.cache.KEEP_BANKS", 2)
+    monkeypatch.setattr("memorybank.core.cache.KEEP_BANKS", 2)
     banks = home / "memorybank" / "banks"
     for number in range(3):
         old = banks / f"old{number}"

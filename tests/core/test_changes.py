@@ -7,10 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.changes import changes_since, parse_date
+from memorybank.core.errors import GitError, UsageError
 
-from core.bank import Bank
-from core.changes import changes_since, parse_date
-from core.errors import GitError, UsageError
 from tests.conftest import FIXTURES, git
 
 

@@ -7,11 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.drift import LEAVES_REPOSITORY, NO_COMMITS, NO_GIT, NOT_IN_REPOSITORY, check_drift
+from memorybank.core.errors import UsageError
+from memorybank.core.repository import Repository
 
-from core.bank import Bank
-from core.drift import LEAVES_REPOSITORY, NO_COMMITS, NO_GIT, NOT_IN_REPOSITORY, check_drift
-from core.errors import UsageError
-from core.repository import Repository
 from tests.conftest import FIXTURES, git
 
 

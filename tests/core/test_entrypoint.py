@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.validate import validate
 
-from core.bank import Bank
-from core.validate import validate
 from tests.conftest import SHARED
 
 SECTION = "---\ntitle: Ops\ndoc_function: index\n---\n# Ops\n\n- [Deploy](deploy.md)\n"

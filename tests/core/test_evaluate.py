@@ -6,12 +6,19 @@ from __future__ import annotations
 import json
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.evaluate import (
+    ROUTE_CHECKS,
+    RouteCheck,
+    evaluate,
+    evaluate_bank,
+    parse_route_checks,
+    route_check_misses,
+)
+from memorybank.tui.cli.main import main
 
-from core.bank import Bank
-from core.evaluate import ROUTE_CHECKS, RouteCheck, evaluate, evaluate_bank, parse_route_checks, route_check_misses
 from tests.benchmarks.route_quality import QUESTIONS, measure, overall
 from tests.conftest import REAL_BANKS
-from tui.cli.main import main
 
 CHECKS = """---
 title: Route Checks

@@ -12,8 +12,7 @@ from __future__ import annotations
 import frontmatter
 import pytest
 import yaml
-
-from core.parse import parse_document
+from memorybank.core.parse import parse_document
 
 ROWS = [
     # (input, the library's metadata or the exception it raises, ours, our parse error or None)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-
-from core.bank import Bank
-from core.errors import NotADocument, UsageError
-from core.graph import (
+from memorybank.core.bank import Bank
+from memorybank.core.errors import NotADocument, UsageError
+from memorybank.core.graph import (
     DEFAULT_DEPTH,
     DEFAULT_LIMIT,
     NEIGHBOUR_LIMIT,
@@ -19,6 +18,7 @@ from core.graph import (
     read_neighbours,
     walk_graph,
 )
+
 from tests.conftest import FIXTURES
 
 RULES = "domain/rules.md"

@@ -4,9 +4,8 @@ own vocabulary (the reference's D.12 behaviours, plus Snowball inflections)."""
 from __future__ import annotations
 
 import pytest
-
-from core.bank import Bank
-from core.lang import (
+from memorybank.core.bank import Bank
+from memorybank.core.lang import (
     BUILTIN,
     BUILTIN_ENTRIES,
     EXACT,
@@ -21,8 +20,8 @@ from core.lang import (
     search_tokens,
     token_parts,
 )
-from core.lexicon import vocabulary_for
-from core.route import route
+from memorybank.core.lexicon import vocabulary_for
+from memorybank.core.route import route
 
 
 @pytest.mark.parametrize("word", ["порог", "пороги", "порогов", "порогам", "порогами"])

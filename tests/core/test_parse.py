@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.frontmatter import lenient_frontmatter
-from core.parse import parse_document, split_frontmatter
+from memorybank.core.frontmatter import lenient_frontmatter
+from memorybank.core.parse import parse_document, split_frontmatter
 
 BAD_YAML = b"""---
 title: Retry Policy

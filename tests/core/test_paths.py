@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from core.bank import Bank
-from core.errors import NotADocument, PathRefused
-from core.paths import relative_link, resolve_from
+from memorybank.core.bank import Bank
+from memorybank.core.errors import NotADocument, PathRefused
+from memorybank.core.paths import relative_link, resolve_from
 
 
 @pytest.fixture

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.errors import NotADocument, SectionNotFound, UsageError
+from memorybank.core.read import BATCH_CEILING, read_document, read_many
 
-from core.bank import Bank
-from core.errors import NotADocument, SectionNotFound, UsageError
-from core.read import BATCH_CEILING, read_document, read_many
 from tests.conftest import FIXTURES
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from memorybank.core.bank import Bank
+from memorybank.core.stats import bank_stats
 
-from core.bank import Bank
-from core.stats import bank_stats
 from tests.conftest import REAL_BANKS, real_bank_ids
 
 pytestmark = pytest.mark.skipif(not REAL_BANKS, reason="../shared/banks is not beside the project")

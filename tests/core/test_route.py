@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from core.bank import Bank
-from core.errors import UsageError
-from core.route import BODY_SHARE, EMPTY_HINT, SECTION_SHARE, route
-from tui.cli.main import main
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.route import BODY_SHARE, EMPTY_HINT, SECTION_SHARE, route
+from memorybank.tui.cli.main import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "banks" / "reference"
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.bank import Bank
-from core.cognates import CognateIndex
-from core.intent import intents, role_words
-from core.lang import BUILTIN, lemma
-from core.lexicon import bank_pairs, document_phrases, vocabulary_for
-from core.route import route
-from core.section_index import split_sections
+from memorybank.core.bank import Bank
+from memorybank.core.cognates import CognateIndex
+from memorybank.core.intent import intents, role_words
+from memorybank.core.lang import BUILTIN, lemma
+from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
+from memorybank.core.route import route
+from memorybank.core.section_index import split_sections
 
 
 def _bank(root: Path, files: dict[str, str]) -> Bank:

@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.search import EMPTY_HINT, body_index, rank_bodies, search
+from memorybank.tui.cli.main import main
 
-from core.bank import Bank
-from core.errors import UsageError
-from core.search import EMPTY_HINT, body_index, rank_bodies, search
 from tests.benchmarks.generate import generate
-from tui.cli.main import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "banks" / "reference"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.errors import UsageError
+from memorybank.core.validate import RULE_ORDER, RULES, validate
+from memorybank.core.validate.registry import ordered_rules
 
-from core.bank import Bank
-from core.errors import UsageError
-from core.validate import RULE_ORDER, RULES, validate
-from core.validate.registry import ordered_rules
 from tests.conftest import FIXTURES
 
 RULE_FIXTURES = FIXTURES / "rules"
@@ -76,7 +76,7 @@ def test_degraded_bank_reports_no_contract_once_whatever_the_scope():
 
 @pytest.mark.parametrize("scope", ["nothing-here", "/etc", "../outside"])
 def test_a_scope_that_names_nothing_in_the_bank_is_an_error_not_a_clean_report(scope):
-    from core.errors import BankError
+    from memorybank.core.errors import BankError
 
     with pytest.raises(BankError, match="names nothing in this bank|must stay inside the bank"):
         validate(Bank.open(FIXTURES / "reference"), scope=scope)
@@ -122,13 +122,13 @@ def test_rule_order_is_the_fixed_rank():
 
 
 def test_readme_rule_table_is_generated_from_the_registry():
-    from core.validate import rules_table
+    from memorybank.core.validate import rules_table
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     start, end = "<!-- rules:start -->\n", "\n<!-- rules:end -->"
     assert start in readme and end in readme, "README.md lacks the rule table markers"
     current = readme.split(start, 1)[1].split(end, 1)[0]
-    assert current == rules_table(), "README's rule table is stale: paste `python -m core.validate` output"
+    assert current == rules_table(), "README's rule table is stale: paste `python -m memorybank.core.validate` output"
 
 
 def test_every_rule_has_a_golden_fixture_except_the_one_git_cannot_hold():
@@ -158,7 +158,7 @@ def test_an_unreadable_file_or_folder_is_a_finding_and_read_says_why(tmp_path):
         pytest.skip("running as root, and setpriv is not there to drop to another user")
     project = Path(__file__).resolve().parents[2]
     script = (
-        "import sys; from core.bank import Bank; from core.validate import validate; from core.errors import BankError\n"
+        "import sys; from memorybank.core.bank import Bank; from memorybank.core.validate import validate; from memorybank.core.errors import BankError\n"
         "bank = Bank.open(sys.argv[1])\n"
         "for f in validate(bank).findings: print(f.rule, f.path, f.message)\n"
         "try:\n    bank.document('secret.md')\nexcept BankError as e: print('READ', e.reason, e.message)\n"

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from memorybank.core.init import init
+from memorybank.core.setup import apply_setup, plan_setup
+from memorybank.tui.cli.doctor import run_checks
 
-from core.init import init
-from core.setup import apply_setup, plan_setup
 from tests.conftest import git
-from tui.cli.doctor import run_checks
 
 BIN = Path(sys.executable).parent
 
@@ -66,6 +66,6 @@ def test_no_bank_and_degraded_mode(tmp_path, write_file):
 
 def test_the_command_exits_non_zero_on_a_problem(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "doctor", "--root", str(tmp_path / "none")], capture_output=True, text=True
+        [sys.executable, "-m", "memorybank", "doctor", "--root", str(tmp_path / "none")], capture_output=True, text=True
     )
     assert result.returncode == 1 and "bank: no bank found" in result.stdout and "fix:" in result.stdout

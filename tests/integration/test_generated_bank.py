@@ -8,16 +8,16 @@ writes, and still zero findings. Also the starter's own routing sanity on a fres
 from __future__ import annotations
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.changes import changes_since
+from memorybank.core.errors import GitError, PathRefused, Refusal
+from memorybank.core.graph import walk_graph
+from memorybank.core.init import init, materialize_flows
+from memorybank.core.route import route
+from memorybank.core.search import search
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
 
-from core.bank import Bank
-from core.changes import changes_since
-from core.errors import GitError, PathRefused, Refusal
-from core.graph import walk_graph
-from core.init import init, materialize_flows
-from core.route import route
-from core.search import search
-from core.validate import validate
-from core.write.create import create
 from tests.conftest import git, tree_snapshot
 
 ADR = "adr/ADR-20260830T120000Z-two-formats-one-model.md"

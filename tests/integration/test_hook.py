@@ -9,9 +9,9 @@ import sys
 import time
 
 import pytest
+from memorybank.core.hook import run_stop_hook, stop_decision
+from memorybank.core.init import init
 
-from core.hook import run_stop_hook, stop_decision
-from core.init import init
 from tests.conftest import git
 
 
@@ -109,7 +109,7 @@ def test_notes_piling_up_add_a_reminder(project, tmp_path):
 def test_internal_errors_fail_open(project, tmp_path, monkeypatch):
     assert run_stop_hook("{not json") == ""
     assert run_stop_hook("[1, 2]") == ""
-    import core.hook as hook
+    import memorybank.core.hook as hook
 
     monkeypatch.setattr(hook, "stop_decision", lambda *a, **k: 1 / 0)
     assert run_stop_hook(json.dumps(payload(project))) == ""
@@ -118,7 +118,7 @@ def test_internal_errors_fail_open(project, tmp_path, monkeypatch):
 def test_the_command_end_to_end(project, tmp_path):
     (project / "e.py").write_text("1\n")
     result = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "hook", "stop"],
+        [sys.executable, "-m", "memorybank", "hook", "stop"],
         input=json.dumps(payload(project, session="cli")),
         capture_output=True,
         text=True,

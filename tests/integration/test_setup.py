@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from memorybank.core.init import init
+from memorybank.core.setup import CLIENTS, apply_setup, plan_setup
 
-from core.init import init
-from core.setup import CLIENTS, apply_setup, plan_setup
 from tests.conftest import git, tree_snapshot
 
 
@@ -74,7 +74,7 @@ def test_a_broken_config_is_refused_not_overwritten(project, tmp_path):
 
 
 def test_the_plan_shows_the_exact_diff(project, tmp_path, capsys):
-    from tui.cli.main import main
+    from memorybank.tui.cli.main import main
 
     assert main(["setup", "cursor", "--plan", "--root", str(project / "memory_bank")]) == 0
     out = capsys.readouterr().out

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.write.create import create
 
-from core.bank import Bank
-from core.init import init
-from core.write.create import create
 from tests.conftest import PROJECT, tree_snapshot
 
-COMMAND = [sys.executable, "-m", "tui.cli"]
+COMMAND = [sys.executable, "-m", "memorybank"]
 
 
 def writes(root: Path) -> list[list[str]]:

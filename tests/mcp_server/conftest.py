@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_types import Implementation
-
-from core.init import init
-from mcp_server.server import BankServer, build_server
+from memorybank.core.init import init
+from memorybank.mcp_server.server import BankServer, build_server
 
 CLIENT = "pytest-agent"
 

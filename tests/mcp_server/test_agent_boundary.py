@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
 
-from core.bank import Bank
-from core.validate import validate
-from core.write.create import create
 from tests.conftest import tree_snapshot
 from tests.mcp_server.conftest import connect
 
@@ -41,7 +41,7 @@ async def refused(s, tool: str, **arguments) -> str:
 
 
 async def seeded_session(root: Path):
-    from mcp_server.server import build_server
+    from memorybank.mcp_server.server import build_server
 
     return connect(build_server(root))
 
@@ -216,7 +216,7 @@ async def test_prompts_and_capabilities(bank_with_note):
 def test_the_same_refusals_over_stdio(bank_with_note):
     """A handful of the attacks, and a line that is not JSON, against the installed command."""
     project = Path(__file__).resolve().parents[2]
-    command = [sys.executable, "-m", "tui.cli", "mcp", "--root", str(bank_with_note)]
+    command = [sys.executable, "-m", "memorybank", "mcp", "--root", str(bank_with_note)]
     calls = [
         ("bank_set_status", ATTACKS["status-newline"][1]),
         ("bank_create", ATTACKS["create-bogus"][1]),

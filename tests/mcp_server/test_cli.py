@@ -6,8 +6,9 @@ import json
 import subprocess
 import sys
 
+from memorybank.tui.cli.main import main
+
 from tests.conftest import PROJECT
-from tui.cli.main import main
 
 
 def test_surface_prints_every_part_per_state(capsys, seeded_root):
@@ -51,7 +52,7 @@ def handshake(root, *, cwd, env=None, extra: str = ""):
     ]
     code = (
         "import sys\n"
-        "from tui.cli.main import main\n"
+        "from memorybank.tui.cli.main import main\n"
         f"code = main(['mcp', *{(['--root', str(root)] if root else [])!r}])\n"
         "print('TEXTUAL', any(m.split('.')[0] == 'textual' for m in sys.modules), file=sys.__stderr__)\n"
         f"{extra}"
@@ -120,7 +121,7 @@ def test_every_request_sent_before_the_end_of_input_is_answered(seeded_root):
         for n in range(40)
     ]
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "mcp", "--root", str(seeded_root)],
+        [sys.executable, "-m", "memorybank", "mcp", "--root", str(seeded_root)],
         input="".join(json.dumps(line) + "\n" for line in lines),
         capture_output=True,
         text=True,

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcp_server.front import ROOT
+from memorybank.mcp_server.front import ROOT
 
 COMMAND = str(Path(sys.executable).parent / "memorybank")
 HANDSHAKE = [

@@ -14,10 +14,10 @@ import itertools
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.write.proposals import apply_proposal
+from memorybank.mcp_server.server import build_server
 
-from core.bank import Bank
-from core.write.proposals import apply_proposal
-from mcp_server.server import build_server
 from tests.mcp_server.conftest import ALL_TOOLS, connect
 
 pytestmark = pytest.mark.anyio

@@ -6,8 +6,7 @@ import json
 
 import pytest
 from mcp.shared.exceptions import MCPError
-
-from core.contract import DEGRADED_NOTE
+from memorybank.core.contract import DEGRADED_NOTE
 
 pytestmark = pytest.mark.anyio
 

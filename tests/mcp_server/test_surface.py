@@ -7,9 +7,9 @@ from pathlib import Path
 
 import anyio
 import pytest
+from memorybank.mcp_server import surface
+from memorybank.mcp_server.server import build_server
 
-from mcp_server import surface
-from mcp_server.server import build_server
 from tests.conftest import SHARED
 from tests.mcp_server.conftest import ALL_TOOLS, PROMPTS, RESOURCES, connect
 

@@ -304,8 +304,8 @@ async def test_owner_mode_fold_records_a_proposal_the_owner_applies_in_one_write
         assert 'Section "Nope" not found' in await s.refusal(
             "bank_fold", path=note, into="product/context.md", section="Nope"
         )
-    from core.bank import Bank
-    from core.write.proposals import apply_proposal
+    from memorybank.core.bank import Bank
+    from memorybank.core.write.proposals import apply_proposal
 
     result = apply_proposal(Bank.open(seeded_root), path=note)
     assert result.folded and not (seeded_root / note).exists()

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 import textual.constants
+from memorybank.core.demo import build_demo
 from rich.console import Console
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
-from core.demo import build_demo
 from tests.conftest import FIXTURES
 
 SIZE = (80, 24)

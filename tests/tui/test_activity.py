@@ -11,16 +11,16 @@ import time
 import pytest
 from mcp import Client
 from mcp_types import Implementation
+from memorybank.core.errors import UsageError
+from memorybank.tui.app import make_app
+from memorybank.tui.cli.main import main
+from memorybank.tui.mcp_host import McpHost
+from memorybank.tui.panes.activity import NOT_SERVING, ActivityPane
+from memorybank.tui.panes.inbox import InboxPane
+from memorybank.tui.widgets.bank_header import BankHeader
 from textual.widgets import DataTable
 
-from core.errors import UsageError
 from tests.tui.conftest import SIZE, settle
-from tui.app import make_app
-from tui.cli.main import main
-from tui.mcp_host import McpHost
-from tui.panes.activity import NOT_SERVING, ActivityPane
-from tui.panes.inbox import InboxPane
-from tui.widgets.bank_header import BankHeader
 
 pytestmark = pytest.mark.anyio
 

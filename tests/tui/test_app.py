@@ -8,17 +8,17 @@ import time
 from pathlib import Path
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.dialogs.keys import KeysDialog
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.route import RoutePane
+from memorybank.tui.screens.welcome import WelcomeScreen
+from memorybank.tui.screens.workbench import PANES, WorkbenchScreen
+from memorybank.tui.widgets.bank_header import BankHeader
 from textual.command import CommandInput, CommandPalette
 from textual.widgets import Input
 
 from tests.tui.conftest import SIZE, Notes, screen_text, settle
-from tui.app import make_app
-from tui.dialogs.keys import KeysDialog
-from tui.panes.document import DocumentPane
-from tui.panes.route import RoutePane
-from tui.screens.welcome import WelcomeScreen
-from tui.screens.workbench import PANES, WorkbenchScreen
-from tui.widgets.bank_header import BankHeader
 
 pytestmark = pytest.mark.anyio
 

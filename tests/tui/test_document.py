@@ -7,13 +7,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.editor import editor_command
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.graph import GraphPane
 from textual.widgets import TextArea, Tree
 
 from tests.tui.conftest import SIZE, Notes, screen_text, settle
-from tui.app import make_app
-from tui.editor import editor_command
-from tui.panes.document import DocumentPane
-from tui.panes.graph import GraphPane
 
 pytestmark = pytest.mark.anyio
 

@@ -4,12 +4,12 @@ finding a jump to its document and line."""
 from __future__ import annotations
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.findings import FindingsPane
 from textual.widgets import TextArea, Tree
 
 from tests.tui.conftest import SIZE, settle
-from tui.app import make_app
-from tui.panes.document import DocumentPane
-from tui.panes.findings import FindingsPane
 
 pytestmark = pytest.mark.anyio
 
@@ -68,7 +68,7 @@ async def test_choosing_a_finding_opens_the_document_at_its_line(demo_source):
 
 
 async def test_a_clean_bank_says_so(tmp_path):
-    from core.init import init
+    from memorybank.core.init import init
 
     init(tmp_path / "memory_bank", name="Clean")
     app = make_app(tmp_path / "memory_bank", poll_seconds=0)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.findings import FindingsPane
 from textual.widgets import Select, Tree
 
 from tests.conftest import REAL_BANKS
 from tests.tui.conftest import SIZE, screen_text, settle
-from tui.app import make_app
-from tui.panes.findings import FindingsPane
 
 pytestmark = pytest.mark.anyio
 

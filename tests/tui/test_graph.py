@@ -4,12 +4,12 @@ and broken edges marked; a node opens its document."""
 from __future__ import annotations
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.graph import GraphPane
 from textual.widgets import Tree
 
 from tests.tui.conftest import SIZE, settle
-from tui.app import make_app
-from tui.panes.document import DocumentPane
-from tui.panes.graph import GraphPane
 
 pytestmark = pytest.mark.anyio
 

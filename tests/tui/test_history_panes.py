@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.changes import ChangesPane
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.drift import DriftPane
+from memorybank.tui.panes.search import SearchPane
 from textual.widgets import Tree
 
 from tests.tui.conftest import SIZE, Notes, settle
-from tui.app import make_app
-from tui.panes.changes import ChangesPane
-from tui.panes.document import DocumentPane
-from tui.panes.drift import DriftPane
-from tui.panes.search import SearchPane
 
 pytestmark = pytest.mark.anyio
 

@@ -13,28 +13,28 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp_types import Implementation
+from memorybank.core import clock
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.init import init
+from memorybank.core.read import read_document
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
+from memorybank.core.write.inbox import discard, promote
+from memorybank.mcp_server.server import build_server
+from memorybank.tui.app import make_app
+from memorybank.tui.dialogs.discard import DiscardDialog
+from memorybank.tui.dialogs.fold import FoldDialog
+from memorybank.tui.dialogs.preview import PreviewDialog
+from memorybank.tui.dialogs.promote import PromoteDialog
+from memorybank.tui.dialogs.reject import RejectDialog
+from memorybank.tui.panes.inbox import InboxPane
+from memorybank.tui.screens.workbench import WorkbenchScreen
+from memorybank.tui.widgets.bank_header import BankHeader
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
-from core import clock
-from core.bank import Bank
-from core.errors import Refusal
-from core.init import init
-from core.read import read_document
-from core.validate import validate
-from core.write.create import create
-from core.write.inbox import discard, promote
-from mcp_server.server import build_server
 from tests.tui.conftest import SIZE, Notes, settle
-from tui.app import make_app
-from tui.dialogs.discard import DiscardDialog
-from tui.dialogs.fold import FoldDialog
-from tui.dialogs.preview import PreviewDialog
-from tui.dialogs.promote import PromoteDialog
-from tui.dialogs.reject import RejectDialog
-from tui.panes.inbox import InboxPane
-from tui.screens.workbench import WorkbenchScreen
-from tui.widgets.bank_header import BankHeader
 
 pytestmark = pytest.mark.anyio
 

@@ -8,14 +8,14 @@ show; read the report before `--snapshot-update`.
 from __future__ import annotations
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.write.proposals import propose
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.inbox import InboxPane
+from memorybank.tui.screenshots import ReplayedServer, inbox_clock, pin_inbox_times
 from textual.widgets import DataTable, Input, Select
 
-from core.bank import Bank
-from core.write.proposals import propose
 from tests.tui.conftest import SIZE, settle
-from tui.app import make_app
-from tui.panes.inbox import InboxPane
-from tui.screenshots import ReplayedServer, inbox_clock, pin_inbox_times
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ from __future__ import annotations
 import threading
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
+from memorybank.tui.panes.base import Pane
 from textual.app import App, ComposeResult
 
-from core.bank import Bank
-from core.errors import BankError
 from tests.tui.conftest import Notes, settle
-from tui.panes.base import Pane
 
 pytestmark = pytest.mark.anyio
 

@@ -4,14 +4,14 @@ section, the expected answer pinned through the gates."""
 from __future__ import annotations
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.dialogs.confirm import ConfirmDialog
+from memorybank.tui.dialogs.explain import ExplainDialog
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.route import RoutePane
 from textual import events
 
 from tests.tui.conftest import SIZE, Notes, settle
-from tui.app import make_app
-from tui.dialogs.confirm import ConfirmDialog
-from tui.dialogs.explain import ExplainDialog
-from tui.panes.document import DocumentPane
-from tui.panes.route import RoutePane
 
 pytestmark = pytest.mark.anyio
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.settings import Settings, config_path
 from textual.widgets import Tree
 
 from tests.tui.conftest import SIZE, settle
-from tui.app import make_app
-from tui.panes.document import DocumentPane
-from tui.settings import Settings, config_path
 
 pytestmark = pytest.mark.anyio
 

@@ -5,10 +5,11 @@ Each docstring says what the picture must show; read the report before `--snapsh
 
 from __future__ import annotations
 
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.route import RoutePane
+from memorybank.tui.panes.search import SearchPane
+
 from tests.tui.conftest import SIZE, settle
-from tui.app import make_app
-from tui.panes.route import RoutePane
-from tui.panes.search import SearchPane
 
 
 def app_on(bank):

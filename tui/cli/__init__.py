@@ -13,10 +13,10 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["mcp"]:
-        from tui.cli.serving import serve_main
+        from memorybank.tui.cli.serving import serve_main
 
         return serve_main(arguments[1:])
-    from tui.cli.main import main as full
+    from memorybank.tui.cli.main import main as full
 
     return full(arguments)
 

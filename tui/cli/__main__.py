@@ -1,7 +1,7 @@
-"""``python -m tui.cli`` runs the ``memorybank`` command."""
+"""``python -m memorybank.tui.cli`` runs the ``memorybank`` command."""
 
 import sys
 
-from tui.cli.main import main
+from memorybank.tui.cli.main import main
 
 sys.exit(main())

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.errors import BankNotFound
-from core.hook import run_stop_hook
-from core.setup import CLIENTS, apply_setup, plan_setup
-from tui.cli.context import require_root
+from memorybank.core.errors import BankNotFound
+from memorybank.core.hook import run_stop_hook
+from memorybank.core.setup import CLIENTS, apply_setup, plan_setup
+from memorybank.tui.cli.context import require_root
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -59,7 +59,7 @@ def run_setup(args: argparse.Namespace) -> int:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from tui.cli.doctor import doctor
+    from memorybank.tui.cli.doctor import doctor
 
     return doctor(args)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.bank import Bank, find_root
-from core.errors import BankNotFound
+from memorybank.core.bank import Bank, find_root
+from memorybank.core.errors import BankNotFound
 
 
 def root_path(args: argparse.Namespace) -> Path | None:

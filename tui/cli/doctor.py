@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from core.bank import Bank, find_root
-from core.setup import desktop_config, project_of
-from core.validate import validate
+from memorybank.core.bank import Bank, find_root
+from memorybank.core.setup import desktop_config, project_of
+from memorybank.core.validate import validate
 
 HANDSHAKE_TIMEOUT = 20.0
 

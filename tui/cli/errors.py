@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from core.errors import BankError, PathRefused, Refusal, StorageError, UsageError, storage_error
+from memorybank.core.errors import BankError, PathRefused, Refusal, StorageError, UsageError, storage_error
 
 
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:

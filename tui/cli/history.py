@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from core.changes import Changes, changes_since
-from core.drift import DEFAULT_THRESHOLD_DAYS, Drift, check_drift
-from core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_LIMIT, Graph, GraphNode, walk_graph
-from tui.cli.context import open_bank
-from tui.cli.output import emit_json
+from memorybank.core.changes import Changes, changes_since
+from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, Drift, check_drift
+from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_LIMIT, Graph, GraphNode, walk_graph
+from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.output import emit_json
 
 GRAPH_FORMATS = ("text", "json", "mermaid", "dot")
 MARKERS = {"up": "^", "down": "v"}

@@ -15,7 +15,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from tui.cli.errors import run_handler
+from memorybank.tui.cli.errors import run_handler
 
 MODULES = ("workbench", "reading", "routing", "history", "validating", "writing", "quarantine", "serving", "client")
 """The modules of ``tui/cli`` that register commands, in the order ``--help`` lists them."""
@@ -67,7 +67,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only else MODULES:
-        importlib.import_module(f"tui.cli.{name}").register(sub, common)
+        importlib.import_module(f"memorybank.tui.cli.{name}").register(sub, common)
     return parser
 
 

@@ -9,13 +9,13 @@ import argparse
 import difflib
 from typing import Any
 
-from core.bank import Bank
-from core.write.fold import FoldResult, fold
-from core.write.inbox import discard, list_inbox, promote
-from core.write.proposals import apply_proposal, reject_proposal
-from tui.cli.context import open_bank
-from tui.cli.output import emit_json
-from tui.cli.writing import _csv, _json_flag, _print_write
+from memorybank.core.bank import Bank
+from memorybank.core.write.fold import FoldResult, fold
+from memorybank.core.write.inbox import discard, list_inbox, promote
+from memorybank.core.write.proposals import apply_proposal, reject_proposal
+from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.output import emit_json
+from memorybank.tui.cli.writing import _csv, _json_flag, _print_write
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from core.bank import Bank
-from core.read import read_document
-from core.stats import Stats, bank_stats
-from tui.cli.context import open_bank
-from tui.cli.output import emit_json, human_bytes, rows
+from memorybank.core.bank import Bank
+from memorybank.core.read import read_document
+from memorybank.core.stats import Stats, bank_stats
+from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.output import emit_json, human_bytes, rows
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.errors import UsageError
-from core.evaluate import BASELINES, CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
-from core.model import LAYERS
-from core.route import DEFAULT_LIMIT as ROUTE_LIMIT
-from core.route import RouteHit, RouteResult, route
-from core.search import DEFAULT_LIMIT as SEARCH_LIMIT
-from core.search import SearchResult, search
-from tui.cli.context import open_bank
-from tui.cli.output import emit_json
+from memorybank.core.errors import UsageError
+from memorybank.core.evaluate import BASELINES, CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
+from memorybank.core.model import LAYERS
+from memorybank.core.route import DEFAULT_LIMIT as ROUTE_LIMIT
+from memorybank.core.route import RouteHit, RouteResult, route
+from memorybank.core.search import DEFAULT_LIMIT as SEARCH_LIMIT
+from memorybank.core.search import SearchResult, search
+from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.output import emit_json
 
 _LAYERS = [layer for layer in LAYERS if layer != "inbox"]
 

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core.roots import find_root
+from memorybank.core.roots import find_root
 
 EXITS_HELP = (
     "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
@@ -23,7 +23,7 @@ def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="memorybank mcp", description="Serve the bank to coding agents over MCP.")
     parser.add_argument("--root", help="the bank directory (default: $MEMORYBANK_ROOT, else memory_bank/ found upward)")
     _mcp_options(parser)
-    from tui.cli.errors import run_handler
+    from memorybank.tui.cli.errors import run_handler
 
     return run_handler(run_mcp, parser.parse_args(argv))
 
@@ -69,12 +69,12 @@ def server_root(args: argparse.Namespace) -> Path:
 
 def run_mcp(args: argparse.Namespace) -> int:
     if not args.http:
-        from mcp_server.front import serve_stdio
+        from memorybank.mcp_server.front import serve_stdio
 
         serve_stdio(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
         return 0
-    from mcp_server.http import parse_address, serve
-    from mcp_server.server import build_server
+    from memorybank.mcp_server.http import parse_address, serve
+    from memorybank.mcp_server.server import build_server
 
     parse_address(args.http)  # refuse a bad address before anything starts
     server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
@@ -85,10 +85,9 @@ def run_mcp(args: argparse.Namespace) -> int:
 
 def run_surface(args: argparse.Namespace) -> int:
     import anyio
-
-    from mcp_server.server import build_server
-    from mcp_server.surface import BUDGET_TOKENS, STATES, measure, resource_sizes
-    from mcp_server.surface import decide as surface_state
+    from memorybank.mcp_server.server import build_server
+    from memorybank.mcp_server.surface import BUDGET_TOKENS, STATES, measure, resource_sizes
+    from memorybank.mcp_server.surface import decide as surface_state
 
     root = server_root(args)
 
@@ -101,7 +100,7 @@ def run_surface(args: argparse.Namespace) -> int:
     results = anyio.run(costs)
     reads = anyio.run(sizes) if surface_state(root) == "full" else []
     if args.json:
-        from tui.cli.output import emit_json
+        from memorybank.tui.cli.output import emit_json
 
         read_costs = [{"resource": r.uri, "chars": r.chars, "tokens": round(r.tokens)} for r in reads]
         emit_json([{**cost.plain(), **({"reads": read_costs} if cost.state == "full" else {})} for cost in results])

@@ -10,9 +10,9 @@ import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from core.validate import RULE_ORDER, validate
-from core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
-from tui.cli.context import open_bank
+from memorybank.core.validate import RULE_ORDER, validate
+from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
+from memorybank.tui.cli.context import open_bank
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

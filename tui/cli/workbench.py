@@ -28,14 +28,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    from tui.app import make_app
+    from memorybank.tui.app import make_app
 
     address = getattr(args, "serve_mcp", None)
     if not address:
         make_app(getattr(args, "root", None)).run()
         return 0
-    from tui.cli.serving import server_root
-    from tui.mcp_host import McpHost
+    from memorybank.tui.cli.serving import server_root
+    from memorybank.tui.mcp_host import McpHost
 
     host = McpHost.bind(server_root(args), address)  # a taken port is refused before the app starts
     try:
@@ -47,13 +47,13 @@ def run_tui(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from core.demo import build_demo
+    from memorybank.core.demo import build_demo
 
     root = build_demo(args.dest)
     if args.no_open:
         print(root)
         return 0
-    from tui.app import make_app
+    from memorybank.tui.app import make_app
 
     make_app(root).run()
     sys.stderr.write(f"The demo bank stays at {root}; try `memorybank validate --root {root}`.\n")

@@ -11,12 +11,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core.init import init, materialize_flows
-from core.write.create import create
-from core.write.edit import edit, update_section
-from core.write.fields import set_field, set_status
-from tui.cli.context import open_bank, root_path
-from tui.cli.output import emit_json
+from memorybank.core.init import init, materialize_flows
+from memorybank.core.write.create import create
+from memorybank.core.write.edit import edit, update_section
+from memorybank.core.write.fields import set_field, set_status
+from memorybank.tui.cli.context import open_bank, root_path
+from memorybank.tui.cli.output import emit_json
 
 CLI_CLIENT = "memorybank-cli"
 

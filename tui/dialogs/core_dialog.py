@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
 from rich.text import Text
 from textual import on
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
-
-from core.bank import Bank
-from core.errors import BankError
 
 Result = TypeVar("Result")
 T = TypeVar("T")

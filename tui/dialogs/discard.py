@@ -7,17 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memorybank.core.bank import Bank
+from memorybank.core.write.inbox import DiscardResult, discard
+from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from memorybank.tui.reasons import PRESETS, reasons
+from memorybank.tui.widgets.completing_input import CompletingInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
-
-from core.bank import Bank
-from core.write.inbox import DiscardResult, discard
-from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
-from tui.reasons import PRESETS, reasons
-from tui.widgets.completing_input import CompletingInput
 
 HINT = "Tab: a reason given before, or a preset · Enter discards · Esc keeps"
 

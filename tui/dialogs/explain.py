@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memorybank.core.route import RouteHit
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,8 +10,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
-
-from core.route import RouteHit
 
 
 def breakdown_table(hit: RouteHit) -> Table:

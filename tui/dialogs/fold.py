@@ -8,19 +8,18 @@ discards the note. A refusal is shown verbatim and the form stays as typed.
 
 from __future__ import annotations
 
+from memorybank.core.bank import Bank
+from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from memorybank.tui.dialogs.preview import PreviewDialog
+from memorybank.tui.previews import fold_preview
+from memorybank.tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
+from memorybank.tui.widgets.completing_input import CompletingInput
+from memorybank.tui.widgets.form_select import FormSelect
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
-
-from core.bank import Bank
-from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
-from tui.dialogs.preview import PreviewDialog
-from tui.previews import fold_preview
-from tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
-from tui.widgets.completing_input import CompletingInput
-from tui.widgets.form_select import FormSelect
 
 HINT = "Enter or ctrl+s previews (writes nothing) · Tab moves on · Esc cancels"
 MODES = [("append to the section", "append"), ("replace the section", "replace")]

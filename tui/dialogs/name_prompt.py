@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from memorybank.tui.widgets.steady_input import SteadyInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
-
-from tui.widgets.steady_input import SteadyInput
 
 
 class NamePrompt(ModalScreen[str | None]):

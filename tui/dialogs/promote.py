@@ -7,19 +7,26 @@ is shown verbatim in the form, which keeps everything typed in it.
 
 from __future__ import annotations
 
+from memorybank.core.bank import Bank
+from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from memorybank.tui.dialogs.preview import PreviewDialog
+from memorybank.tui.previews import promote_preview
+from memorybank.tui.triage import (
+    PromotePlan,
+    PromoteRequest,
+    destinations,
+    doc_kinds,
+    document_paths,
+    kind_for,
+    plan_promote,
+)
+from memorybank.tui.widgets.completing_input import CompletingInput
+from memorybank.tui.widgets.steady_input import SteadyInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
-
-from core.bank import Bank
-from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
-from tui.dialogs.preview import PreviewDialog
-from tui.previews import promote_preview
-from tui.triage import PromotePlan, PromoteRequest, destinations, doc_kinds, document_paths, kind_for, plan_promote
-from tui.widgets.completing_input import CompletingInput
-from tui.widgets.steady_input import SteadyInput
 
 HINT = "Tab completes or moves on · Enter previews (writes nothing) · Esc cancels"
 

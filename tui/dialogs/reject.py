@@ -5,17 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.bank import Bank
+from memorybank.core.write.proposals import reject_proposal
+from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from memorybank.tui.proposals import Proposal
+from memorybank.tui.widgets.steady_input import SteadyInput
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
-
-from core.bank import Bank
-from core.write.proposals import reject_proposal
-from tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
-from tui.proposals import Proposal
-from tui.widgets.steady_input import SteadyInput
 
 HINT = "Enter rejects (the note stays in the inbox) · Esc keeps the proposal"
 

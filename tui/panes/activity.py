@@ -11,16 +11,15 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from memorybank.tui.panes.base import Pane, count
+from memorybank.tui.widgets.fitted_table import Column, FittedTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from tui.panes.base import Pane, count
-from tui.widgets.fitted_table import Column, FittedTable
-
 if TYPE_CHECKING:  # the MCP SDK is imported only when a server is hosted
-    from mcp_server.server import ToolCall
+    from memorybank.mcp_server.server import ToolCall
 
 KEPT = 500
 """Calls the pane remembers; older ones drop off the end."""

@@ -15,13 +15,12 @@ from functools import partial
 from itertools import count as count_up
 from typing import Any, ClassVar, Generic, TypeVar
 
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-
-from core.bank import Bank
-from core.errors import BankError
 
 T = TypeVar("T")
 

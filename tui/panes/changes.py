@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.changes import Changes, changes_since
+from memorybank.tui.messages import DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.fitted_table import Column, FittedTable
+from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label, Static
-
-from core.changes import Changes, changes_since
-from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane, count
-from tui.widgets.fitted_table import Column, FittedTable
-from tui.widgets.steady_input import SteadyInput
 
 DEFAULT_SINCE = "HEAD~5"
 MARKS = {

@@ -20,6 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.model import Section
+from memorybank.tui.messages import DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane
+from memorybank.tui.panes.opened import Opened, field_value, read_opened, window
+from memorybank.tui.widgets.markdown_view import MarkdownView
+from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -29,13 +35,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
-
-from core.model import Section
-from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
-from tui.panes.opened import Opened, field_value, read_opened, window
-from tui.widgets.markdown_view import MarkdownView
-from tui.widgets.tree_cursor import place_cursor
 
 EMPTY = "No document open: choose one in Route, Search or Findings, or jump to one with ctrl+o."
 

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
+from memorybank.tui.messages import DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Label, Static, Tree
-
-from core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
-from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane, count
-from tui.widgets.tree_cursor import place_cursor
 
 STEP_DAYS = 30
 

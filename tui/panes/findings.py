@@ -9,19 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.validate import RULES, Finding, ValidationReport, validate
+from memorybank.core.validate.registry import ordered_rules
+from memorybank.tui.messages import DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.steady_input import SteadyInput
+from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Select, Static, Tree
-
-from core.validate import RULES, Finding, ValidationReport, validate
-from core.validate.registry import ordered_rules
-from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane, count
-from tui.widgets.steady_input import SteadyInput
-from tui.widgets.tree_cursor import place_cursor
 
 ALL = "all"
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, Graph, GraphNode, walk_graph
+from memorybank.tui.messages import DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -17,11 +21,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode
-
-from core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, Graph, GraphNode, walk_graph
-from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane, count
-from tui.widgets.tree_cursor import place_cursor
 
 CAPS = (10, 25, 60, 120, 300)
 EMPTY = "No document yet: open one (Route, Search, ctrl+o) and its graph appears here."

@@ -15,28 +15,21 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Markdown, Static
-
-from core import yamlio
-from core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, list_inbox
-from core.write.proposals import apply_proposal
-from tui.dialogs.discard import DiscardDialog, Doomed
-from tui.dialogs.fold import FoldDialog
-from tui.dialogs.preview import PreviewDialog
-from tui.dialogs.promote import PromoteDialog
-from tui.dialogs.reject import RejectDialog
-from tui.messages import BankWritten, DocumentChosen
-from tui.panes.base import PaletteCommand, Pane, count
-from tui.panes.inbox_bulk import BulkTriage
-from tui.panes.inbox_view import age, badge, origin, where_it_belongs
-from tui.previews import proposal_preview
-from tui.proposals import Proposal
-from tui.triage import (
+from memorybank.core import yamlio
+from memorybank.core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, list_inbox
+from memorybank.core.write.proposals import apply_proposal
+from memorybank.tui.dialogs.discard import DiscardDialog, Doomed
+from memorybank.tui.dialogs.fold import FoldDialog
+from memorybank.tui.dialogs.preview import PreviewDialog
+from memorybank.tui.dialogs.promote import PromoteDialog
+from memorybank.tui.dialogs.reject import RejectDialog
+from memorybank.tui.messages import BankWritten, DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.panes.inbox_bulk import BulkTriage
+from memorybank.tui.panes.inbox_view import age, badge, origin, where_it_belongs
+from memorybank.tui.previews import proposal_preview
+from memorybank.tui.proposals import Proposal
+from memorybank.tui.triage import (
     FoldPlan,
     NoteView,
     PromotePlan,
@@ -45,7 +38,13 @@ from tui.triage import (
     preview_apply,
     suggested_promotion,
 )
-from tui.widgets.fitted_table import Column, FittedTable
+from memorybank.tui.widgets.fitted_table import Column, FittedTable
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Markdown, Static
 
 EMPTY = "The inbox is empty."
 ARRIVING = (

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.dialogs.preview import PreviewDialog
-from tui.messages import BankWritten
-from tui.panes.base import count
-from tui.previews import batch_preview
-from tui.triage import ProposalBatch, run_proposals
-from tui.widgets.fitted_table import FittedTable
+from memorybank.tui.dialogs.preview import PreviewDialog
+from memorybank.tui.messages import BankWritten
+from memorybank.tui.panes.base import count
+from memorybank.tui.previews import batch_preview
+from memorybank.tui.triage import ProposalBatch, run_proposals
+from memorybank.tui.widgets.fitted_table import FittedTable
 
 
 class BulkTriage:

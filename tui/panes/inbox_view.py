@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.write.inbox import STALE_DAYS, InboxEntry
+from memorybank.tui.panes.base import count
+from memorybank.tui.proposals import Proposal
+from memorybank.tui.triage import NoteView
 from rich.console import Group
 from rich.text import Text
-
-from core.write.inbox import STALE_DAYS, InboxEntry
-from tui.panes.base import count
-from tui.proposals import Proposal
-from tui.triage import NoteView
 
 
 def age(entry: InboxEntry) -> str:

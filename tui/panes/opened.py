@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from memorybank.core.bank import Bank
+from memorybank.core.model import Document, Section
 from rich.text import Text
-
-from core.bank import Bank
-from core.model import Document, Section
 
 
 @dataclass(frozen=True)

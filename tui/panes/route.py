@@ -13,23 +13,22 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from memorybank.core.model import LAYERS
+from memorybank.core.route import EMPTY_HINT, RouteHit, RouteResult, route
+from memorybank.core.write.checks import PinResult, pin_route_check
+from memorybank.tui.dialogs.confirm import ConfirmDialog
+from memorybank.tui.dialogs.explain import ExplainDialog
+from memorybank.tui.examples import example_title
+from memorybank.tui.messages import BankWritten, DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane
+from memorybank.tui.widgets.fitted_table import Column, FittedTable
+from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Select, Static
-
-from core.model import LAYERS
-from core.route import EMPTY_HINT, RouteHit, RouteResult, route
-from core.write.checks import PinResult, pin_route_check
-from tui.dialogs.confirm import ConfirmDialog
-from tui.dialogs.explain import ExplainDialog
-from tui.examples import example_title
-from tui.messages import BankWritten, DocumentChosen
-from tui.panes.base import PaletteCommand, Pane
-from tui.widgets.fitted_table import Column, FittedTable
-from tui.widgets.steady_input import SteadyInput
 
 LIMIT = 10
 ALL_LAYERS = "all"

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from memorybank.core.search import SearchResult, search
+from memorybank.tui.examples import example_term
+from memorybank.tui.messages import DocumentChosen
+from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.fitted_table import Column, FittedTable
+from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
-
-from core.search import SearchResult, search
-from tui.examples import example_term
-from tui.messages import DocumentChosen
-from tui.panes.base import PaletteCommand, Pane, count
-from tui.widgets.fitted_table import Column, FittedTable
-from tui.widgets.steady_input import SteadyInput
 
 DEBOUNCE_SECONDS = 0.08
 LIMIT = 25

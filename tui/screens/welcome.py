@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memorybank.tui.dialogs.name_prompt import NamePrompt
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,8 +12,6 @@ from textual.containers import Center, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, LoadingIndicator, Static
-
-from tui.dialogs.name_prompt import NamePrompt
 
 INTRO = (
     "A memory bank is a directory of governed markdown documents that a project's people and "
@@ -86,7 +85,7 @@ class WelcomeScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="welcome")
     def _create(self, name: str) -> None:
         try:
-            from core.init import init  # only here: the workbench's first frame never pays for it
+            from memorybank.core.init import init  # only here: the workbench's first frame never pays for it
 
             init(self.root, name=name)
         except Exception as error:
@@ -97,7 +96,7 @@ class WelcomeScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="welcome")
     def _build_demo(self) -> None:
         try:
-            from core.demo import build_demo  # only here: the workbench's first frame never pays for it
+            from memorybank.core.demo import build_demo  # only here: the workbench's first frame never pays for it
 
             root = build_demo()
         except Exception as error:

@@ -12,6 +12,21 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from memorybank.core.bank import Bank
+from memorybank.tui.history import History, Visit
+from memorybank.tui.messages import BankWritten, DocumentChosen
+from memorybank.tui.panes.activity import ActivityPane
+from memorybank.tui.panes.base import Pane
+from memorybank.tui.panes.changes import ChangesPane
+from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.panes.drift import DriftPane
+from memorybank.tui.panes.findings import FindingsPane
+from memorybank.tui.panes.graph import GraphPane
+from memorybank.tui.panes.inbox import InboxPane
+from memorybank.tui.panes.route import RoutePane
+from memorybank.tui.panes.search import SearchPane
+from memorybank.tui.settings import Settings
+from memorybank.tui.widgets.bank_header import BankHeader, BankSummary, summarise
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -21,24 +36,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, TabbedContent, TabPane
 
-from core.bank import Bank
-from tui.history import History, Visit
-from tui.messages import BankWritten, DocumentChosen
-from tui.panes.activity import ActivityPane
-from tui.panes.base import Pane
-from tui.panes.changes import ChangesPane
-from tui.panes.document import DocumentPane
-from tui.panes.drift import DriftPane
-from tui.panes.findings import FindingsPane
-from tui.panes.graph import GraphPane
-from tui.panes.inbox import InboxPane
-from tui.panes.route import RoutePane
-from tui.panes.search import SearchPane
-from tui.settings import Settings
-from tui.widgets.bank_header import BankHeader, BankSummary, summarise
-
 if TYPE_CHECKING:
-    from mcp_server.server import ToolCall
+    from memorybank.mcp_server.server import ToolCall
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memorybank.core.bank import Bank
+from memorybank.core.paths import BANK_DIR_NAMES
+from memorybank.core.validate import validate
+from memorybank.core.write.inbox import list_inbox
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
-
-from core.bank import Bank
-from core.paths import BANK_DIR_NAMES
-from core.validate import validate
-from core.write.inbox import list_inbox
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from memorybank.tui.widgets.steady_input import SteadyInput
 from textual.binding import Binding
 from textual.suggester import Suggester
-
-from tui.widgets.steady_input import SteadyInput
 
 
 class Completions(Suggester):

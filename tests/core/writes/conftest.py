@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from core.bank import Bank
-from core.init import init
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
 
 
 @pytest.fixture

@@ -6,16 +6,16 @@ import subprocess
 import sys
 import textwrap
 
+import memorybank.core.write.transaction as transaction
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
+from memorybank.core.write.fold import fold
+from memorybank.core.write.inbox import promote
+from memorybank.core.write.proposals import apply_proposals, propose
 
-import core.write.transaction as transaction
-from core.bank import Bank
-from core.init import init
-from core.validate import validate
-from core.write.create import create
-from core.write.fold import fold
-from core.write.inbox import promote
-from core.write.proposals import apply_proposals, propose
 from tests.conftest import PROJECT, tree_snapshot
 
 
@@ -174,8 +174,8 @@ def test_without_a_fault_the_new_bank_is_whole(tmp_path):
 WRITER = textwrap.dedent(
     """
     import sys
-    from core.bank import Bank
-    from core.write.create import create
+    from memorybank.core.bank import Bank
+    from memorybank.core.write.create import create
     root, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     bank = Bank.open(root)
     for n in range(count):

@@ -6,10 +6,10 @@ import difflib
 import shutil
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.write.edit import update_section
+from memorybank.core.write.fields import set_status
 
-from core.bank import Bank
-from core.write.edit import update_section
-from core.write.fields import set_status
 from tests.conftest import REAL_BANKS, real_bank_ids
 
 pytestmark = pytest.mark.skipif(not REAL_BANKS, reason="../shared/banks is not beside the project")

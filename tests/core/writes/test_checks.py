@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from memorybank.core.errors import NotADocument, Refusal
+from memorybank.core.evaluate import parse_route_checks
+from memorybank.core.validate import validate
+from memorybank.core.write.checks import pin_route_check
+from memorybank.core.write.create import create
 
-from core.errors import NotADocument, Refusal
-from core.evaluate import parse_route_checks
-from core.validate import validate
-from core.write.checks import pin_route_check
-from core.write.create import create
 from tests.conftest import REAL_BANKS, tree_snapshot
 
 
@@ -50,7 +50,7 @@ def test_pin_refusals_write_nothing(seeded):
 @pytest.mark.skipif(not REAL_BANKS, reason="../shared/banks is not beside the project")
 def test_the_credential_firewall_refuses_nothing_the_real_banks_hold():
     """Every document of every real bank would pass the firewall: no false positive."""
-    from core.write.firewall import refuse_credentials
+    from memorybank.core.write.firewall import refuse_credentials
 
     checked = 0
     for root in REAL_BANKS:
@@ -71,7 +71,7 @@ def test_the_credential_firewall_refuses_nothing_the_real_banks_hold():
     ],
 )
 def test_the_credential_firewall_catches_what_slipped_through_before(text):
-    from core.write.firewall import refuse_credentials
+    from memorybank.core.write.firewall import refuse_credentials
 
     with pytest.raises(Refusal, match="what looks like an? ") as refused:
         refuse_credentials(f"Notes.\n{text}\n", "x.md")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from memorybank.core import yamlio
+from memorybank.core.errors import PathRefused, Refusal, UsageError
+from memorybank.core.parse import split_frontmatter
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
 
-from core import yamlio
-from core.errors import PathRefused, Refusal, UsageError
-from core.parse import split_frontmatter
-from core.validate import validate
-from core.write.create import create
 from tests.conftest import tree_snapshot
 
 
@@ -84,7 +84,7 @@ def test_registration_copies_a_bullet_after_the_last_sibling(fixture_copy):
 
 
 def test_registration_continues_a_numbered_list(tmp_path, write_file):
-    from core.bank import Bank
+    from memorybank.core.bank import Bank
 
     write_file(tmp_path, "README.md", "# Index\n\n1. [A](a.md) — a\n2. [B](b.md) — b\n\nTrailing prose.\n")
     write_file(tmp_path, "a.md", "# A\n")

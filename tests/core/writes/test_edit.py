@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.errors import NotADocument, Refusal, SectionNotFound, UsageError
+from memorybank.core.init import materialize_flows
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
+from memorybank.core.write.edit import edit, update_section
 
-from core.bank import Bank
-from core.errors import NotADocument, Refusal, SectionNotFound, UsageError
-from core.init import materialize_flows
-from core.validate import validate
-from core.write.create import create
-from core.write.edit import edit, update_section
 from tests.conftest import tree_snapshot
 
 POLICY = "engineering/testing-policy.md"

@@ -6,13 +6,13 @@ import os
 import time
 
 import pytest
+from memorybank.core.errors import NotADocument, Refusal
+from memorybank.core.read import read_document
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
+from memorybank.core.write.inbox import discard, list_inbox, promote
+from memorybank.core.write.proposals import apply_proposal, propose, reject_proposal
 
-from core.errors import NotADocument, Refusal
-from core.read import read_document
-from core.validate import validate
-from core.write.create import create
-from core.write.inbox import discard, list_inbox, promote
-from core.write.proposals import apply_proposal, propose, reject_proposal
 from tests.conftest import tree_snapshot
 
 

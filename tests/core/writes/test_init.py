@@ -5,14 +5,14 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
+from memorybank.core.init import init, materialize_flows
+from memorybank.core.layers import BUILTIN_LAYERS, DEFAULT_WEIGHTS
+from memorybank.core.templates import shipped_templates, unwrap
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
 
-from core.bank import Bank
-from core.errors import Refusal
-from core.init import init, materialize_flows
-from core.layers import BUILTIN_LAYERS, DEFAULT_WEIGHTS
-from core.templates import shipped_templates, unwrap
-from core.validate import validate
-from core.write.create import create
 from tests.conftest import tree_snapshot
 
 LAYOUT = sorted(

@@ -13,18 +13,19 @@ import subprocess
 import sys
 import textwrap
 
-from core.bank import Bank
-from core.init import init
-from core.validate import validate
-from core.write.lock import lock_path
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.validate import validate
+from memorybank.core.write.lock import lock_path
+
 from tests.conftest import PROJECT
 
 WRITER = textwrap.dedent(
     """
     import sys
-    from core.bank import Bank
-    from core.write.create import create
-    from core.write.edit import update_section
+    from memorybank.core.bank import Bank
+    from memorybank.core.write.create import create
+    from memorybank.core.write.edit import update_section
     root, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     bank = Bank.open(root)
     for n in range(count):

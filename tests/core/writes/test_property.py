@@ -16,18 +16,17 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-
-from core.bank import Bank
-from core.errors import BankError
-from core.init import init
-from core.paths import relative_link
-from core.validate import validate
-from core.write.create import create
-from core.write.edit import edit, update_section
-from core.write.fields import set_field, set_status
-from core.write.fold import fold
-from core.write.inbox import discard, promote
-from core.write.proposals import apply_proposal, propose, reject_proposal
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
+from memorybank.core.init import init
+from memorybank.core.paths import relative_link
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
+from memorybank.core.write.edit import edit, update_section
+from memorybank.core.write.fields import set_field, set_status
+from memorybank.core.write.fold import fold
+from memorybank.core.write.inbox import discard, promote
+from memorybank.core.write.proposals import apply_proposal, propose, reject_proposal
 
 SECTIONS = {
     "product": "product",

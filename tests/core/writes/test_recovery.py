@@ -22,13 +22,13 @@ import time
 from pathlib import Path
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.init import init
+from memorybank.core.validate import validate
+from memorybank.core.write import journal
+from memorybank.core.write.create import create
+from memorybank.core.write.proposals import propose
 
-from core.bank import Bank
-from core.init import init
-from core.validate import validate
-from core.write import journal
-from core.write.create import create
-from core.write.proposals import propose
 from tests.conftest import PROJECT
 
 NOW = "2026-06-01T09:00:00Z"
@@ -65,12 +65,12 @@ OPERATIONS = {
 CHILD = textwrap.dedent(
     """
     import os, sys
-    import core.write.transaction as transaction
-    from core.bank import Bank
-    from core.write.create import create
-    from core.write.fold import fold
-    from core.write.inbox import promote
-    from core.write.proposals import apply_proposals
+    import memorybank.core.write.transaction as transaction
+    from memorybank.core.bank import Bank
+    from memorybank.core.write.create import create
+    from memorybank.core.write.fold import fold
+    from memorybank.core.write.inbox import promote
+    from memorybank.core.write.proposals import apply_proposals
     root, step, operation = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = []
     def at(name):
@@ -180,7 +180,7 @@ def test_a_kill_at_every_step_leaves_the_old_bank_once_the_next_process_opens_it
 def sigkill_run(tmp_path: Path, count: int, seed: int) -> dict[str, int]:
     """``count`` command-line writes killed at random moments; returns how many ended in each state."""
     rng = random.Random(seed)
-    command = [sys.executable, "-m", "tui.cli"]
+    command = [sys.executable, "-m", "memorybank"]
     outcomes = {"before": 0, "after": 0}
     templates = {}
     for name, (_operation, argv) in OPERATIONS.items():

@@ -9,13 +9,13 @@ import contextlib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memorybank.core.errors import BankError, Refusal
+from memorybank.core.validate import validate
+from memorybank.core.write.create import create
+from memorybank.core.write.edit import update_section
+from memorybank.core.write.fields import set_field, set_status
+from memorybank.core.write.fold import foldable_body
 
-from core.errors import BankError, Refusal
-from core.validate import validate
-from core.write.create import create
-from core.write.edit import update_section
-from core.write.fields import set_field, set_status
-from core.write.fold import foldable_body
 from tests.conftest import tree_snapshot
 
 CONTEXT = "product/context.md"

@@ -1,0 +1,7 @@
+"""``python -m memorybank`` runs the ``memorybank`` command."""
+
+import sys
+
+from memorybank.tui.cli import main
+
+sys.exit(main())
