@@ -33,15 +33,26 @@ INBOX_EXITS = ("owner", "agent")
 class BankServer(MCPServer):
     """An ``MCPServer`` over one bank whose listings follow the surface state."""
 
-    def __init__(self, bank: Bank, *, state: str, inbox_exits: str, activity: Activity | None, version: str) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        *,
+        state: str,
+        inbox_exits: str,
+        activity: Activity | None,
+        version: str,
+        subset: str = surface.FULL,
+    ) -> None:
         self.bank = bank
         self.state = state
+        self.subset = subset
+        """The owner's ``--surface``: full, read-only or capture."""
         self.inbox_exits = inbox_exits
         self.activity = activity
         super().__init__(
             "memorybank",
             version=version,
-            instructions=surface.instructions(state, bank.root, inbox_exits),
+            instructions=surface.instructions(state, bank.root, inbox_exits, subset),
             log_level="WARNING",
         )
         # The server announces changed lists (bank_init opening the full surface, a corrected
@@ -59,7 +70,7 @@ class BankServer(MCPServer):
     # -- what the state allows ------------------------------------------------------------
 
     def offers_tool(self, name: str) -> bool:
-        return self.state == surface.FULL or (self.state == surface.SEED and name == "bank_init")
+        return surface.offers_tool(self.state, self.subset, name)
 
     @property
     def offers_the_rest(self) -> bool:
@@ -69,6 +80,11 @@ class BankServer(MCPServer):
     def _unavailable(self) -> str:
         if self.state == surface.OFF:
             return "memorybank is switched off for this project."
+        if self.subset != surface.FULL and self.state == surface.FULL:
+            offered = "the reading tools" + (" and bank_capture" if self.subset == surface.CAPTURE else "")
+            return f"this server offers the {self.subset} surface ({offered}); the owner chose it with --surface."
+        if self.subset != surface.FULL:
+            return f"there is no bank at {self.bank.root} yet, and this {self.subset} server cannot create one."
         return f"There is no bank at {self.bank.root} yet: only bank_init is available, and it creates one."
 
     async def open_full_surface(self, context: Context | None) -> None:
@@ -77,7 +93,9 @@ class BankServer(MCPServer):
             return
         self.state = surface.FULL
         # Sessions that start later (over HTTP) are greeted as a full surface.
-        self._lowlevel_server.instructions = surface.instructions(self.state, self.bank.root, self.inbox_exits)
+        self._lowlevel_server.instructions = surface.instructions(
+            self.state, self.bank.root, self.inbox_exits, self.subset
+        )
         if context is None:
             return
         # Handshake-era clients hear it on their session, 2026-07-28 clients through
@@ -158,7 +176,9 @@ class BankServer(MCPServer):
         return await super().read_resource(uri, context)
 
     async def list_prompts(self) -> list[Prompt]:
-        return await super().list_prompts() if self.offers_the_rest else []
+        if not self.offers_the_rest:
+            return []
+        return [p for p in await super().list_prompts() if surface.offers_prompt(self.subset, p.name)]
 
     async def get_prompt(
         self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None
@@ -166,6 +186,8 @@ class BankServer(MCPServer):
         if not self.offers_the_rest:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt {name}: {self._unavailable()}")
         prompt = self._prompt_manager.get_prompt(name)
+        if prompt is not None and not surface.offers_prompt(self.subset, name):
+            raise MCPError(INVALID_PARAMS, f"The {name} prompt is not offered: {self._unavailable()}")
         if prompt is None:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt {name}.")
         given = arguments or {}

@@ -71,11 +71,11 @@ ROOT = "@@memorybank-root@@"
 """Stands for the bank's root in stored answers, so one project's answers serve every project."""
 
 
-def listing_file(state: str, inbox_exits: str) -> Path | None:
+def listing_file(state: str, inbox_exits: str, subset: str = "full") -> Path | None:
     """Where the replayable answers for this server live, or None with the cache switched off."""
     if os.environ.get("MEMORYBANK_CACHE", "").strip().lower() in ("0", "off", "no", "false"):
         return None
-    key = f"{FORMAT}|{sys.version}|{_libraries_stamp()}|{_sources_stamp()}|{state}|{inbox_exits}"
+    key = f"{FORMAT}|{sys.version}|{_libraries_stamp()}|{_sources_stamp()}|{state}|{inbox_exits}|{subset}"
     name = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
     base = os.environ.get("MEMORYBANK_CACHE_DIR")
     if base:
@@ -261,14 +261,14 @@ def _swap_stdio() -> tuple[BinaryIO, BinaryIO, BinaryIO, BinaryIO]:
     return wire_in, wire_out, os.fdopen(to_sdk_write, "wb"), os.fdopen(from_sdk_read, "rb")
 
 
-def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str = "owner") -> None:
+def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str = "owner", subset: str = "full") -> None:
     """``memorybank mcp`` over stdio, answering the handshake while the SDK loads."""
     from memorybank.mcp_server import surface
 
     off = list(off_paths)
     state = surface.decide(root, off)
     wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
-    door = FrontDoor(wire_out, listing_file(state, inbox_exits), root)
+    door = FrontDoor(wire_out, listing_file(state, inbox_exits, subset), root)
     failure: list[BaseException] = []
 
     def run_sdk() -> None:
@@ -276,7 +276,7 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
             import anyio
             from memorybank.mcp_server.server import build_server
 
-            server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state)
+            server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state, subset=subset)
             door.bank = server.bank
             anyio.run(server.run_stdio_async)
         except BaseException as error:  # reported after the pumps stop

@@ -34,6 +34,7 @@ def build_server(
     inbox_exits: str = "owner",
     activity: Activity | None = None,
     state: str | None = None,
+    subset: str = surface.FULL,
 ) -> BankServer:
     """A fresh server over the bank at ``root``.
 
@@ -44,9 +45,11 @@ def build_server(
             full dry run; ``agent``: they move or delete the note, as the reference does.
         activity: called after every tool call with a ``ToolCall``.
         state: force a surface state instead of deciding it from the disk (``memorybank surface``).
+        subset: ``full`` (default), ``read-only`` or ``capture`` (``--surface``): which tools an agent
+            gets; the ones left out are refused by name.
     """
     from memorybank.mcp_server import prompts, resources
-    from memorybank.mcp_server.tools import checks, inbox, reads, seed, writes
+    from memorybank.mcp_server.tools import capture, checks, inbox, reads, seed, writes
 
     if inbox_exits not in INBOX_EXITS:
         raise ValueError(f"inbox_exits must be one of {', '.join(INBOX_EXITS)}, not {inbox_exits!r}")
@@ -54,10 +57,17 @@ def build_server(
     chosen = state or surface.decide(path, off_paths)
     if chosen not in surface.STATES:
         raise ValueError(f"state must be one of {', '.join(surface.STATES)}, not {chosen!r}")
+    if subset not in surface.SUBSETS:
+        raise ValueError(f"surface must be one of {', '.join(surface.SUBSETS)}, not {subset!r}")
     server = BankServer(
-        Bank(path, cache=True), state=chosen, inbox_exits=inbox_exits, activity=activity, version=package_version()
+        Bank(path, cache=True),
+        state=chosen,
+        inbox_exits=inbox_exits,
+        activity=activity,
+        version=package_version(),
+        subset=subset,
     )
-    for family in (reads, checks, seed, writes, inbox):
+    for family in (reads, checks, seed, writes, inbox, capture):
         family.register(server)
     resources.register(server)
     prompts.register(server)

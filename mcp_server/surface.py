@@ -1,5 +1,10 @@
 """Which surface a session gets (full, ``bank_init`` only, or off), what it says, and what it costs.
 
+The owner also chooses how much of it an agent gets (``memorybank mcp --surface``): **full**, every
+tool; **read-only**, the seven reading tools, the resources and the reading prompts; **capture**,
+those and ``bank_capture``, which files a note in ``_inbox/`` for the owner to triage. A narrower
+surface costs fewer tokens per request, and the tools it leaves out are refused by name.
+
 The state is decided once, at start: **off** when the bank lies under an ``--off`` path (compared
 whole segment by whole segment on resolved paths, so ``/a/projectX`` is not under ``/a/project``)
 or when a ``.memorybank-off`` file sits beside the bank (in its parent, the project directory);
@@ -23,6 +28,14 @@ from typing import Any
 
 FULL, SEED, OFF = "full", "seed", "off"
 STATES = (FULL, SEED, OFF)
+READ_ONLY, CAPTURE = "read-only", "capture"
+SUBSETS = (FULL, READ_ONLY, CAPTURE)
+"""What ``--surface`` may choose; the state above is decided from the disk within it."""
+READING_TOOLS = frozenset(
+    {"bank_route", "bank_read", "bank_search", "bank_validate", "bank_graph", "bank_drift", "bank_changed"}
+)
+CAPTURE_TOOL = "bank_capture"
+READING_PROMPTS = frozenset({"session-start", "route-then-read", "check-before-commit"})
 OFF_MARKER = ".memorybank-off"
 CHARS_PER_TOKEN = 3.5
 BUDGET_TOKENS = 4_500
@@ -66,9 +79,44 @@ def decide(root: str | os.PathLike[str], off_paths: Iterable[str | os.PathLike[s
     return FULL if has_bank(path) else SEED
 
 
-def instructions(state: str, root: Path, inbox_exits: str) -> str:
+def offers_tool(state: str, subset: str, name: str) -> bool:
+    """Whether a tool is listed and callable in this state on this surface."""
+    if state == SEED:
+        return subset == FULL and name == "bank_init"
+    if state != FULL:
+        return False
+    if subset == READ_ONLY:
+        return name in READING_TOOLS
+    if subset == CAPTURE:
+        return name in READING_TOOLS or name == CAPTURE_TOOL
+    return name != CAPTURE_TOOL
+
+
+def offers_prompt(subset: str, name: str) -> bool:
+    """The prompts that walk an agent through writes are not offered where the writes are not."""
+    return subset == FULL or name in READING_PROMPTS
+
+
+def instructions(state: str, root: Path, inbox_exits: str, subset: str = FULL) -> str:
     """The server instructions for a state: short, because clients that defer tool schemas show
     the model little else, and every request pays for them."""
+    if state == SEED and subset != FULL:
+        return (
+            f"No memory bank at {root} yet, and this server is {subset}: it offers nothing until the owner "
+            "creates one (memorybank init)."
+        )
+    if subset != FULL and state == FULL:
+        reading = (
+            f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first (a "
+            "one-page map of its sections), then bank_route before opening any file, and bank_read by section or "
+            "lines. Pass questions as the user asked them, in any language."
+        )
+        if subset == CAPTURE:
+            return (
+                f"{reading} To record something the bank should learn, bank_capture a note into _inbox/; the owner "
+                "promotes, folds or discards it. No other writes are offered here."
+            )
+        return f"{reading} This server is read-only: say what should change instead of changing it."
     if state == OFF:
         return (
             "memorybank is switched off for this project (an --off path or a .memorybank-off file beside the "
@@ -122,6 +170,13 @@ class SurfaceCost:
     state: str
     inbox_exits: str
     lines: list[CostLine] = field(default_factory=list)
+    surface: str = FULL
+    """The owner's ``--surface`` the state was measured on."""
+
+    @property
+    def name(self) -> str:
+        """How the table names it: the chosen surface when the bank is there, else the state."""
+        return self.surface if self.state == FULL else self.state
 
     @property
     def chars(self) -> int:
@@ -134,10 +189,11 @@ class SurfaceCost:
     def plain(self) -> dict[str, Any]:
         return {
             "state": self.state,
+            "surface": self.surface,
             "inbox_exits": self.inbox_exits,
             "chars": self.chars,
             "tokens": round(self.tokens),
-            "budget_tokens": BUDGET_TOKENS if self.state == FULL else None,
+            "budget_tokens": BUDGET_TOKENS if (self.state, self.surface) == (FULL, FULL) else None,
             "parts": [{"part": line.part, "chars": line.chars, "tokens": round(line.tokens)} for line in self.lines],
         }
 
@@ -156,7 +212,7 @@ async def measure(server: Any) -> SurfaceCost:
     templates = [_wire(t) for t in await server.list_resource_templates()]
     if templates:
         lines.append(CostLine(f"resource templates ({len(templates)})", chars(templates)))
-    return SurfaceCost(server.state, server.inbox_exits, lines)
+    return SurfaceCost(server.state, server.inbox_exits, lines, server.subset)
 
 
 def _wire(model: Any) -> Any:

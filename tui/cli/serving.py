@@ -12,6 +12,12 @@ from typing import Any
 
 from memorybank.core.roots import find_root
 
+SUBSETS = ("full", "read-only", "capture")
+"""``mcp_server.surface.SUBSETS``, repeated so the parser does not import the server."""
+SURFACE_HELP = (
+    "which tools agents get: full (default); read-only (route, read, search, validate, graph, drift, changed); "
+    "capture (those and bank_capture, a note into _inbox/)"
+)
 EXITS_HELP = (
     "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
     "agent: they move or delete the note at once"
@@ -37,6 +43,7 @@ def _mcp_options(mcp: argparse.ArgumentParser) -> None:
         help="offer nothing for banks at or under PATH (repeatable)",
     )
     mcp.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
+    mcp.add_argument("--surface", choices=SUBSETS, default="full", help=SURFACE_HELP)
     mcp.add_argument(
         "--http", metavar="127.0.0.1:PORT", help="serve streamable HTTP on a loopback address instead of stdio"
     )
@@ -71,13 +78,13 @@ def run_mcp(args: argparse.Namespace) -> int:
     if not args.http:
         from memorybank.mcp_server.front import serve_stdio
 
-        serve_stdio(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
+        serve_stdio(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits, subset=args.surface)
         return 0
     from memorybank.mcp_server.http import parse_address, serve
     from memorybank.mcp_server.server import build_server
 
     parse_address(args.http)  # refuse a bad address before anything starts
-    server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits)
+    server = build_server(server_root(args), off_paths=args.off, inbox_exits=args.inbox_exits, subset=args.surface)
     server.bank.supplied_files = args.allow_files
     serve(server, args.http)
     return 0
@@ -86,13 +93,17 @@ def run_mcp(args: argparse.Namespace) -> int:
 def run_surface(args: argparse.Namespace) -> int:
     import anyio
     from memorybank.mcp_server.server import build_server
-    from memorybank.mcp_server.surface import BUDGET_TOKENS, STATES, measure, resource_sizes
+    from memorybank.mcp_server.surface import BUDGET_TOKENS, FULL, OFF, SEED, measure, resource_sizes
     from memorybank.mcp_server.surface import decide as surface_state
 
     root = server_root(args)
+    measured = [(FULL, subset) for subset in SUBSETS] + [(SEED, FULL), (OFF, FULL)]
 
     async def costs() -> list[Any]:
-        return [await measure(build_server(root, inbox_exits=args.inbox_exits, state=state)) for state in STATES]
+        return [
+            await measure(build_server(root, inbox_exits=args.inbox_exits, state=state, subset=subset))
+            for state, subset in measured
+        ]
 
     async def sizes() -> list[Any]:
         return await resource_sizes(build_server(root, inbox_exits=args.inbox_exits, state="full"))
@@ -103,14 +114,19 @@ def run_surface(args: argparse.Namespace) -> int:
         from memorybank.tui.cli.output import emit_json
 
         read_costs = [{"resource": r.uri, "chars": r.chars, "tokens": round(r.tokens)} for r in reads]
-        emit_json([{**cost.plain(), **({"reads": read_costs} if cost.state == "full" else {})} for cost in results])
+        emit_json(
+            [
+                {**cost.plain(), **({"reads": read_costs} if (cost.state, cost.surface) == (FULL, FULL) else {})}
+                for cost in results
+            ]
+        )
         return 0
     for number, cost in enumerate(results):
         if number:
             print()
-        budget = f" (budget {BUDGET_TOKENS:,})" if cost.state == "full" else ""
+        budget = f" (budget {BUDGET_TOKENS:,})" if (cost.state, cost.surface) == (FULL, FULL) else ""
         print(
-            f"{cost.state} surface, inbox exits {cost.inbox_exits}: {cost.chars:,} chars, "
+            f"{cost.name} surface, inbox exits {cost.inbox_exits}: {cost.chars:,} chars, "
             f"~{cost.tokens:,.0f} tokens{budget}"
         )
         width = max(len(line.part) for line in cost.lines)
