@@ -9,19 +9,24 @@ second time, and a plan shows the exact diff without writing.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import platform
+import re
 import shutil
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memorybank.core import jsonc
+
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "vscode", "codex")
 SERVER = "memorybank"
 START, END = "<!-- memorybank:start -->", "<!-- memorybank:end -->"
-TOML_START, TOML_END = "# memorybank:start", "# memorybank:end"
+SURFACES = ("full", "read-only", "capture")
+"""What ``memorybank mcp --surface`` serves: every tool, the reading ones, or reading plus capture."""
+CODEX_SCOPES = ("project", "user")
 
 INSTRUCTIONS = """## Project memory: the memory bank
 
@@ -91,35 +96,51 @@ def project_of(bank_root: Path) -> Path:
 
 
 def _read(path: Path) -> str | None:
+    """The file as its bytes say (CRLF kept: an edit must not rewrite every line ending)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
 
 
-def _json_entry(path: Path, section: str, entry: dict[str, Any]) -> FileChange:
+# Which JSON configs may hold comments. VS Code documents .vscode/mcp.json as JSONC, the format of all
+# its settings files (// and /* */ comments, trailing commas). Cursor's docs show plain JSON and say
+# nothing either way about comments in .cursor/mcp.json, so we read what its owner put there (refusing
+# would not make Cursor read it) and add none. Claude Code (.mcp.json, .claude/settings.json) and
+# Claude Desktop read plain JSON: there a comment would make the client reject the file, so we name
+# its line instead of carrying it on.
+COMMENTS = {"vscode": True, "cursor": True, "claude-code": False, "claude-desktop": False}
+
+
+class ConfigError(ValueError):
+    """A config file ``setup`` will not touch; ``problem`` names the file and the line."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(f"{problem}; fix it or move it aside first (nothing was written).")
+        self.problem = problem
+
+
+def read_config(path: Path, client: str) -> tuple[str | None, Any]:
+    """A client's JSON config as text and value; a ``ConfigError`` naming file and line otherwise."""
     before = _read(path)
     try:
-        data = json.loads(before) if before and before.strip() else {}
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"{path} is not valid JSON ({error.msg}, line {error.lineno}); fix it or move it aside first."
-        ) from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path} does not hold a JSON object; fix it or move it aside first.")
-    servers = data.setdefault(section, {})
-    servers[SERVER] = entry
-    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if before is not None and _same_json(before, after):
-        after = before
-    return FileChange(str(path), before, after, f"the {SERVER} server entry under {section}")
+        return before, jsonc.load(before, comments=COMMENTS[client])
+    except jsonc.JsoncError as error:
+        where = f"{path}, line {error.line}, column {error.column}"
+        if COMMENTS[client]:
+            raise ConfigError(f"{where}: not valid JSON with comments ({error.reason})") from None
+        reader = "Claude Desktop" if client == "claude-desktop" else "Claude Code"
+        raise ConfigError(f"{where}: not valid JSON ({error.reason}; {reader} reads this file as plain JSON)") from None
 
 
-def _same_json(a: str, b: str) -> bool:
+def _json_entry(path: Path, client: str, section: str, entry: dict[str, Any]) -> FileChange:
+    before, _ = read_config(path, client)
     try:
-        return json.loads(a) == json.loads(b)
-    except json.JSONDecodeError:
-        return False
+        after = jsonc.set_member(before, (section, SERVER), entry, comments=COMMENTS[client])
+    except jsonc.JsoncError as error:
+        raise ConfigError(f"{path}, line {error.line}: {error.reason}") from None
+    return FileChange(str(path), before, after, f"the {SERVER} server entry under {section}")
 
 
 def _between_markers(text: str | None, block: str, start: str, end: str) -> str:
@@ -139,48 +160,75 @@ def _agent_file(path: Path, bank_rel: str) -> FileChange:
     return FileChange(str(path), before, after, "the instructions paragraph between memorybank markers")
 
 
+def _is_our_hook(hook: Any) -> bool:
+    command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
+    return command.endswith("hook stop") and "memorybank" in command
+
+
 def _stop_hook(path: Path, command: str) -> FileChange:
-    before = _read(path)
-    try:
-        data = json.loads(before) if before and before.strip() else {}
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path} is not valid JSON ({error.msg}, line {error.lineno}); fix it first.") from None
-    hooks = data.setdefault("hooks", {})
-    stop = hooks.setdefault("Stop", [])
-    wanted = f"{command} hook stop"
-    present = any(
-        isinstance(group, dict)
-        and any(
-            isinstance(h, dict)
-            and str(h.get("command", "")).endswith("hook stop")
-            and "memorybank" in str(h.get("command", ""))
-            for h in group.get("hooks", [])
-        )
-        for group in stop
-    )
+    before, data = read_config(path, "claude-code")
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} does not hold a JSON object")
+    stop = data.get("hooks", {}).get("Stop", []) if isinstance(data.get("hooks"), dict) else []
+    present = any(isinstance(group, dict) and any(_is_our_hook(h) for h in group.get("hooks", [])) for group in stop)
+    after = before or ""
     if not present:
-        stop.append({"hooks": [{"type": "command", "command": wanted}]})
-    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if before is not None and _same_json(before, after):
-        after = before
+        group = {"hooks": [{"type": "command", "command": f"{command} hook stop"}]}
+        try:
+            after = jsonc.append_item(before, ("hooks", "Stop"), group, comments=False)
+        except jsonc.JsoncError as error:
+            raise ConfigError(f"{path}, line {error.line}: {error.reason}") from None
     return FileChange(str(path), before, after, "the Stop hook that asks the agent to capture notes into _inbox/")
 
 
-def _codex_entry(path: Path, command: str) -> FileChange:
+def codex_home(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    """Where Codex keeps its user config: ``$CODEX_HOME``, else ``~/.codex``."""
+    value = (os.environ if env is None else env).get("CODEX_HOME", "")
+    return Path(value).expanduser() if value.strip() else home / ".codex"
+
+
+_OLD_COMMENT = "# the bank is found from the working directory"
+
+
+def _codex_entry(path: Path, command: str, args: list[str]) -> FileChange:
+    """``[mcp_servers.memorybank]`` in a Codex ``config.toml``, edited with tomlkit so the owner's
+    comments, order and other tables stay; only ``command`` and ``args`` of our table are set."""
+    import tomllib
+
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+
     before = _read(path)
-    block = "\n".join(
-        [
-            f"[mcp_servers.{SERVER}]",
-            f"command = {json.dumps(command)}",
-            'args = ["mcp"]  # the bank is found from the working directory (memory_bank/ or memory-bank/)',
-        ]
-    )
-    if before and f"[mcp_servers.{SERVER}]" in before and TOML_START not in before:
-        raise ValueError(
-            f"{path} already defines [mcp_servers.{SERVER}] outside memorybank's markers; edit it by hand."
-        )
-    after = _between_markers(before, block, TOML_START, TOML_END)
-    return FileChange(str(path), before, after, f"the [mcp_servers.{SERVER}] table between markers")
+    try:
+        document = tomlkit.parse(before or "")
+    except ParseError as error:
+        reason = re.sub(r" at line \d+ col \d+$", "", str(error))
+        raise ConfigError(f"{path}, line {error.line}, column {error.col}: not valid TOML ({reason})") from None
+    servers = document.get("mcp_servers")
+    if servers is None:
+        servers = tomlkit.table(is_super_table=True)
+        document["mcp_servers"] = servers
+    if not isinstance(servers, dict):
+        raise ConfigError(f"{path}: mcp_servers is not a table")
+    entry = servers.get(SERVER)
+    if entry is None:
+        entry = tomlkit.table()
+        servers[SERVER] = entry
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{path}: mcp_servers.{SERVER} is not a table")
+    for key, value in (("command", command), ("args", args)):
+        if entry.get(key) != value:
+            entry[key] = value
+        item = entry[key]
+        if getattr(item, "trivia", None) is not None and item.trivia.comment.startswith(_OLD_COMMENT):
+            item.trivia.comment = ""  # an earlier setup's note, wrong now that --root is written
+            item.trivia.comment_ws = ""
+    after = tomlkit.dumps(document)  # unchanged input comes back byte for byte
+    expected = tomllib.loads(before or "")
+    expected.setdefault("mcp_servers", {}).setdefault(SERVER, {}).update(command=command, args=args)
+    if tomllib.loads(after) != expected:  # pragma: no cover - a bug guard
+        raise RuntimeError(f"{path}: the edit would change more than the {SERVER} table; nothing was written")
+    return FileChange(str(path), before, after, f"the [mcp_servers.{SERVER}] table")
 
 
 def desktop_config(home: Path) -> Path:
@@ -192,55 +240,82 @@ def desktop_config(home: Path) -> Path:
     return home / ".config/Claude/claude_desktop_config.json"
 
 
-def plan_setup(client: str, bank_root: Path, *, home: Path | None = None, command: str | None = None) -> SetupPlan:
-    """Every change ``setup`` would make for ``client``; nothing is written."""
+def plan_setup(
+    client: str,
+    bank_root: Path,
+    *,
+    home: Path | None = None,
+    command: str | None = None,
+    surface: str = "full",
+    codex_scope: str = "project",
+    env: Mapping[str, str] | None = None,
+) -> SetupPlan:
+    """Every change ``setup`` would make for ``client``; nothing is written.
+
+    ``surface`` other than ``full`` is passed on as ``mcp --surface``. ``codex_scope`` picks the
+    Codex config: the project's ``.codex/config.toml`` or the user's ``$CODEX_HOME/config.toml``."""
     if client not in CLIENTS:
         raise ValueError(f'Unknown client "{client}". Choose one of: {", ".join(CLIENTS)}.')
+    if surface not in SURFACES:
+        raise ValueError(f'Unknown surface "{surface}". Choose one of: {", ".join(SURFACES)}.')
+    if codex_scope not in CODEX_SCOPES:
+        raise ValueError(f'Unknown Codex scope "{codex_scope}". Choose one of: {", ".join(CODEX_SCOPES)}.')
     home = home or Path.home()
     exe = command or command_path()
     project = project_of(bank_root)
-    bank_rel = os.path.relpath(bank_root.resolve(), project).replace(os.sep, "/")
-    project_args = ["mcp", "--root", bank_rel]
-    plan = SetupPlan(client, str(project), str(bank_root.resolve()))
+    bank = str(bank_root.resolve())
+    bank_rel = os.path.relpath(bank, project).replace(os.sep, "/")
+    extra = [] if surface == "full" else ["--surface", surface]
+    # The bank's absolute path wherever the client documents no project variable: Claude Code starts
+    # a server in the directory `claude` was started from (a subdirectory is not the project), Cursor's
+    # working directory differs between its launch modes, and Codex and Claude Desktop have neither.
+    absolute = ["mcp", "--root", bank, *extra]
+    plan = SetupPlan(client, str(project), bank)
     if client == "claude-code":
-        plan.changes.append(
-            _json_entry(project / ".mcp.json", "mcpServers", {"type": "stdio", "command": exe, "args": project_args})
-        )
+        entry = {"type": "stdio", "command": exe, "args": absolute}
+        plan.changes.append(_json_entry(project / ".mcp.json", client, "mcpServers", entry))
         plan.changes.append(_agent_file(project / "CLAUDE.md", bank_rel))
         plan.changes.append(_stop_hook(project / ".claude" / "settings.json", exe))
     elif client == "claude-desktop":
-        entry = {
-            "command": exe if os.path.isabs(exe) else shutil.which(exe) or exe,
-            "args": ["mcp", "--root", str(bank_root.resolve())],
-        }
-        plan.changes.append(_json_entry(desktop_config(home), "mcpServers", entry))
+        entry = {"command": exe if os.path.isabs(exe) else shutil.which(exe) or exe, "args": absolute}
+        plan.changes.append(_json_entry(desktop_config(home), client, "mcpServers", entry))
         plan.notes.append(
             "Claude Desktop has no project file for instructions; paste the paragraph from the README into a project's instructions."
         )
     elif client == "cursor":
-        plan.changes.append(
-            _json_entry(project / ".cursor" / "mcp.json", "mcpServers", {"command": exe, "args": project_args})
-        )
+        entry = {"command": exe, "args": absolute}
+        plan.changes.append(_json_entry(project / ".cursor" / "mcp.json", client, "mcpServers", entry))
         plan.changes.append(_agent_file(project / "AGENTS.md", bank_rel))
     elif client == "vscode":
-        entry = {"type": "stdio", "command": exe, "args": ["mcp", "--root", "${workspaceFolder}/" + bank_rel]}
-        plan.changes.append(_json_entry(project / ".vscode" / "mcp.json", "servers", entry))
+        # VS Code resolves ${workspaceFolder} in mcp.json to the folder holding .vscode/, however it
+        # was opened, so the entry is anchored to the project and stays the same on every machine.
+        args = ["mcp", "--root", "${workspaceFolder}/" + bank_rel, *extra]
+        entry = {"type": "stdio", "command": exe, "args": args}
+        plan.changes.append(_json_entry(project / ".vscode" / "mcp.json", client, "servers", entry))
         plan.changes.append(_agent_file(project / "AGENTS.md", bank_rel))
     else:
-        plan.changes.append(_codex_entry(home / ".codex" / "config.toml", exe))
+        user = codex_scope == "user"
+        config = codex_home(home, env) / "config.toml" if user else project / ".codex" / "config.toml"
+        plan.changes.append(_codex_entry(config, exe, absolute))
         plan.changes.append(_agent_file(project / "AGENTS.md", bank_rel))
+        plan.notes.append(
+            "The user config serves this bank in every Codex session, in any project."
+            if user
+            else "Codex reads a project's .codex/config.toml once you trust the project; --user writes $CODEX_HOME/config.toml instead."
+        )
     if client != "claude-code":
         plan.notes.append("The Stop hook is a Claude Code feature; other clients capture notes when asked.")
     return plan
 
 
 def apply_setup(plan: SetupPlan) -> list[str]:
-    """Write a plan's changes; returns the files written."""
+    """Write a plan's changes; returns the files written (byte for byte: line endings as planned)."""
     written = []
     for change in plan.changes:
         if change.changed:
             path = Path(change.path)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(change.after, encoding="utf-8")
+            with path.open("w", encoding="utf-8", newline="") as handle:
+                handle.write(change.after)
             written.append(change.path)
     return written

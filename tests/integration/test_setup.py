@@ -35,7 +35,8 @@ def test_plan_writes_nothing_apply_writes_and_a_second_run_changes_nothing(proje
 def test_claude_code_entry_instructions_and_hook(project, tmp_path):
     apply_setup(plan_setup("claude-code", project / "memory_bank", home=tmp_path, command="/opt/bin/memorybank"))
     server = json.loads((project / ".mcp.json").read_text())["mcpServers"]["memorybank"]
-    assert server == {"type": "stdio", "command": "/opt/bin/memorybank", "args": ["mcp", "--root", "memory_bank"]}
+    bank = str((project / "memory_bank").resolve())
+    assert server == {"type": "stdio", "command": "/opt/bin/memorybank", "args": ["mcp", "--root", bank]}
     assert "bank_route" in (project / "CLAUDE.md").read_text()
     stop = json.loads((project / ".claude/settings.json").read_text())["hooks"]["Stop"]
     assert stop == [{"hooks": [{"type": "command", "command": "/opt/bin/memorybank hook stop"}]}]

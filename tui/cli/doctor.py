@@ -20,7 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from memorybank.core.bank import Bank, find_root
-from memorybank.core.setup import desktop_config, project_of
+from memorybank.core.setup import ConfigError, codex_home, desktop_config, project_of, read_config
 from memorybank.core.validate import validate
 
 HANDSHAKE_TIMEOUT = 20.0
@@ -174,28 +174,50 @@ def _short(error: BaseException) -> str:
     return f"{error.__class__.__name__}: {error}".strip()
 
 
-def _entry_check(name: str, path: Path, command: str | None, args: list[str], project: Path) -> Check:
+def _entry_check(name: str, path: Path, command: str | None, args: list[str], project: Path, fix: str) -> Check:
     if not command:
-        return Check(
-            name, "fail", f"{path} names memorybank without a command", f"Re-run `memorybank setup {name.split()[0]}`."
-        )
+        return Check(name, "fail", f"{path} names memorybank without a command", f"Re-run `{fix}`.")
     resolved = _resolve(command)
     if resolved is None:
         return Check(
-            name,
-            "fail",
-            f"{path}: command {command!r} is not found",
-            f"Re-run `memorybank setup {name.split()[0]}` to write the installed path.",
+            name, "fail", f"{path}: command {command!r} is not found", f"Re-run `{fix}` to write the installed path."
         )
     if "--root" in args:
         raw = args[args.index("--root") + 1] if args.index("--root") + 1 < len(args) else ""
         root = Path(raw.replace("${workspaceFolder}", str(project)))
-        root = root if root.is_absolute() else project / root
-        if not root.is_dir():
+        if not (project / root if not root.is_absolute() else root).is_dir():
             return Check(
                 name, "fail", f"{path}: --root {raw} does not exist", "Point --root at the bank, or re-run setup."
             )
+        if not root.is_absolute():
+            return Check(
+                name,
+                "warn",
+                f"{path}: --root {raw} is relative, so it depends on the directory the client starts the server in",
+                f"Re-run `{fix}` to write the bank's absolute path.",
+            )
     return Check(name, "ok", f"{path}: {command} {' '.join(args)}")
+
+
+def _codex_checks(project: Path, home: Path) -> list[Check]:
+    checks = []
+    for scope, path, fix in (
+        ("project", project / ".codex" / "config.toml", "memorybank setup codex"),
+        ("user", codex_home(home) / "config.toml", "memorybank setup codex --user"),
+    ):
+        if not path.exists():
+            continue
+        name = f"codex {scope} config"
+        try:
+            entry = tomllib.loads(path.read_text(encoding="utf-8")).get("mcp_servers", {}).get("memorybank")
+        except tomllib.TOMLDecodeError as error:
+            checks.append(
+                Check(name, "fail", f"{path} is not valid TOML ({error})", "Fix the file, then re-run setup.")
+            )
+            continue
+        if isinstance(entry, dict):
+            checks.append(_entry_check(name, path, entry.get("command"), list(entry.get("args", [])), project, fix))
+    return checks
 
 
 def client_checks(root: Path | None, home: Path) -> list[Check]:
@@ -210,34 +232,23 @@ def client_checks(root: Path | None, home: Path) -> list[Check]:
         if not path.exists():
             continue
         try:
-            entry = json.loads(path.read_text(encoding="utf-8")).get(section, {}).get("memorybank")
-        except (json.JSONDecodeError, AttributeError):
-            checks.append(
-                Check(f"{client} config", "fail", f"{path} is not valid JSON", "Fix the file, then re-run setup.")
-            )
+            entry = read_config(path, client)[1].get(section, {}).get("memorybank")
+        except ConfigError as error:
+            checks.append(Check(f"{client} config", "fail", error.problem, "Fix the file, then re-run setup."))
             continue
-        if entry:
-            checks.append(
-                _entry_check(f"{client} config", path, entry.get("command"), list(entry.get("args", [])), project)
-            )
-    codex = home / ".codex" / "config.toml"
-    if codex.exists():
-        try:
-            entry = tomllib.loads(codex.read_text(encoding="utf-8")).get("mcp_servers", {}).get("memorybank")
-        except tomllib.TOMLDecodeError:
-            entry = None
-            checks.append(
-                Check("codex config", "fail", f"{codex} is not valid TOML", "Fix the file, then re-run setup.")
-            )
-        if entry:
-            checks.append(
-                _entry_check("codex config", codex, entry.get("command"), list(entry.get("args", [])), project)
-            )
+        except AttributeError:
+            checks.append(Check(f"{client} config", "fail", f"{path}: {section} is not an object", "Fix the file."))
+            continue
+        if isinstance(entry, dict):
+            args = list(entry.get("args", []))
+            fix = f"memorybank setup {client}"
+            checks.append(_entry_check(f"{client} config", path, entry.get("command"), args, project, fix))
+    checks += _codex_checks(project, home)
     settings = project / ".claude" / "settings.json"
     if settings.exists():
         try:
-            groups = json.loads(settings.read_text(encoding="utf-8")).get("hooks", {}).get("Stop", [])
-        except (json.JSONDecodeError, AttributeError):
+            groups = read_config(settings, "claude-code")[1].get("hooks", {}).get("Stop", [])
+        except (ValueError, AttributeError):
             groups = []
         for group in groups:
             for hook in group.get("hooks", []) if isinstance(group, dict) else []:
