@@ -9,26 +9,65 @@ from memorybank.core.errors import BankNotFound
 from memorybank.core.hook import run_stop_hook
 from memorybank.core.setup import CLIENTS, apply_setup, plan_setup
 from memorybank.tui.cli.context import require_root
+from memorybank.tui.cli.helptext import examples
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "setup", parents=[common], help="wire memorybank into an agent client (--plan shows, writes nothing)"
+        "setup",
+        parents=[common],
+        help="wire memorybank into an agent client (--plan shows, writes nothing)",
+        description="Wire memorybank into an agent client: its MCP server entry, the instructions paragraph "
+        "(CLAUDE.md or AGENTS.md) and, for Claude Code, the Stop hook. It changes only its own entries "
+        "and running it twice changes nothing; --plan prints each file and the exact diff first.",
+        epilog=examples(
+            "memorybank setup claude-code --plan",
+            "memorybank setup claude-code",
+            "# Cursor, VS Code and Codex read AGENTS.md; Codex's entry goes to ~/.codex/config.toml",
+            "memorybank setup cursor",
+            "memorybank setup vscode",
+            "memorybank setup codex --plan",
+        ),
     )
-    p.add_argument("client", choices=CLIENTS)
+    p.add_argument("client", choices=CLIENTS, help=f"the agent client: {', '.join(CLIENTS)}")
     p.add_argument("--plan", action="store_true", help="print each file and the exact change; write nothing")
     p.set_defaults(handler=run_setup)
 
     p = sub.add_parser(
-        "doctor", parents=[common], help="check the bank, the command, the MCP handshake and client configs"
+        "doctor",
+        parents=[common],
+        help="check the bank, the command, the MCP handshake and client configs",
+        description="Check the whole chain an agent depends on: the bank and its contract, validation, the "
+        "memorybank command on PATH, Python and package versions, the terminal's encoding, a real MCP "
+        "handshake with the installed server, and every client configuration that mentions memorybank. "
+        "Each problem comes with its fix; exit 1 when a check fails.",
+        epilog=examples("memorybank doctor", "memorybank doctor --root ~/src/harbor/memory_bank --json"),
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the checks as JSON")
     p.set_defaults(handler=run_doctor)
 
-    hook = sub.add_parser("hook", parents=[common], help="agent client hooks")
+    hook = sub.add_parser(
+        "hook",
+        parents=[common],
+        help="hooks an agent client runs on its events (the Stop hook)",
+        description="Hooks an agent client runs on its own events; setup installs them. Only Claude Code's "
+        "Stop hook exists so far.",
+        epilog=examples('echo \'{"session_id": "s1", "cwd": "."}\' | memorybank hook stop'),
+    )
     hooks = hook.add_subparsers(dest="hook_name", metavar="HOOK")
     p = hooks.add_parser(
-        "stop", parents=[common], help="the Stop hook: ask the agent to capture durable facts into _inbox/"
+        "stop",
+        parents=[common],
+        help="the Stop hook: ask the agent to capture durable facts into _inbox/",
+        description="The Stop hook Claude Code runs when the agent finishes a turn (memorybank setup "
+        "claude-code installs it). It reads the hook's JSON on stdin and, when the turn did work (a dirty "
+        "tree or new commits), asks the agent once to capture each durable fact as an _inbox/ note. It "
+        "never asks twice about the same state, waits a cooldown between asks, and is silent on any "
+        "error.",
+        epilog=examples(
+            "# what Claude Code runs at the end of a turn",
+            'echo \'{"session_id": "s1", "cwd": "."}\' | memorybank hook stop',
+        ),
     )
     p.set_defaults(handler=run_hook_stop)
 
