@@ -86,7 +86,9 @@ PARSERS = dict(walk(build_parser()))
 
 
 def test_the_walk_reaches_every_nested_command():
-    assert {"memorybank inbox apply", "memorybank inbox fold", "memorybank hook stop"} <= set(PARSERS)
+    assert {"memorybank inbox apply", "memorybank inbox fold", "memorybank hook stop", "memorybank completion"} <= set(
+        PARSERS
+    )
     assert len(PARSERS) > 30
 
 

@@ -28,6 +28,7 @@ MODULES = (
     "quarantine",
     "serving",
     "client",
+    "completion",
 )
 """The modules of ``tui/cli`` that register commands, in the order ``--help`` lists them."""
 
@@ -58,6 +59,7 @@ COMMANDS = {
     "setup": "client",
     "doctor": "client",
     "hook": "client",
+    "completion": "completion",
 }
 """Which module registers each command (a test checks it against the full parser)."""
 
