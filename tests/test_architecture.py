@@ -204,13 +204,14 @@ LIGHT_COMMANDS = [
     ["create", "--dry-run", "--kind", "domain", "--title", "X", "--purpose", "Y.", "domain/x.md"],
     ["hook", "stop"],
     ["setup", "claude-code", "--plan"],
+    ["completion", "bash"],
 ]
 
 
 @pytest.mark.parametrize("argv", LIGHT_COMMANDS, ids=lambda argv: " ".join(argv[:2]))
 def test_commands_that_need_no_ui_and_no_mcp_import_neither(argv, fixture_bank):
     """``memorybank validate`` runs on every commit and ``hook stop`` on every agent turn: they, and
-    every command that needs neither, load no Textual and no MCP SDK."""
+    every command that needs neither, load no Textual and no MCP SDK; only ``completion`` loads shtab."""
     root = fixture_bank("reference")
     full = [*argv, "--root", str(root)] if argv[0] not in ("hook",) else argv
     code = (
@@ -218,7 +219,8 @@ def test_commands_that_need_no_ui_and_no_mcp_import_neither(argv, fixture_bank):
         "from memorybank.tui.cli import main\n"
         "sys.stdin = io.StringIO('{}')\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'mcp', 'mcp_types', 'starlette', 'uvicorn'})\n"
+        "heavy = {'textual', 'mcp', 'mcp_types', 'starlette', 'uvicorn'} | ({'shtab'} if sys.argv[1] != 'completion' else set())\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & heavy)\n"
         "print('HEAVY', ','.join(heavy), file=sys.__stderr__)\n"
     )
     done = subprocess.run(

@@ -160,3 +160,40 @@ def test_every_sarif_result_has_a_region_even_for_a_whole_file_finding(capsys):
     main(["validate", "--root", str(FIXTURES / "reference"), "--format", "sarif"])
     results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
     assert results and all(r["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1 for r in results)
+
+
+SARIF_SCHEMA = FIXTURES.parent / "sarif" / "sarif-schema-2.1.0.json"
+"""The OASIS SARIF 2.1.0 schema (errata01, the file its ``id`` names), kept here so the check
+needs no network."""
+
+
+@pytest.mark.parametrize("root", [REFERENCE, CLEAN], ids=["findings", "clean"])
+def test_sarif_is_valid_against_the_full_2_1_0_schema(root, capsys):
+    main(["validate", "--root", root, "--format", "sarif"])
+    log = json.loads(capsys.readouterr().out)
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(log)]
+    assert errors == []
+    broken = json.loads(json.dumps(log))
+    broken["runs"][0]["tool"]["driver"]["rules"][0]["defaultConfiguration"]["level"] = "fatal"
+    assert not validator.is_valid(broken), "the schema check must be able to fail"
+
+
+def test_sarif_rules_carry_their_help_and_name_no_url(capsys):
+    """No help URI or information URI (there is no page to point at): each rule brings its help in
+    the log, a paragraph per part, and a friendly name only where it differs from the id."""
+    main(["validate", "--root", REFERENCE, "--format", "sarif"])
+    driver = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver
+    for rule in driver["rules"]:
+        assert "helpUri" not in rule
+        assert rule["fullDescription"]["text"] and "\n" not in rule["fullDescription"]["text"]
+        assert rule["help"]["text"].startswith(rule["fullDescription"]["text"]) and "\nFix: " in rule["help"]["text"]
+        assert "\n\n**Fix:** " in rule["help"]["markdown"]
+        assert rule.get("name", "").lower() != rule["id"].lower()
+    names = {rule["id"]: rule.get("name") for rule in driver["rules"]}
+    assert names["broken-link"] == "BrokenLink" and names["unreadable"] is None
+    helps = {rule["id"]: rule["help"]["markdown"] for rule in driver["rules"]}
+    assert "**Example:** `derived_from: [../missing/nowhere.md]`." in helps["broken-derived-from"]
+    assert "`` | where are the filter thresholds | `domain/rules.md` | ``" in helps["route-check-failed"]

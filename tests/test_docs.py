@@ -45,3 +45,15 @@ def test_every_mcp_tool_resource_and_prompt_is_in_the_readme(tmp_path):
     assert len(tools) == 17 and len(resources) == 4 and len(prompts) == 5
     missing = [name for name in [*tools, *resources, *prompts] if f"`{name}`" not in README]
     assert not missing, f"README does not mention: {missing}"
+
+
+def test_no_url_names_a_repository_that_does_not_exist():
+    """The project has no public repository or release tags: neither the product nor the README
+    may send anyone to one."""
+    texts = {"README.md": README, ".pre-commit-hooks.yaml": (PROJECT / ".pre-commit-hooks.yaml").read_text()}
+    for package in ("core", "tui", "mcp_server", "starter", "memorybank"):
+        for path in (PROJECT / package).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".md", ".tcss", ".yaml", ".json", ".toml"):
+                texts[path.relative_to(PROJECT).as_posix()] = path.read_text(encoding="utf-8", errors="replace")
+    found = [name for name, text in texts.items() if "github.com/memorybank" in text or "rev: v0." in text]
+    assert found == []

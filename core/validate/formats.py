@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict
 from pathlib import Path
 
 from memorybank.core.validate import ValidationReport
-from memorybank.core.validate.registry import ordered_rules
+from memorybank.core.validate.registry import Rule, ordered_rules
 
 FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-RULE_HELP = "https://github.com/memorybank/memorybank#validation-rules"
 
 
 def _location(root: Path, path: str, base: Path) -> str:
@@ -65,6 +65,52 @@ def format_github(report: ValidationReport, root: Path, base: Path) -> str:
     return "\n".join(lines)
 
 
+_ITEM = re.compile(r"^(Why|Example|Fix):")
+
+
+def _rule_help(doc: str) -> list[str]:
+    """A rule's docstring as paragraphs whose lines are unwrapped, "Why:", "Example:" and "Fix:"
+    each on a line of its own, and literals (double backticks in docstrings) as markdown writes them."""
+    paragraphs = []
+    for block in doc.strip().split("\n\n"):
+        lines: list[str] = []
+        for line in block.splitlines():
+            if lines and not _ITEM.match(line):
+                lines[-1] += " " + line.strip()
+            else:
+                lines.append(line.strip())
+        paragraphs.append(_LITERAL.sub(_markdown_code, "\n".join(lines)))
+    return paragraphs
+
+
+_LITERAL = re.compile(r"``(.+?)``")
+
+
+def _markdown_code(match: re.Match[str]) -> str:
+    code = match[1]
+    return f"`` {code} ``" if "`" in code else f"`{code}`"
+
+
+def _sarif_rule(rule: Rule) -> dict:
+    """A rule as SARIF describes one, its help carried in the log itself (no help URI)."""
+    paragraphs = _rule_help(rule.doc)
+    lines = [line for paragraph in paragraphs for line in paragraph.split("\n")]
+    name = "".join(part.title() for part in rule.name.split("-"))
+    return {
+        "id": rule.name,
+        # SARIF asks for a name that differs from the id, or none: a one-word rule gets none.
+        **({"name": name} if name.lower() != rule.name.lower() else {}),
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": paragraphs[0]},
+        "help": {
+            "text": "\n\n".join(paragraphs),
+            "markdown": "\n\n".join(_ITEM.sub(r"**\1:**", line) for line in lines),
+        },
+        "defaultConfiguration": {"level": rule.severity},
+        "properties": {"kind": rule.kind},
+    }
+
+
 def sarif_document(report: ValidationReport, root: Path, base: Path, version: str) -> dict:
     """A SARIF 2.1.0 log with one run; rule ids are the stable rule names."""
     rules = ordered_rules()
@@ -92,19 +138,7 @@ def sarif_document(report: ValidationReport, root: Path, base: Path, version: st
                     "driver": {
                         "name": "memorybank",
                         "version": version,
-                        "informationUri": RULE_HELP,
-                        "rules": [
-                            {
-                                "id": r.name,
-                                "name": "".join(part.title() for part in r.name.split("-")),
-                                "shortDescription": {"text": r.summary},
-                                "fullDescription": {"text": r.doc.split("\n\n")[0].replace("\n", " ")},
-                                "help": {"text": r.doc},
-                                "defaultConfiguration": {"level": r.severity},
-                                "properties": {"kind": r.kind},
-                            }
-                            for r in rules
-                        ],
+                        "rules": [_sarif_rule(r) for r in rules],
                     }
                 },
                 "originalUriBaseIds": {"SRCROOT": {"uri": base.absolute().as_uri() + "/"}},

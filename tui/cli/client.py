@@ -9,6 +9,7 @@ from memorybank.core.errors import BankNotFound
 from memorybank.core.hook import run_stop_hook
 from memorybank.core.setup import CLIENTS, SURFACES, apply_setup, plan_setup
 from memorybank.tui.cli.context import require_root
+from memorybank.tui.cli.helptext import examples
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -16,16 +17,25 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "setup",
         parents=[common],
         help="wire memorybank into an agent client (--plan shows, writes nothing)",
-        description=(
-            "Write the client's MCP server entry (with the bank's absolute path, or ${workspaceFolder} for "
-            "VS Code, so it works whatever directory the client starts it in), the instructions paragraph and, "
-            "for Claude Code, the Stop hook. Only memorybank's own entries change: comments and everything "
-            "else in the files stay as they were. Codex: the project's .codex/config.toml, or with --user "
-            "$CODEX_HOME/config.toml (default ~/.codex)."
+        description="Wire memorybank into an agent client: its MCP server entry (with the bank's absolute path, "
+        "or ${workspaceFolder} for VS Code, so it works whatever directory the client starts it in), the "
+        "instructions paragraph (CLAUDE.md or AGENTS.md) and, for Claude Code, the Stop hook. It changes only "
+        "its own entries: comments and everything else in the files stay as they were, and running it twice "
+        "changes nothing; --plan prints each file and the exact diff first. Codex: the project's "
+        ".codex/config.toml, or with --user $CODEX_HOME/config.toml (default ~/.codex).",
+        epilog=examples(
+            "memorybank setup claude-code --plan",
+            "memorybank setup claude-code",
+            "# Cursor, VS Code and Codex read AGENTS.md",
+            "memorybank setup cursor",
+            "memorybank setup vscode",
+            "# Codex, for this project; --user writes $CODEX_HOME/config.toml instead",
+            "memorybank setup codex --plan",
+            "# an agent that may read the bank and file notes for the owner, nothing more",
+            "memorybank setup claude-code --surface capture",
         ),
-        epilog="example: memorybank setup vscode --plan",
     )
-    p.add_argument("client", choices=CLIENTS, help="the agent client to wire: %(choices)s")
+    p.add_argument("client", choices=CLIENTS, help=f"the agent client: {', '.join(CLIENTS)}")
     p.add_argument("--plan", action="store_true", help="print each file and the exact change; write nothing")
     p.add_argument(
         "--surface",
@@ -46,20 +56,37 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "doctor",
         parents=[common],
         help="check the bank, the command, the MCP handshake and client configs",
-        epilog="example: memorybank doctor --json",
+        description="Check the whole chain an agent depends on: the bank and its contract, validation, the "
+        "memorybank command on PATH, Python and package versions, the terminal's encoding, a real MCP "
+        "handshake with the installed server, and every client configuration that mentions memorybank. "
+        "Each problem comes with its fix; exit 1 when a check fails.",
+        epilog=examples("memorybank doctor", "memorybank doctor --root ~/src/harbor/memory_bank --json"),
     )
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
     p.set_defaults(handler=run_doctor)
 
     hook = sub.add_parser(
-        "hook", parents=[common], help="agent client hooks", epilog="example: memorybank hook stop < event.json"
+        "hook",
+        parents=[common],
+        help="hooks an agent client runs on its events (the Stop hook)",
+        description="Hooks an agent client runs on its own events; setup installs them. Only Claude Code's "
+        "Stop hook exists so far.",
+        epilog=examples('echo \'{"session_id": "s1", "cwd": "."}\' | memorybank hook stop'),
     )
-    hooks = hook.add_subparsers(dest="hook_name", metavar="HOOK", help="the hook to run")
+    hooks = hook.add_subparsers(dest="hook_name", metavar="HOOK")
     p = hooks.add_parser(
         "stop",
         parents=[common],
         help="the Stop hook: ask the agent to capture durable facts into _inbox/",
-        epilog="example: memorybank hook stop < event.json",
+        description="The Stop hook Claude Code runs when the agent finishes a turn (memorybank setup "
+        "claude-code installs it). It reads the hook's JSON on stdin and, when the turn did work (a dirty "
+        "tree or new commits), asks the agent once to capture each durable fact as an _inbox/ note. It "
+        "never asks twice about the same state, waits a cooldown between asks, and is silent on any "
+        "error.",
+        epilog=examples(
+            "# what Claude Code runs at the end of a turn",
+            'echo \'{"session_id": "s1", "cwd": "."}\' | memorybank hook stop',
+        ),
     )
     p.set_defaults(handler=run_hook_stop)
 

@@ -8,6 +8,7 @@ from memorybank.core.changes import Changes, changes_since
 from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, Drift, check_drift
 from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_LIMIT, Graph, GraphNode, walk_graph
 from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json
 
 GRAPH_FORMATS = ("text", "json", "mermaid", "dot")
@@ -18,7 +19,19 @@ CHANGE_MARKS = {"added": "A", "modified": "M", "renamed": "R", "deleted": "D"}
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``graph``, ``drift`` and ``changed``."""
     graph = sub.add_parser(
-        "graph", parents=[common], help="the derived_from graph around a document: up, down (blast radius) or both"
+        "graph",
+        parents=[common],
+        help="the derived_from graph around a document: up, down (blast radius) or both",
+        description="Walk the derived_from graph from one document: up to what it rests on, down to the "
+        "documents that rest on it (what a change to it may make wrong), or both; print a tree, JSON, "
+        "or a Mermaid or Graphviz diagram to paste. Links that leave the bank are listed, not followed.",
+        epilog=examples(
+            "# what may need updating when the architecture changes",
+            "memorybank graph engineering/architecture.md",
+            "# what the retry policy rests on, as a Mermaid diagram",
+            "memorybank graph engineering/payment-retries.md --direction up --format mermaid",
+            "memorybank graph dna/governance.md --direction both --depth 3 --format dot > graph.dot",
+        ),
     )
     graph.add_argument("path", help="bank path of the start document")
     graph.add_argument(
@@ -46,19 +59,43 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     graph.add_argument("--no-neighbours", action="store_true", help="do not read the headers of external targets")
     graph.set_defaults(handler=run_graph)
 
-    drift = sub.add_parser("drift", parents=[common], help="documents whose anchored code moved on in git without them")
+    drift = sub.add_parser(
+        "drift",
+        parents=[common],
+        help="documents whose anchored code moved on in git without them",
+        description="Compare each document's last commit with the last commits of the code it anchors (the "
+        "repository paths in its anchors: field): a document whose code was committed more than "
+        "--threshold-days after it is reported with the commits that moved the code, widest gap first. "
+        "Anchors whose path no longer exists are always reported.",
+        epilog=examples(
+            "memorybank drift",
+            "# every gap, however small, under engineering/",
+            "memorybank drift --threshold-days 0 --scope engineering",
+        ),
+    )
     drift.add_argument(
         "--threshold-days",
         type=int,
         default=DEFAULT_THRESHOLD_DAYS,
         help=f"report code ahead by more than this many days (default {DEFAULT_THRESHOLD_DAYS}; 0 shows every gap)",
     )
-    drift.add_argument("--scope", help="only documents under this directory of the bank")
+    drift.add_argument("--scope", metavar="DIR", help="only documents under this directory of the bank, e.g. ops")
     drift.add_argument("--json", action="store_true", help="print JSON")
     drift.set_defaults(handler=run_drift)
 
     changed = sub.add_parser(
-        "changed", parents=[common], help="documents added, modified, renamed or deleted since a ref or date"
+        "changed",
+        parents=[common],
+        help="documents added, modified, renamed or deleted since a ref or date",
+        description="List the documents added, modified, renamed or deleted since a git ref or a date, "
+        "uncommitted changes included (outside git: by modification time). Use it to catch up on what "
+        "agents and colleagues changed in the bank.",
+        epilog=examples(
+            "memorybank changed HEAD~3",
+            "memorybank changed 2026-05-01",
+            "# what a branch changed in the bank",
+            "memorybank changed main --json",
+        ),
     )
     changed.add_argument("since", help="a git ref (commit, tag, HEAD~5) or an ISO date (2026-08-01)")
     changed.add_argument("--json", action="store_true", help="print JSON")

@@ -16,8 +16,20 @@ import sys
 from collections.abc import Sequence
 
 from memorybank.tui.cli.errors import run_handler
+from memorybank.tui.cli.helptext import Parser, examples
 
-MODULES = ("workbench", "reading", "routing", "history", "validating", "writing", "quarantine", "serving", "client")
+MODULES = (
+    "workbench",
+    "reading",
+    "routing",
+    "history",
+    "validating",
+    "writing",
+    "quarantine",
+    "serving",
+    "client",
+    "completion",
+)
 """The modules of ``tui/cli`` that register commands, in the order ``--help`` lists them."""
 
 COMMANDS = {
@@ -47,6 +59,7 @@ COMMANDS = {
     "setup": "client",
     "doctor": "client",
     "hook": "client",
+    "completion": "completion",
 }
 """Which module registers each command (a test checks it against the full parser)."""
 
@@ -59,9 +72,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="the bank directory (default: $MEMORYBANK_ROOT, else memory_bank/ or memory-bank/ found upward)",
     )
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="memorybank",
-        description="Keep a project's memory bank true: route, read, validate, write through gates.",
+        description="Keep a project's memory bank true: route, read, validate, write through gates. With no "
+        "command it opens the workbench on the bank. `memorybank COMMAND --help` explains each command.",
+        epilog=examples(
+            "# open the workbench on ./memory_bank (found upward from the working directory)",
+            "memorybank",
+            "# which documents answer a question, and the section to start reading at",
+            'memorybank route "how are failed card payments retried"',
+            "# check the bank in CI or before a commit (exit 1 when a finding is an error)",
+            "memorybank validate",
+            "# a bank elsewhere",
+            "memorybank stats --root ~/src/harbor/memory_bank",
+        ),
         parents=[common],
     )
     parser.add_argument("--version", action=_Version, nargs=0, help="print the installed version and exit")

@@ -14,45 +14,110 @@ from memorybank.core.write.fold import FoldResult, fold
 from memorybank.core.write.inbox import discard, list_inbox, promote
 from memorybank.core.write.proposals import apply_proposal, reject_proposal
 from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json
 from memorybank.tui.cli.writing import _csv, _json_flag, _print_write
+
+NOTE = "the note, e.g. _inbox/retries-bunch-up.md"
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``promote``, ``discard`` and ``inbox``."""
-    p = sub.add_parser("promote", parents=[common], help="move an _inbox/ note to its place in the bank")
-    p.add_argument("path", help="the note, e.g. _inbox/note.md")
-    p.add_argument("--to", required=True, help="destination bank path")
-    p.add_argument("--kind", dest="doc_kind")
-    p.add_argument("--title")
-    p.add_argument("--purpose")
-    p.add_argument("--derived", help="comma-separated, relative to the destination")
-    p.add_argument("--canonical", help="comma-separated canonical_for keys")
-    p.add_argument("--must-not-define")
-    p.add_argument("--status", help="default active")
-    p.add_argument("--dry-run", action="store_true")
+    p = sub.add_parser(
+        "promote",
+        parents=[common],
+        help="move an _inbox/ note to its place in the bank",
+        description="Move a note out of _inbox/ to its place in the bank as a governed document (active by "
+        "default), registered in its index, through every gate a new document meets. Use it for a new "
+        "fact; a fact that already has an owner document is folded into it (inbox fold).",
+        epilog=examples(
+            "memorybank promote _inbox/eu-reverse-charge.md --to domain/eu-reverse-charge.md --kind domain \\",
+            "    --derived tax-model.md --dry-run",
+        ),
+    )
+    p.add_argument("path", help=NOTE)
+    p.add_argument("--to", required=True, metavar="PATH", help="destination bank path, e.g. domain/reverse-charge.md")
+    p.add_argument(
+        "--kind",
+        dest="doc_kind",
+        help="doc_kind of the document (default: the note's; required when the note has none)",
+    )
+    p.add_argument("--title", help="a new title (default: the note's)")
+    p.add_argument("--purpose", help="a new purpose (default: the note's)")
+    p.add_argument("--derived", metavar="PATHS", help="comma-separated derived_from paths, relative to the destination")
+    p.add_argument("--canonical", metavar="KEYS", help="comma-separated canonical_for keys")
+    p.add_argument("--must-not-define", metavar="KEYS", help="comma-separated must_not_define keys")
+    p.add_argument("--status", help="the status at its destination (default active)")
+    p.add_argument("--dry-run", action="store_true", help="run every gate and show the document; write nothing")
     _json_flag(p)
     p.set_defaults(handler=run_promote)
 
-    p = sub.add_parser("discard", parents=[common], help="drop an _inbox/ note, with a reason")
-    p.add_argument("path")
-    p.add_argument("--reason", required=True)
-    p.add_argument("--dry-run", action="store_true")
+    p = sub.add_parser(
+        "discard",
+        parents=[common],
+        help="drop an _inbox/ note, with a reason",
+        description="Delete a note from _inbox/, with the reason kept on record in _inbox/.record.jsonl. Use "
+        "it for a note that holds nothing the bank should keep.",
+        epilog=examples(
+            'memorybank discard _inbox/flaky-pdf-test.md --reason "a local font problem, not project knowledge"'
+        ),
+    )
+    p.add_argument("path", help=NOTE)
+    p.add_argument("--reason", required=True, help="why the note goes, kept on record")
+    p.add_argument("--dry-run", action="store_true", help="check the note and show the discard; write nothing")
     _json_flag(p)
     p.set_defaults(handler=run_discard)
 
-    inbox = sub.add_parser("inbox", parents=[common], help="the quarantine: list notes, apply or reject proposals")
+    inbox = sub.add_parser(
+        "inbox",
+        parents=[common],
+        help="the quarantine: list notes, apply or reject proposals, fold a note into its owner",
+        description="The quarantine of notes agents capture in _inbox/. Only the owner empties it: list the "
+        "notes, apply or reject the proposal an agent recorded on one, or fold a note into the document "
+        "that owns its fact. With no action it lists the notes.",
+        epilog=examples(
+            "memorybank inbox",
+            "memorybank inbox apply _inbox/deploy-freeze-calendar.md --dry-run",
+        ),
+    )
     actions = inbox.add_subparsers(dest="inbox_action", metavar="ACTION")
-    p = actions.add_parser("list", parents=[common], help="notes oldest first, with age, origin and proposals")
+    p = actions.add_parser(
+        "list",
+        parents=[common],
+        help="notes oldest first, with age, origin and proposals",
+        description="List the notes in _inbox/, oldest first: age (STALE after 14 days), the client that "
+        "captured each, its purpose, and the proposal an agent recorded on it.",
+        epilog=examples("memorybank inbox list", "memorybank inbox list --json"),
+    )
     _json_flag(p)
     p.set_defaults(handler=run_inbox_list)
-    p = actions.add_parser("apply", parents=[common], help="carry out an agent's proposal (every gate runs again)")
-    p.add_argument("path")
-    p.add_argument("--dry-run", action="store_true")
+    p = actions.add_parser(
+        "apply",
+        parents=[common],
+        help="carry out an agent's proposal (every gate runs again)",
+        description="Carry out the proposal an agent recorded on a note (promote, fold or discard), as the "
+        "owner: every gate runs again, so a proposal that no longer fits the bank is refused.",
+        epilog=examples(
+            "# see what it would write, then do it",
+            "memorybank inbox apply _inbox/deploy-freeze-calendar.md --dry-run",
+            "memorybank inbox apply _inbox/deploy-freeze-calendar.md",
+        ),
+    )
+    p.add_argument("path", help="a note that carries a proposal, e.g. _inbox/deploy-freeze-calendar.md")
+    p.add_argument("--dry-run", action="store_true", help="run every gate and show the result; write nothing")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_apply)
-    p = actions.add_parser("reject", parents=[common], help="clear an agent's proposal")
-    p.add_argument("path")
+    p = actions.add_parser(
+        "reject",
+        parents=[common],
+        help="clear an agent's proposal",
+        description="Clear the proposal an agent recorded on a note; the note stays in _inbox/, and the agent "
+        "may propose again.",
+        epilog=examples(
+            'memorybank inbox reject _inbox/deploy-freeze-calendar.md --note "fold the days into the runbook instead"'
+        ),
+    )
+    p.add_argument("path", help="a note that carries a proposal, e.g. _inbox/deploy-freeze-calendar.md")
     p.add_argument("--note", help="why, for the agent that proposed it")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_reject)
@@ -60,13 +125,20 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "fold",
         parents=[common],
         help="put a note's text into its owner's ## section, then discard it (reason: where it went)",
+        description="Put a note's text into a ## section of the document that owns its fact, then discard the "
+        'note with the reason "folded into PATH#Section": one write. Use it when the fact already has '
+        "an owner; promote makes a new document instead.",
+        epilog=examples(
+            "memorybank inbox fold _inbox/retries-bunch-up.md --into engineering/payment-retries.md \\",
+            '    --section "Backoff and Jitter" --append --dry-run',
+        ),
     )
-    p.add_argument("path", help="the note, e.g. _inbox/note.md")
-    p.add_argument("--into", required=True, help="the owner document's bank path")
+    p.add_argument("path", help=NOTE)
+    p.add_argument("--into", required=True, metavar="PATH", help="the owner document's bank path")
     p.add_argument("--section", required=True, help="the ## section to update")
     p.add_argument("--append", action="store_true", help="append to the section instead of replacing it")
     p.add_argument("--content", help="the text to fold (default: the note's body without its title)")
-    p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--dry-run", action="store_true", help="show the section's diff and the discard; write nothing")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_fold)
     inbox.set_defaults(handler=run_inbox_list, json=False)

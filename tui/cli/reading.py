@@ -9,16 +9,41 @@ from memorybank.core.bank import Bank
 from memorybank.core.read import read_document
 from memorybank.core.stats import Stats, bank_stats
 from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json, human_bytes, rows
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    stats = sub.add_parser("stats", parents=[common], help="counts, contract, edges, keys and defects of the bank")
+    stats = sub.add_parser(
+        "stats",
+        parents=[common],
+        help="counts, contract, edges, keys and defects of the bank",
+        description="Describe the bank: its documents, the contract read from dna/ (kinds, statuses, layers), "
+        "derived_from edges, canonical_for keys and their conflicts, index links, parse errors, files "
+        "without frontmatter and encoding defects. Run it first on a bank you do not know.",
+        epilog=examples("memorybank stats", "# the same figures for a script", "memorybank stats --json"),
+    )
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.set_defaults(handler=run_stats)
 
-    read = sub.add_parser("read", parents=[common], help="print a document, one ## section, or a line range")
-    read.add_argument("path", help="bank path of the document (memory_bank/ prefix and absolute paths accepted)")
+    read = sub.add_parser(
+        "read",
+        parents=[common],
+        help="print a document, one ## section, or a line range",
+        description="Print a document of the bank, or only one of its ## sections, or a line range of the raw "
+        "file (frontmatter included). Reading a section keeps a long document cheap to read.",
+        epilog=examples(
+            "memorybank read engineering/payment-retries.md",
+            "# one section: the heading is matched exactly or as a part, in any case",
+            'memorybank read engineering/payment-retries.md --section "giving up"',
+            "# lines 1-12 of the file: its frontmatter",
+            "memorybank read memory_bank/domain/tax-model.md --lines 1-12",
+        ),
+    )
+    read.add_argument(
+        "path",
+        help="bank path of the document, e.g. adr/README.md (a memory_bank/ prefix or an absolute path works too)",
+    )
     read.add_argument("--section", "-s", help="a ## heading (exact or contained, case-insensitive)")
     read.add_argument("--lines", "-l", help='a line range of the raw file: "120-160", "120-" or "120"')
     read.add_argument("--json", action="store_true", help="print JSON")

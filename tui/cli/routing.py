@@ -14,6 +14,7 @@ from memorybank.core.route import RouteHit, RouteResult, route
 from memorybank.core.search import DEFAULT_LIMIT as SEARCH_LIMIT
 from memorybank.core.search import SearchResult, search
 from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json
 
 _LAYERS = [layer for layer in LAYERS if layer != "inbox"]
@@ -21,30 +22,71 @@ _LAYERS = [layer for layer in LAYERS if layer != "inbox"]
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``route``, ``search`` and ``eval``."""
-    parser = sub.add_parser("route", parents=[common], help="the documents to read for a question (English or Russian)")
+    parser = sub.add_parser(
+        "route",
+        parents=[common],
+        help="the documents to read for a question (English or Russian)",
+        description="Rank the documents that answer a question, with the ## section to start reading at and "
+        "why each matched (canonical_for keys, purpose, title, headings, body). Ask before reading or "
+        "changing the bank; a why-question favours decision records.",
+        epilog=examples(
+            'memorybank route "how are failed card payments retried"',
+            "# only knowledge documents, the best two",
+            'memorybank route "vat rates" --layer knowledge --limit 2',
+            "# where each score came from",
+            'memorybank route "why did we choose a postgres job queue" --explain',
+        ),
+    )
     parser.add_argument("question", help='a question or topic, e.g. "where are the filter thresholds"')
     parser.add_argument("--limit", "-n", type=int, default=ROUTE_LIMIT, help=f"results, 1-25 (default {ROUTE_LIMIT})")
-    parser.add_argument("--kind", help="only documents of this doc_kind")
+    parser.add_argument("--kind", help="only documents of this doc_kind (e.g. adr, ops)")
     parser.add_argument("--layer", choices=_LAYERS, help="only documents of this layer")
     parser.add_argument("--explain", action="store_true", help="show where each score came from")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run_route)
 
-    parser = sub.add_parser("search", parents=[common], help="where words or identifiers occur in document bodies")
+    parser = sub.add_parser(
+        "search",
+        parents=[common],
+        help="where words or identifiers occur in document bodies",
+        description="Find where words, a phrase or an identifier occur in document bodies, with file:line and "
+        "the line itself. Use it for a literal string; use route for a question.",
+        epilog=examples(
+            'memorybank search "credit note"',
+            "# an identifier, among delivery documents only",
+            "memorybank search FT-001 --layer delivery",
+            "memorybank search jitter --status active --json",
+        ),
+    )
     parser.add_argument("query", help="words, a phrase or an identifier such as FT-001 or filter_thresholds")
     parser.add_argument("--limit", "-n", type=int, default=SEARCH_LIMIT, help=f"results, 1-50 (default {SEARCH_LIMIT})")
-    parser.add_argument("--kind", help="only documents of this doc_kind")
+    parser.add_argument("--kind", help="only documents of this doc_kind (e.g. adr, ops)")
     parser.add_argument("--layer", choices=_LAYERS, help="only documents of this layer")
-    parser.add_argument("--status", help="only documents with this status")
+    parser.add_argument("--status", help="only documents with this status (e.g. active, draft)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run_search)
 
-    parser = sub.add_parser("eval", parents=[common], help=f"Recall@1, Recall@3 and MRR of routing over {ROUTE_CHECKS}")
+    parser = sub.add_parser(
+        "eval",
+        parents=[common],
+        help=f"Recall@1, Recall@3 and MRR of routing over {ROUTE_CHECKS}",
+        description=f"Measure how well route answers the bank's own route checks: each row of a table "
+        f"Question | Expected in {ROUTE_CHECKS} (or in each --file) is routed, and Recall@1, Recall@3 "
+        "and MRR are printed beside two baselines (headers only, BM25 over bodies), with the misses. "
+        "Run it after changing titles, purposes or canonical_for keys.",
+        epilog=examples(
+            f"# the bank's own checks, {ROUTE_CHECKS}",
+            "memorybank eval",
+            "# two sets, each measured on its own: tune on one, report the other",
+            "memorybank eval --file tuning.md --file held-out.md",
+        ),
+    )
     parser.add_argument(
         "--file",
         "-f",
         type=Path,
         action="append",
+        metavar="FILE",
         help=f"a file of Question | Expected rows (default: the bank's {ROUTE_CHECKS}); repeat it to "
         "measure several sets (tuning, held-out) each on its own",
     )

@@ -11,12 +11,28 @@ from pathlib import Path
 from typing import Any
 
 from memorybank.core.roots import find_root
+from memorybank.tui.cli.helptext import Parser, examples
 
 SUBSETS = ("full", "read-only", "capture")
 """``mcp_server.surface.SUBSETS``, repeated so the parser does not import the server."""
 SURFACE_HELP = (
     "which tools agents get: full (default); read-only (route, read, search, validate, graph, drift, changed); "
     "capture (those and bank_capture, a note into _inbox/)"
+)
+MCP_DESCRIPTION = (
+    "Serve the bank to coding agents over MCP: the bank_* tools, resources and prompts, with every write "
+    "going through the bank's gates. Agent clients start it themselves (memorybank setup writes their "
+    "config); over stdio by default, or streamable HTTP on a loopback address with --http."
+)
+MCP_EPILOG = examples(
+    "# what a client runs: stdio, the bank found from the working directory",
+    "memorybank mcp",
+    "# HTTP for clients that take a URL: http://127.0.0.1:8765/mcp",
+    "memorybank mcp --http 127.0.0.1:8765",
+    "# let agents promote and discard notes themselves, and stay off in ~/scratch",
+    "memorybank mcp --inbox-exits agent --off ~/scratch",
+    "# an agent that may read the bank and file notes for the owner, nothing more",
+    "memorybank mcp --surface capture",
 )
 EXITS_HELP = (
     "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
@@ -26,7 +42,7 @@ EXITS_HELP = (
 
 def serve_main(argv: list[str]) -> int:
     """``memorybank mcp ARGS`` without building the whole command line (see ``tui/cli/__init__``)."""
-    parser = argparse.ArgumentParser(prog="memorybank mcp", description="Serve the bank to coding agents over MCP.")
+    parser = Parser(prog="memorybank mcp", description=MCP_DESCRIPTION, epilog=MCP_EPILOG)
     parser.add_argument("--root", help="the bank directory (default: $MEMORYBANK_ROOT, else memory_bank/ found upward)")
     _mcp_options(parser)
     from memorybank.tui.cli.errors import run_handler
@@ -57,12 +73,25 @@ def _mcp_options(mcp: argparse.ArgumentParser) -> None:
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``mcp`` and ``surface``."""
-    mcp = sub.add_parser("mcp", parents=[common], help="serve the bank to coding agents over MCP (stdio, or --http)")
+    mcp = sub.add_parser(
+        "mcp",
+        parents=[common],
+        help="serve the bank to coding agents over MCP (stdio, or --http)",
+        description=MCP_DESCRIPTION,
+        epilog=MCP_EPILOG,
+    )
     _mcp_options(mcp)
     mcp.set_defaults(handler=run_mcp)
 
     surface = sub.add_parser(
-        "surface", parents=[common], help="characters and estimated tokens the MCP surface costs per request, per state"
+        "surface",
+        parents=[common],
+        help="characters and estimated tokens the MCP surface costs per request, per state",
+        description="Print what the MCP surface (tool descriptions and schemas, resources, prompts) costs in "
+        "characters and estimated tokens on every request a client sends, part by part, for each "
+        "state of the server (full; seed, with no bank yet and only bank_init; off), then what reading each "
+        "resource costs on this bank.",
+        epilog=examples("memorybank surface", "memorybank surface --inbox-exits agent --json"),
     )
     surface.add_argument("--inbox-exits", choices=("owner", "agent"), default="owner", help=EXITS_HELP)
     surface.add_argument("--json", action="store_true", help="print JSON")

@@ -13,6 +13,7 @@ from pathlib import Path
 from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
 from memorybank.tui.cli.context import open_bank
+from memorybank.tui.cli.helptext import examples
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -20,11 +21,22 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "validate",
         parents=[common],
         help="check the bank against the rules it declares (exit 1 on errors)",
-        description="Check the bank against its rules. Exit 0 clean, 1 errors found, 2 usage error.",
+        description="Check the bank against every validation rule: broken derived_from and links, canonical_for "
+        "conflicts, unregistered documents, and the contract rules its dna/ declares. Run it before a "
+        "commit and in CI. Exit 0 when no finding is an error, 1 when one is, 2 on a usage error.",
+        epilog=examples(
+            "memorybank validate",
+            "# errors only, under adr/",
+            "memorybank validate --scope adr --severity error",
+            "# one rule",
+            "memorybank validate --rule broken-link",
+            "# for GitHub code scanning",
+            "memorybank validate --format sarif > memorybank.sarif",
+        ),
     )
-    parser.add_argument("--scope", help="only findings under this subdirectory")
-    parser.add_argument("--rule", choices=RULE_ORDER, metavar="RULE", help="only this rule")
-    parser.add_argument("--severity", choices=("error", "warning"))
+    parser.add_argument("--scope", metavar="DIR", help="only findings on documents under this directory, e.g. adr")
+    parser.add_argument("--rule", choices=RULE_ORDER, metavar="RULE", help=f"only this rule: {', '.join(RULE_ORDER)}")
+    parser.add_argument("--severity", choices=("error", "warning"), help="only findings of this severity")
     parser.add_argument("--summary", action="store_true", help="counts only, no findings")
     parser.add_argument(
         "--format",

@@ -10,10 +10,25 @@ from __future__ import annotations
 import argparse
 import sys
 
+from memorybank.tui.cli.helptext import examples
+
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this family's subcommands to the parser."""
-    p = sub.add_parser("tui", parents=[common], help="open the workbench on the bank (the default command)")
+    p = sub.add_parser(
+        "tui",
+        parents=[common],
+        help="open the workbench on the bank (the default command)",
+        description="Open the workbench, the terminal app for the bank's owner: browse and route, triage the "
+        "inbox, review validation and drift. It is what `memorybank` with no command runs; with no bank "
+        "found it opens a welcome screen that can create one.",
+        epilog=examples(
+            "# the bank found from the working directory",
+            "memorybank tui",
+            "# and serve the same bank to agents at http://127.0.0.1:8765/mcp, watching their calls",
+            "memorybank tui --serve-mcp 8765",
+        ),
+    )
     p.add_argument(
         "--serve-mcp",
         metavar="PORT",
@@ -21,8 +36,22 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "loopback); the Activity pane lists every tool call",
     )
     p.set_defaults(handler=run_tui)
-    p = sub.add_parser("demo", parents=[common], help="build a demo bank with history, drift and an inbox, and open it")
-    p.add_argument("--dest", help="build the demo repository in this directory (default: a new temporary one)")
+    p = sub.add_parser(
+        "demo",
+        parents=[common],
+        help="build a demo bank with history, drift and an inbox, and open it",
+        description="Build a realistic demo bank (a billing project, harbor/) in a new git repository, with "
+        "commit history, code that drifted from its documents, validation findings and inbox notes, then "
+        "open the workbench on it. Use it to try memorybank without touching a project of your own.",
+        epilog=examples(
+            "memorybank demo",
+            "# build it in ./demo and print the bank's path, without opening the app",
+            "memorybank demo --dest demo --no-open",
+        ),
+    )
+    p.add_argument(
+        "--dest", metavar="DIR", help="build the demo repository in this directory (default: a new temporary one)"
+    )
     p.add_argument("--no-open", action="store_true", help="build it and print its path, without opening the app")
     p.set_defaults(handler=run_demo)
 

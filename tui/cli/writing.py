@@ -16,6 +16,7 @@ from memorybank.core.write.create import create
 from memorybank.core.write.edit import edit, update_section
 from memorybank.core.write.fields import set_field, set_status
 from memorybank.tui.cli.context import open_bank, root_path
+from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json
 
 CLI_CLIENT = "memorybank-cli"
@@ -31,8 +32,28 @@ def _json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
+def _dry_run_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dry-run", action="store_true", help="run every gate and show the change; write nothing")
+
+
+DOC_PATH = "bank path of the document, e.g. ops/deploy-runbook.md"
+
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("init", parents=[common], help="seed a new bank (24 files) for a project")
+    p = sub.add_parser(
+        "init",
+        parents=[common],
+        help="seed a new bank (24 files) for a project",
+        description="Seed a new bank for a project: a contract in dna/ (governance, frontmatter, lifecycle), "
+        "section indexes and flows, 24 files that validate clean. Without --root it seeds ./memory_bank.",
+        epilog=examples(
+            "# list the files first, then write them",
+            'memorybank init "Harbor Billing" --dry-run',
+            'memorybank init "Harbor Billing"',
+            "# a bank under docs/ instead",
+            'memorybank init "Harbor Billing" --root docs/memory_bank',
+        ),
+    )
     p.add_argument("name", help="the project's name, written into the root index")
     p.add_argument("--dry-run", action="store_true", help="list the files and write nothing")
     p.add_argument("--force", action="store_true", help="seed even where documents already exist")
@@ -40,61 +61,144 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=run_init)
 
     p = sub.add_parser(
-        "materialize-flows", parents=[common], help="copy the shipped templates into the bank to own them"
+        "materialize-flows",
+        parents=[common],
+        help="copy the shipped templates into the bank to own them",
+        description="Copy the document templates shipped with memorybank into the bank's flows/templates/. "
+        "From then on the bank owns them: edit them there, and create uses them before the shipped ones.",
+        epilog=examples(
+            "memorybank materialize-flows",
+            "# take the shipped versions again, over the bank's copies",
+            "memorybank materialize-flows --force",
+        ),
     )
     p.add_argument("--force", action="store_true", help="overwrite templates the bank already has")
     _json_flag(p)
     p.set_defaults(handler=run_materialize)
 
-    p = sub.add_parser("create", parents=[common], help="create a governed document and register it in its index")
+    p = sub.add_parser(
+        "create",
+        parents=[common],
+        help="create a governed document and register it in its index",
+        description="Create a governed document from the template of its doc_kind, with its frontmatter, "
+        "and register it in its section's index; every gate of the bank runs first, and a refusal "
+        "writes nothing. With --inbox it captures a draft note into _inbox/ for the owner to place.",
+        epilog=examples(
+            "# a decision record, shown first, then written",
+            "memorybank create adr/ADR-20260601T090000Z-pdf-rendering.md --kind adr \\",
+            '    --title "Render PDFs with WeasyPrint" --purpose "Why invoices are rendered with WeasyPrint." \\',
+            "    --derived ../engineering/architecture.md --dry-run",
+            "memorybank create adr/ADR-20260601T090000Z-pdf-rendering.md --kind adr \\",
+            '    --title "Render PDFs with WeasyPrint" --purpose "Why invoices are rendered with WeasyPrint." \\',
+            "    --derived ../engineering/architecture.md",
+            "# a note for the owner's inbox",
+            'memorybank create pdf-font.md --inbox --title "PDF test needs the Inter font" \\',
+            '    --purpose "Why the PDF snapshot test fails on machines without the font."',
+        ),
+    )
     p.add_argument("path", help="bank path of the new document, e.g. adr/ADR-20260101T000000Z-name.md")
-    p.add_argument("--kind", dest="doc_kind", default="", help="doc_kind (chooses the template)")
-    p.add_argument("--title", required=True)
+    p.add_argument(
+        "--kind",
+        dest="doc_kind",
+        default="",
+        help="doc_kind: chooses the template and section (required unless --inbox)",
+    )
+    p.add_argument("--title", required=True, help="the title, also written as the H1")
     p.add_argument("--purpose", required=True, help="one sentence: when to read it (routing ranks on it)")
-    p.add_argument("--derived", help="comma-separated derived_from paths, relative to the new document")
-    p.add_argument("--canonical", help="comma-separated canonical_for keys")
-    p.add_argument("--must-not-define", help="comma-separated must_not_define keys")
+    p.add_argument(
+        "--derived", metavar="PATHS", help="comma-separated derived_from paths, relative to the new document"
+    )
+    p.add_argument("--canonical", metavar="KEYS", help="comma-separated canonical_for keys it owns")
+    p.add_argument("--must-not-define", metavar="KEYS", help="comma-separated must_not_define keys")
     p.add_argument("--status", help="draft (default), active or another declared status")
     p.add_argument("--body", help="the body (replaces the template's prose)")
-    p.add_argument("--body-file", help="read the body from this file")
+    p.add_argument("--body-file", metavar="FILE", help="read the body from this file (inside the project)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="an extra frontmatter field")
     p.add_argument("--inbox", action="store_true", help="capture into _inbox/ as a draft note")
-    p.add_argument("--dry-run", action="store_true")
+    _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_create)
 
-    p = sub.add_parser("edit", parents=[common], help="replace one exact fragment of a document's body")
-    p.add_argument("path")
-    p.add_argument("--find", required=True)
-    p.add_argument("--replace", required=True)
+    p = sub.add_parser(
+        "edit",
+        parents=[common],
+        help="replace one exact fragment of a document's body",
+        description="Replace one exact fragment of a document's body. The fragment must occur exactly once "
+        "(in the --section, if given); when it does not, the refusal names the closest passage and its "
+        "line. Frontmatter is changed with set-field and set-status, not here.",
+        epilog=examples(
+            'memorybank edit engineering/payment-retries.md --section "Backoff and Jitter" \\',
+            '    --find "Delays are fixed; every retry of the same minute fires together." \\',
+            '    --replace "Delays carry decorrelated jitter, so retries spread out." --dry-run',
+        ),
+    )
+    p.add_argument("path", help=DOC_PATH)
+    p.add_argument("--find", required=True, help="the exact text to replace (it must occur once)")
+    p.add_argument("--replace", required=True, help="the text to put in its place")
     p.add_argument("--section", help="only look in this ## section")
-    p.add_argument("--dry-run", action="store_true")
+    _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_edit)
 
-    p = sub.add_parser("update-section", parents=[common], help="replace or append to one ## section")
-    p.add_argument("path")
-    p.add_argument("section")
-    p.add_argument("--content")
-    p.add_argument("--content-file")
+    p = sub.add_parser(
+        "update-section",
+        parents=[common],
+        help="replace or append to one ## section",
+        description="Replace the body of one ## section of a document, or append to it; nothing else in the "
+        "file moves. The new content may not open ## sections of its own.",
+        epilog=examples(
+            'memorybank update-section engineering/payment-retries.md "Backoff and Jitter" \\',
+            '    --content "Each delay is drawn with decorrelated jitter (src/payments/retry.py)."',
+            "# add to the end of a section, the text read from a file of the project",
+            'memorybank update-section ops/deploy-runbook.md "Deploy Freeze" --append --content-file freeze.md',
+        ),
+    )
+    p.add_argument("path", help=DOC_PATH)
+    p.add_argument("section", help="the ## heading (exact or contained, case-insensitive)")
+    p.add_argument("--content", help="the new text of the section")
+    p.add_argument("--content-file", metavar="FILE", help="read the new text from this file (inside the project)")
     p.add_argument("--append", action="store_true", help="append instead of replacing")
-    p.add_argument("--dry-run", action="store_true")
+    _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_update_section)
 
-    p = sub.add_parser("set-status", parents=[common], help="move a document to a lifecycle status, through its gates")
-    p.add_argument("path")
-    p.add_argument("status")
+    p = sub.add_parser(
+        "set-status",
+        parents=[common],
+        help="move a document to a lifecycle status, through its gates",
+        description="Move a document to another lifecycle status (draft, active, archived or another the "
+        "contract declares). Activation needs the derived_from the contract asks for; archiving a "
+        "document that owns canonical_for keys needs --release-canonical.",
+        epilog=examples(
+            "# back to draft until it declares what it derives from",
+            "memorybank set-status engineering/caching-notes.md draft",
+            "# retire a document and give up the canonical_for keys it owns",
+            "memorybank set-status engineering/testing-policy.md archived --release-canonical --dry-run",
+        ),
+    )
+    p.add_argument("path", help=DOC_PATH)
+    p.add_argument("status", help="the new status, e.g. active or archived")
     p.add_argument("--release-canonical", action="store_true", help="when archiving, give up its canonical_for keys")
-    p.add_argument("--dry-run", action="store_true")
+    _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_set_status)
 
-    p = sub.add_parser("set-field", parents=[common], help="set one scalar frontmatter value in place")
-    p.add_argument("path")
-    p.add_argument("field")
-    p.add_argument("value")
-    p.add_argument("--dry-run", action="store_true")
+    p = sub.add_parser(
+        "set-field",
+        parents=[common],
+        help="set one scalar frontmatter value in place",
+        description="Set one scalar frontmatter value, keeping the line's quoting. A new title renames the H1 "
+        "that repeated it; a new title or purpose is carried into index entries that repeated the old "
+        "text. Use set-status for status.",
+        epilog=examples(
+            'memorybank set-field ops/monitoring.md purpose "Which alerts page whom, and the dashboards to open."',
+            'memorybank set-field domain/tax-model.md title "VAT Model" --dry-run',
+        ),
+    )
+    p.add_argument("path", help=DOC_PATH)
+    p.add_argument("field", help="the frontmatter key, e.g. title or purpose")
+    p.add_argument("value", help="its new value")
+    _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_set_field)
 
