@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 import subprocess
 import sys
 
@@ -70,3 +72,16 @@ def test_version_prints_the_installed_version_and_exits_zero(capsys):
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"memorybank {version('memorybank')}"
+
+
+def test_a_reader_that_stops_early_gets_no_error(tmp_path):
+    """``memorybank read ... | head``: the pipe closes under the command, which stops quietly."""
+    root = tmp_path / "bank"
+    shutil.copytree(FIXTURES / "reference", root)
+    index = root / "README.md"
+    index.write_text(index.read_text() + "".join(f"- line {n} of a long index\n" for n in range(20_000)))
+    command = f"{shlex.quote(sys.executable)} -m memorybank read README.md --root {shlex.quote(str(root))}"
+    done = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {command} | head -c 1 >/dev/null"], capture_output=True, text=True
+    )
+    assert done.stderr == "" and done.returncode == 0, done.stderr

@@ -8,6 +8,8 @@ system refused (read-only file system, no space left, permission denied: nothing
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Callable
 
@@ -23,6 +25,12 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
     except StorageError as exc:
         _error(exc.message)
         return 3
+    except BrokenPipeError:
+        # The reader went away (``memorybank stats | head``): stop quietly, and point stdout at
+        # nothing so the interpreter's last flush does not complain either.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:  # a refusal of the OS outside a write (a read, a mkdir): still one line
         _error(storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message)
         return 3
@@ -32,8 +40,6 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 def _error(message: str) -> None:
