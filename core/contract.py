@@ -3,8 +3,9 @@
 Value sets come from markdown table rows whose first cell names a governed field (``doc_kind``,
 ``doc_function``, ``status``, ``delivery_status``, ``decision_status``): every backticked lowercase
 token in the other cells is an allowed value. Three sentences switch rules on: the root document,
-the ``derived_from`` requirement and the cycle ban. Sets are open: a value outside them is a
-warning, never a refusal. With no ``dna/`` at all the bank runs in degraded mode.
+the ``derived_from`` requirement and the cycle ban; a fourth sets a number, the days after which a
+live document nobody committed is stale ("stale after 90 days"). Sets are open: a value outside
+them is a warning, never a refusal. With no ``dna/`` at all the bank runs in degraded mode.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ _ROOT = re.compile(
 )
 _REQUIRES = re.compile(r"must define\s*`?derived_from`?|`?derived_from`?\s+(?:\S+\s+){0,2}обязател", re.IGNORECASE)
 _CYCLES = re.compile(r"(?:cyclic|circular) dependencies are forbidden|циклические зависимости запрещены", re.IGNORECASE)
+_STALE_AFTER = re.compile(
+    r"(?:stale\s+after|устаревш\w*\s+(?:через|после))\W{0,4}(\d{1,4})\W{0,4}(?:days?|дн)", re.IGNORECASE
+)
+MAX_STALE_AFTER_DAYS = 3650
 
 DEGRADED_NOTE = (
     "This bank has no dna/frontmatter.md. The server runs in degraded mode: routing and reading "
@@ -45,7 +50,9 @@ def parse_contract(dna_sources: list[tuple[str, str]], *, has_principles: bool) 
     roots: set[str] = set()
     requires = False
     cycles = False
-    for _path, text in dna_sources:
+    stale_after: tuple[int, str] | None = None
+    for path, text in dna_sources:
+        stale_after = stale_after or _stale_after(text, path)
         for line in text.split("\n"):
             stripped = line.strip()
             if stripped.startswith("|"):
@@ -77,4 +84,18 @@ def parse_contract(dna_sources: list[tuple[str, str]], *, has_principles: bool) 
         roots=frozenset(roots),
         requires_derived_from=requires,
         forbids_cycles=cycles,
+        stale_after_days=stale_after[0] if stale_after else None,
+        stale_after_source=stale_after[1] if stale_after else None,
     )
+
+
+def _stale_after(text: str, path: str) -> tuple[int, str] | None:
+    """The first "stale after N days" of a document with N in range, and the document it came from.
+
+    The first such sentence in bank order wins; a number out of range (more than ten years) is
+    read as no setting rather than refused: the contract never refuses."""
+    for match in _STALE_AFTER.finditer(text):
+        days = int(match.group(1))
+        if days <= MAX_STALE_AFTER_DAYS:
+            return days, path
+    return None

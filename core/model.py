@@ -153,6 +153,10 @@ class Contract:
     roots: frozenset[str] = frozenset()
     requires_derived_from: bool = False
     forbids_cycles: bool = False
+    stale_after_days: int | None = None
+    """Days without a commit after which a live document counts as stale, when a sentence says so."""
+    stale_after_source: str | None = None
+    """The ``dna/`` document whose sentence set ``stale_after_days``."""
 
     def values_for(self, field_name: str) -> frozenset[str]:
         return {

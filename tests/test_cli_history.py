@@ -158,6 +158,84 @@ def test_changed_without_git_says_what_it_could_see(fixture_bank, capsys):
     assert "not inside a git repository" in capsys.readouterr().err
 
 
+# -- drift --stale --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def aging_repo(tmp_path_factory) -> Path:
+    """The project of tests/core/test_staleness.py: documents of 2026-01-10, code moved on since."""
+    from tests.core.test_staleness import build
+
+    return build(tmp_path_factory.mktemp("aging") / "project")
+
+
+@pytest.fixture
+def pinned_now(monkeypatch) -> None:
+    """The clock a person pins with MEMORYBANK_NOW: 2026-06-15, so the documents are 156 days old."""
+    monkeypatch.setenv("MEMORYBANK_NOW", "2026-06-15T12:00:00Z")
+
+
+def test_drift_stale_text_ranks_documents_with_their_reasons(aging_repo, pinned_now, capsys):
+    assert main(["drift", "--stale", "--root", str(aging_repo)]) == 0
+    out = capsys.readouterr().out
+    assert "untouched for more than 90 days (the default) while the code moved on; live 5, not live 6" in out
+    assert (
+        "  engineering/billing.md  Billing  (156 days)\n"
+        "      64 lines in 4 files changed since 2026-01-10 (2 commits), 1 of them named in the document, "
+        "1 beside what it names\n"
+        "      named: src/billing/tax.py\n"
+    ) in out
+    assert (
+        out.index("engineering/billing.md") < out.index("engineering/worker.md") < out.index("engineering/overview.md")
+    )
+    assert "engineering/fresh.md" not in out and "engineering/old-way.md" not in out
+
+
+def test_drift_stale_days_override_and_json(aging_repo, pinned_now, capsys):
+    data = run_json(capsys, "drift", "--stale", "--days", "157", "--format", "json", "--root", str(aging_repo))
+    assert (data["mode"], data["days"], data["days_from"], data["stale"]) == ("git", 157, "given", [])
+    data = run_json(capsys, "drift", "--stale", "--days", "30", "--json", "--root", str(aging_repo))
+    assert [d["path"] for d in data["stale"]][:2] == ["engineering/billing.md", "engineering/worker.md"]
+    assert data["stale"][0]["named"] == ["src/billing/tax.py"] and data["stale"][0]["age_days"] == 156
+    assert main(["drift", "--stale", "--days", "3651", "--root", str(aging_repo)]) == 2
+    assert "between 0 and 3650" in capsys.readouterr().err
+
+
+def test_drift_stale_honours_the_banks_dna_sentence(aging_repo, pinned_now, tmp_path, capsys):
+    copy = tmp_path / "project"
+    shutil.copytree(aging_repo.parent, copy, symlinks=True)
+    lifecycle = "---\ntitle: Lifecycle\n---\n# Lifecycle\n\nA live document is stale after 200 days.\n"
+    (copy / "memory_bank" / "dna").mkdir()
+    (copy / "memory_bank" / "dna" / "lifecycle.md").write_text(lifecycle, encoding="utf-8")
+    assert main(["drift", "--stale", "--root", str(copy / "memory_bank")]) == 0
+    out = capsys.readouterr().out
+    assert "more than 200 days (set in dna/lifecycle.md)" in out
+    assert "no live document is more than 200 days old with code committed after it" in out
+    assert main(["drift", "--stale", "--days", "90", "--root", str(copy / "memory_bank")]) == 0
+    assert "(given)" in (out := capsys.readouterr().out) and "engineering/billing.md" in out
+
+
+def test_drift_stale_options_that_do_not_go_together_are_usage_errors(aging_repo, capsys):
+    assert main(["drift", "--days", "30", "--root", str(aging_repo)]) == 2
+    assert "--days goes with --stale" in capsys.readouterr().err
+    assert main(["drift", "--stale", "--threshold-days", "30", "--root", str(aging_repo)]) == 2
+    assert "with --stale, say how old with --days N" in capsys.readouterr().err
+
+
+def test_drift_stale_without_git_prints_a_clear_note(fixture_bank, capsys):
+    assert main(["drift", "--stale", "--root", str(fixture_bank())]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("live ") and "note: This bank is not inside a git repository" in out
+
+
+def test_drift_help_describes_stale_and_shows_examples(capsys):
+    with pytest.raises(SystemExit):
+        main(["drift", "--help"])
+    out = capsys.readouterr().out
+    assert "--stale" in out and "--days N" in out and "examples:" in out
+    assert "memorybank drift --stale --days 30 --format json" in out
+
+
 # -- a real bank, committed in two steps ----------------------------------------------------------
 
 

@@ -10,7 +10,11 @@ Drift needs a git repository, which the banks of the table are not, so it is mea
 
 builds (once, in the system temporary directory) a synthetic bank inside a git repository whose
 documents each anchor a code file or directory, with a year of dated commits, and prints the time
-of one drift check and of the graph walk on the 10,000-document synthetic bank.
+of one drift check, of one age check (``drift --stale``) on the same repository, and of the graph
+walk on the 10,000-document synthetic bank. ``--long-history 20000`` also builds (with ``git
+fast-import``) a repository of that many commits over three years, 5,000 code files and a
+400-document bank whose documents name some of them, and times the age check there with every
+document stale since the first commit: the worst case, ``git log --numstat`` over the whole history.
 """
 
 from __future__ import annotations
@@ -135,11 +139,67 @@ def drift_figures(anchored: int = 1000, commits: int = 60) -> dict[str, object]:
     }
 
 
+def stale_figures(root: Path, now: str) -> dict[str, object]:
+    from memorybank.core import clock
+    from memorybank.core.staleness import find_stale
+
+    bank = Bank.open(root)
+    len(bank)
+    with clock.pinned(now):
+        started = time.perf_counter()
+        found = find_stale(bank, days=0)
+        first = (time.perf_counter() - started) * 1000
+        again = _median_ms(lambda: find_stale(bank, days=0), 3)
+    return {
+        "live": found.live,
+        "stale": len(found.stale),
+        "stale_first_ms": round(first, 1),
+        "stale_ms": round(again, 1),
+    }
+
+
+def long_history(commits: int, seed: int = 3) -> Path:
+    """A repository of ``commits`` commits over three years (built once with ``git fast-import``)."""
+    repo = Path(tempfile.gettempdir()) / f"memorybank-age-{commits}"
+    if (repo / ".complete").exists():
+        return repo / "memory_bank"
+    rng = random.Random(seed)
+    repo.mkdir(parents=True, exist_ok=True)
+    _git(repo, "init", "-q")
+    files = [f"src/mod{i % 50}/sub{i % 7}/file{i}.py" for i in range(5000)]
+
+    def entry(path: str, text: str) -> bytes:
+        data = text.encode()
+        return b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data), data)
+
+    stream = bytearray()
+    for number in range(commits):
+        when = 1640995200 + number * (3 * 365 * 86400 // commits)
+        stream += b"commit refs/heads/main\ncommitter Bench <bench@example.com> %d +0000\n" % when
+        stream += b"data %d\nc%d\n" % (len(str(number)) + 1, number)
+        if number == 0:
+            for i in range(400):
+                body = f"---\ntitle: Doc {i}\nstatus: active\n---\n# Doc {i}\n\n`{files[i * 7 % 5000]}`, src/mod{i % 50}/\n"
+                stream += entry(f"memory_bank/area{i % 10}/doc{i}.md", body)
+            stream += b"".join(entry(path, "x\n") for path in files)
+        else:
+            for path in rng.sample(files, rng.randint(1, 6)):
+                stream += entry(path, "x\n" * rng.randint(1, 200) + str(number))
+        stream += b"\n"
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=bytes(stream), check=True)
+    _git(repo, "checkout", "-q", "main")
+    (repo / ".complete").write_text("")
+    return repo / "memory_bank"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Graph and drift timings.")
     parser.add_argument("--anchored", type=int, default=1000)
     parser.add_argument("--commits", type=int, default=60)
     parser.add_argument("--docs", type=int, default=10_000, help="size of the synthetic bank for the graph walk")
+    parser.add_argument(
+        "--long-history", type=int, metavar="COMMITS", help="also time the age check on this many commits"
+    )
     args = parser.parse_args()
     from tests.benchmarks.run import synthetic
 
@@ -151,6 +211,14 @@ def main() -> None:
         f"drift on a repository with {args.anchored} anchored documents and {args.commits + 1} commits: "
         + ", ".join(f"{k} {v}" for k, v in drift.items())
     )
+    stale = stale_figures(anchored_repository(args.anchored, args.commits), "2027-01-01T00:00:00Z")
+    print("age (drift --stale, 0 days) on the same repository: " + ", ".join(f"{k} {v}" for k, v in stale.items()))
+    if args.long_history:
+        stale = stale_figures(long_history(args.long_history), "2025-01-15T00:00:00Z")
+        print(
+            f"age on {args.long_history} commits, 400 documents stale since the first: "
+            + ", ".join(f"{k} {v}" for k, v in stale.items())
+        )
     print(
         "bars: graph on the 10,000-document hub < 50 ms with the cap honoured; "
         "drift with 1,000 anchored documents < 5 s"

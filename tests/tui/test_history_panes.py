@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from memorybank.core import clock
 from memorybank.tui.app import make_app
 from memorybank.tui.panes.changes import ChangesPane
 from memorybank.tui.panes.document import DocumentPane
 from memorybank.tui.panes.drift import DriftPane
 from memorybank.tui.panes.search import SearchPane
-from textual.widgets import Tree
+from textual.widgets import Input, Tree
 
 from tests.tui.conftest import SIZE, Notes, settle
 
@@ -39,6 +40,52 @@ async def test_drift_lists_pairs_with_their_commits_and_the_missing_anchor(demo_
         tree.select_node(tree.root.children[1].children[0])
         await settle(pilot)
         assert app.screen.query_one(DocumentPane).opened.doc.path == "ops/deploy-runbook.md"
+
+
+async def test_drift_lists_stale_documents_with_their_reasons_and_opens_them(demo_source):
+    """On 2026-05-24 the documents of 2026-01-12 and 2026-02-02 are more than 90 days old (the
+    demo's dna/lifecycle.md says so), and billing, payments and tax code moved on since."""
+    app = make_app(demo_source, poll_seconds=0)
+    with clock.pinned("2026-05-24T12:00:00Z"):
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("escape", "5")
+            await settle(pilot)
+            pane = app.screen.query_one(DriftPane)
+            staleness = pane.staleness
+            assert (staleness.days, staleness.days_from) == (90, "dna/lifecycle.md")
+            assert [d.path for d in staleness.stale[:2]] == ["domain/tax-model.md", "engineering/payment-retries.md"]
+            assert len(staleness.stale) == 9 and staleness.stale[0].named == ("src/billing/tax.py",)
+            assert pane.query_one("#stale-days", Input).value == "90"
+            assert "9 stale" in str(pane.query_one("#drift-summary").render())
+            tree = pane.query_one("#drift-tree", Tree)
+            group = tree.root.children[-1]
+            assert str(group.label) == "Untouched while the code moved on (9)"
+            first = group.children[0]
+            assert str(first.label) == "domain/tax-model.md  132 days  1 named, 1 beside"
+            assert str(first.children[0].label).startswith("9 lines in 3 files changed since 2026-01-12 (3 commits)")
+            tree.select_node(first.children[0])
+            await settle(pilot)
+            assert app.screen.query_one(DocumentPane).opened.doc.path == "domain/tax-model.md"
+            await pilot.press("escape", "5")
+            await settle(pilot)
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+            assert (pane.staleness.days, pane.staleness.days_from) == (120, "given")
+            assert [d.path for d in pane.staleness.stale] == [
+                "domain/tax-model.md",
+                "engineering/payment-retries.md",
+                "adr/ADR-20260105T100000Z-postgres-job-queue.md",
+                "engineering/architecture.md",
+                "ops/deploy-runbook.md",
+                "product/plans-and-limits.md",
+            ]
+            days = pane.query_one("#stale-days", Input)
+            days.focus()
+            days.value = ""
+            await pilot.press("9", "0", "enter")  # the bank's own number again: its setting, not an override
+            await settle(pilot)
+            assert (pane.staleness.days, pane.staleness.days_from) == (90, "dna/lifecycle.md")
 
 
 async def test_drift_without_git_says_why_there_is_nothing_to_compare(reference_bank):

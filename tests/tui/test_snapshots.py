@@ -5,6 +5,7 @@ Each docstring says what the picture must show; read the report before `--snapsh
 
 from __future__ import annotations
 
+from memorybank.core import clock
 from memorybank.tui.app import make_app
 from memorybank.tui.panes.route import RoutePane
 from memorybank.tui.panes.search import SearchPane
@@ -105,17 +106,21 @@ def test_findings_pane(snap_compare, demo_source):
 
 
 def test_drift_pane(snap_compare, demo_source):
-    """Threshold 90 days; 2 drifted, 1 missing anchor, 5 anchored documents and 35 without; the tax
-    model 119 days behind src/billing/tax.py with its commit, the retry policy 98 days behind
-    src/payments/retry.py with its commit, and ops/deploy-runbook.md anchored to
-    scripts/rollback.sh, which does not exist; the footer "+/- Threshold ±30 days" and "? Keys"."""
+    """Code ahead by more than 90 days and stale after 90 days (the demo's dna/lifecycle.md); 2
+    drifted, 1 missing anchor, 5 anchored documents and 35 without; 9 stale; the tax model 119 days
+    behind src/billing/tax.py with its commit, the retry policy 98 days behind
+    src/payments/retry.py with its commit, ops/deploy-runbook.md anchored to scripts/rollback.sh,
+    which does not exist; then "Untouched while the code moved on (9)" opening with the tax model,
+    132 days, 1 named and 1 beside, its reason and the named src/billing/tax.py; the footer
+    "+/- Threshold ±30 days", "]/[ Stale ±30 days" and "? Keys". The clock stands at 2026-05-24."""
 
     async def run_before(pilot):
         await settle(pilot)
         await pilot.press("escape", "5")
         await settle(pilot)
 
-    assert snap_compare(app_on(demo_source), terminal_size=SIZE, run_before=run_before)
+    with clock.pinned("2026-05-24T12:00:00Z"):
+        assert snap_compare(app_on(demo_source), terminal_size=SIZE, run_before=run_before)
 
 
 def test_search_pane(snap_compare, demo_source):

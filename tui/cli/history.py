@@ -6,7 +6,9 @@ import argparse
 
 from memorybank.core.changes import Changes, changes_since
 from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, Drift, check_drift
+from memorybank.core.errors import UsageError
 from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_LIMIT, Graph, GraphNode, walk_graph
+from memorybank.core.staleness import DEFAULT_STALE_DAYS, MAX_STALE_DAYS, Staleness, find_stale
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json
@@ -14,6 +16,7 @@ from memorybank.tui.cli.output import emit_json
 GRAPH_FORMATS = ("text", "json", "mermaid", "dot")
 MARKERS = {"up": "^", "down": "v"}
 CHANGE_MARKS = {"added": "A", "modified": "M", "renamed": "R", "deleted": "D"}
+DRIFT_FORMATS = ("text", "json")
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -62,25 +65,44 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     drift = sub.add_parser(
         "drift",
         parents=[common],
-        help="documents whose anchored code moved on in git without them",
-        description="Compare each document's last commit with the last commits of the code it anchors (the "
-        "repository paths in its anchors: field): a document whose code was committed more than "
-        "--threshold-days after it is reported with the commits that moved the code, widest gap first. "
-        "Anchors whose path no longer exists are always reported.",
+        help="documents whose anchored code moved on in git without them; --stale: live documents nobody touched",
+        description="Compare documents with the git history of the code. By default: each document that declares "
+        "anchors: (repository paths) whose code was committed more than --threshold-days after it, with the commits "
+        "that moved the code, widest gap first; anchors whose path no longer exists are always reported. With "
+        "--stale: live documents (no anchors needed) whose last commit is older than --days while files outside "
+        "the bank changed, most changed around them first: in the code paths they name, then beside those paths, "
+        "then anywhere.",
         epilog=examples(
             "memorybank drift",
             "# every gap, however small, under engineering/",
             "memorybank drift --threshold-days 0 --scope engineering",
+            "# live documents untouched while the code moved on",
+            "memorybank drift --stale",
+            "memorybank drift --stale --days 30 --format json",
         ),
     )
     drift.add_argument(
         "--threshold-days",
         type=int,
-        default=DEFAULT_THRESHOLD_DAYS,
+        metavar="N",
         help=f"report code ahead by more than this many days (default {DEFAULT_THRESHOLD_DAYS}; 0 shows every gap)",
     )
+    drift.add_argument(
+        "--stale",
+        action="store_true",
+        help="list live documents untouched for N days while the code moved on, ranked by what changed in the "
+        "paths they name, beside them, then anywhere (no anchors needed)",
+    )
+    drift.add_argument(
+        "--days",
+        type=int,
+        metavar="N",
+        help=f'with --stale: days without a commit, 0-{MAX_STALE_DAYS} (default: the bank\'s "stale after N days" '
+        f"sentence in dna/, else {DEFAULT_STALE_DAYS})",
+    )
     drift.add_argument("--scope", metavar="DIR", help="only documents under this directory of the bank, e.g. ops")
-    drift.add_argument("--json", action="store_true", help="print JSON")
+    drift.add_argument("--format", "-f", choices=DRIFT_FORMATS, default="text", help="text (default) or json")
+    drift.add_argument("--json", action="store_const", dest="format", const="json", help="same as --format json")
     drift.set_defaults(handler=run_drift)
 
     changed = sub.add_parser(
@@ -245,12 +267,20 @@ def format_dot(graph: Graph) -> str:
 
 
 def run_drift(args: argparse.Namespace) -> int:
+    if args.stale and args.threshold_days is not None:
+        raise UsageError("--threshold-days is for anchored drift; with --stale, say how old with --days N.")
+    if not args.stale and args.days is not None:
+        raise UsageError("--days goes with --stale; anchored drift takes --threshold-days N.")
     bank = open_bank(args)
-    drift = check_drift(bank, threshold_days=args.threshold_days, scope=args.scope)
-    if args.json:
-        emit_json(drift)
+    if args.stale:
+        result: Drift | Staleness = find_stale(bank, days=args.days, scope=args.scope)
     else:
-        print(format_drift(drift))
+        threshold = DEFAULT_THRESHOLD_DAYS if args.threshold_days is None else args.threshold_days
+        result = check_drift(bank, threshold_days=threshold, scope=args.scope)
+    if args.format == "json":
+        emit_json(result)
+    else:
+        print(format_stale(result) if isinstance(result, Staleness) else format_drift(result))
     return 0
 
 
@@ -280,6 +310,40 @@ def format_drift(drift: Drift) -> str:
             lines += [f"  {path}" for path in drift.uncommitted]
     if drift.note:
         lines += ["", f"note: {drift.note}"]
+    return "\n".join(lines)
+
+
+def _days_from(staleness: Staleness) -> str:
+    if staleness.days_from == "default":
+        return "the default"
+    if staleness.days_from == "given":
+        return "given"
+    return f"set in {staleness.days_from}"
+
+
+def format_stale(staleness: Staleness) -> str:
+    where = f" under {staleness.scope}/" if staleness.scope else ""
+    lines = [f"live {staleness.live}, not live {staleness.not_live}{where}"]
+    if staleness.mode == "git":
+        lines[0] = (
+            f"stale against git in {staleness.repo}: untouched for more than {staleness.days} days "
+            f"({_days_from(staleness)}) while the code moved on; " + lines[0]
+        )
+        if staleness.stale:
+            lines += ["", "most changed around them first (paths they name, then beside them, then anywhere):"]
+        elif staleness.note is None:
+            lines += ["", f"no live document is more than {staleness.days} days old with code committed after it"]
+        for doc in staleness.stale:
+            lines.append(f"  {doc.path}  {doc.title}  ({doc.age_days} days)")
+            lines.append(f"      {doc.reason}")
+            if doc.named:
+                more = f" and {doc.named_files - len(doc.named)} more" if doc.named_files > len(doc.named) else ""
+                lines.append(f"      named: {', '.join(doc.named)}{more}")
+        if staleness.uncommitted:
+            n = staleness.uncommitted
+            lines += ["", f"{n} live document{'s' if n != 1 else ''} never committed (they cannot age yet)"]
+    if staleness.note:
+        lines += ["", f"note: {staleness.note}"]
     return "\n".join(lines)
 
 

@@ -1,8 +1,10 @@
-"""The Drift pane: documents whose anchored code moved on in git after they last changed.
+"""The Drift pane: documents whose anchored code moved on in git after they last changed, and live
+documents nobody touched while the code around them moved on.
 
 Each drifted pair lists the commits that moved the code; anchors naming nothing are listed at any
-threshold; an unanchored bank gets the core's honest note instead of looking clean. Git runs in a
-worker, so a large history never blocks typing.
+threshold; an unanchored bank gets the core's honest note instead of looking clean. Below them, the
+stale documents (no anchors needed) with the reason each is listed, most changed around them
+first. Git runs in a worker, so a large history never blocks typing.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Drift, check_drift
+from memorybank.core.staleness import MAX_STALE_DAYS, Staleness, find_stale
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
 from memorybank.tui.widgets.tree_cursor import place_cursor
@@ -27,29 +30,39 @@ class DriftPane(Pane):
     """Anchored documents against the git history of their code."""
 
     TITLE = "Drift"
-    SUMMARY = "Documents whose anchored code was committed after them, and anchors to nothing"
+    SUMMARY = "Documents whose anchored code was committed after them, anchors to nothing, and stale documents"
     BINDINGS = [
         Binding("plus,equals_sign", "threshold(1)", "Threshold ±30 days", key_display="+/-"),
         Binding("minus", "threshold(-1)", "-30 days", key_display="-", show=False),
+        Binding("right_square_bracket", "stale_days(1)", "Stale ±30 days", key_display="]/["),
+        Binding("left_square_bracket", "stale_days(-1)", "Stale -30 days", key_display="[", show=False),
         Binding("escape", "leave_threshold", "Drift", show=False),
     ]
     COMMANDS_OFFERED = (
         PaletteCommand("Drift: check again", "Read the git history again", "check"),
         PaletteCommand("Drift: raise the threshold by 30 days", "Only wider gaps", "threshold(1)"),
         PaletteCommand("Drift: lower the threshold by 30 days", "Smaller gaps too", "threshold(-1)"),
+        PaletteCommand("Drift: stale after 30 more days", "Only documents untouched longer", "stale_days(1)"),
+        PaletteCommand("Drift: stale after 30 fewer days", "Documents touched more recently too", "stale_days(-1)"),
     )
 
     class PairChosen(DocumentChosen):
-        """A drifted pair or a missing anchor was chosen: open its document."""
+        """A drifted pair, a missing anchor or a stale document was chosen: open its document."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.drift: Drift | None = None
+        self.staleness: Staleness | None = None
+        self._bank_days: int | None = None
+        """The bank's own days (its dna/ sentence or the default), as last answered."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Code ahead by more than", classes="row-label")
             yield Input(str(DEFAULT_THRESHOLD_DAYS), type="integer", id="drift-threshold", max_length=4)
+            yield Label("days", classes="row-label")
+            yield Label("Stale after", classes="row-label")
+            yield Input("", type="integer", id="stale-days", max_length=4)
             yield Label("days", classes="row-label")
         yield Static("Reading git history…", id="drift-summary", classes="pane-heading")
         tree: Tree[str | None] = Tree("drift", id="drift-tree")
@@ -62,15 +75,23 @@ class DriftPane(Pane):
         text = self.query_one("#drift-threshold", Input).value.strip()
         return int(text) if text.lstrip("-").isdigit() else DEFAULT_THRESHOLD_DAYS
 
-    @on(Input.Submitted, "#drift-threshold")
+    @property
+    def stale_days(self) -> int | None:
+        """The days typed in, or None for the bank's own (an empty box, or the bank's number)."""
+        text = self.query_one("#stale-days", Input).value.strip()
+        if not text.isdigit() or int(text) == self._bank_days:
+            return None
+        return min(int(text), MAX_STALE_DAYS)
+
+    @on(Input.Submitted, "#drift-threshold, #stale-days")
     def _submitted(self) -> None:
         self.reload()
         self.query_one("#drift-tree", Tree).focus()
 
     def reload(self) -> None:
-        threshold = self.threshold
+        threshold, days = self.threshold, self.stale_days
         self.run_core(
-            lambda: check_drift(self.bank, threshold_days=threshold),
+            lambda: (check_drift(self.bank, threshold_days=threshold), find_stale(self.bank, days=days)),
             self._checked,
             failed=self._failed,
             busy=self.query_one("#drift-summary", Static),
@@ -79,8 +100,12 @@ class DriftPane(Pane):
     def _failed(self, error: BaseException) -> None:
         self.query_one("#drift-summary", Static).update(getattr(error, "message", str(error)))
 
-    def _checked(self, drift: Drift) -> None:
-        self.drift = drift
+    def _checked(self, answers: tuple[Drift, Staleness]) -> None:
+        drift, staleness = answers
+        self.drift, self.staleness = drift, staleness
+        if staleness.days_from != "given":
+            self._bank_days = staleness.days
+            self.query_one("#stale-days", Input).value = str(staleness.days)
         summary = Text()
         if drift.mode == "git":
             summary.append(f"{len(drift.drifted)} drifted", style="bold")
@@ -91,14 +116,27 @@ class DriftPane(Pane):
             )
         if drift.note:
             summary.append(("\n" if drift.mode == "git" else "") + drift.note, style="italic")
+        summary.append("\n")
+        if staleness.mode == "git":
+            summary.append(f"{len(staleness.stale)} stale", style="bold")
+            source = "" if staleness.days_from == "given" else f" ({staleness.days_from})"
+            summary.append(f"  ·  untouched > {staleness.days} days{source} while code moved on")
+        if staleness.note:
+            summary.append(staleness.note, style="italic")
         heading = self.query_one("#drift-summary", Static)
         heading.update(summary)
-        heading.set_class(drift.mode != "git", "whole")  # the note is all there is: never cut it
+        heading.set_class(bool(drift.note or staleness.note), "whole")  # a note is never cut
 
         tree = self.query_one("#drift-tree", Tree)
         tree.clear()
-        if drift.mode != "git":
-            return
+        if drift.mode == "git":
+            self._show_drift(tree, drift)
+        if staleness.mode == "git":
+            self._show_stale(tree, staleness)
+        if tree.root.children:
+            place_cursor(tree, tree.root.children[0])
+
+    def _show_drift(self, tree: Tree[str | None], drift: Drift) -> None:
         ahead = tree.root.add(Text(f"Code ahead of its document ({len(drift.drifted)})", style="bold"), expand=True)
         for pair in drift.drifted:
             label = Text(pair.path, style="bold")
@@ -131,8 +169,29 @@ class DriftPane(Pane):
             fresh = tree.root.add(Text(f"Never committed, cannot drift yet ({len(drift.uncommitted)})", style="bold"))
             for path in drift.uncommitted:
                 fresh.add_leaf(path, data=path)
-        if tree.root.children:
-            place_cursor(tree, tree.root.children[0])
+
+    def _show_stale(self, tree: Tree[str | None], staleness: Staleness) -> None:
+        group = tree.root.add(
+            Text(f"Untouched while the code moved on ({len(staleness.stale)})", style="bold"), expand=True
+        )
+        for doc in staleness.stale:
+            label = Text(doc.path, style="bold")
+            label.append(f"  {doc.age_days} days", style="bold yellow" if doc.named_files else "yellow")
+            around = [f"{n} {what}" for n, what in ((doc.named_files, "named"), (doc.beside_files, "beside")) if n]
+            if around:
+                label.append("  " + ", ".join(around), style="dim")
+            node = group.add(label, data=doc.path, expand=True)
+            node.add_leaf(Text(doc.reason, style="dim"), data=doc.path)
+            if doc.named:
+                more = f" and {doc.named_files - len(doc.named)} more" if doc.named_files > len(doc.named) else ""
+                node.add_leaf(Text("named: " + ", ".join(doc.named) + more), data=doc.path)
+        if not staleness.stale:
+            group.add_leaf(
+                Text(
+                    f"no live document is more than {staleness.days} days old with code committed after it",
+                    style="italic dim",
+                )
+            )
 
     @on(Tree.NodeSelected, "#drift-tree")
     def _chosen(self, event: Tree.NodeSelected[str | None]) -> None:
@@ -142,6 +201,12 @@ class DriftPane(Pane):
     def action_threshold(self, step: int) -> None:
         days = min(max(self.threshold + step * STEP_DAYS, 0), MAX_THRESHOLD_DAYS)
         self.query_one("#drift-threshold", Input).value = str(days)
+        self.reload()
+
+    def action_stale_days(self, step: int) -> None:
+        days = self.staleness.days if self.staleness is not None else (self._bank_days or 0)
+        days = min(max(days + step * STEP_DAYS, 0), MAX_STALE_DAYS)
+        self.query_one("#stale-days", Input).value = str(days)
         self.reload()
 
     def action_check(self) -> None:
