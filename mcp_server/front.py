@@ -7,7 +7,9 @@ in the 2026-07-28 era) and to that first listing depend only on this package, th
 state, the inbox-exits mode, the bank's root and the protocol version the client asks for. So the
 SDK's own answers are kept in the user's cache directory under a key made of all of those but the
 root (which the stored text names by a placeholder, so one project's answers serve the next), and
-replayed while the SDK loads on another thread.
+replayed while the SDK loads on another thread. The first start after an install or an upgrade,
+with nothing kept yet, replays the answers the package ships for its default surface
+(``shipped.py``) when the installed SDK is the one they were recorded with.
 
 The SDK then serves through its own stdio transport (``run_stdio_async``), whose fd 0 and fd 1 are
 pipes from and to this front door: every line the client sends is forwarded to it, in order, the
@@ -86,6 +88,14 @@ def listing_file(state: str, inbox_exits: str, subset: str = "full") -> Path | N
     return directory / "listings" / f"{name}.json"
 
 
+def _shipped(state: str, inbox_exits: str, subset: str, root: Path) -> dict[str, Any]:
+    if os.environ.get("MEMORYBANK_SHIPPED", "").strip().lower() in ("0", "off", "no", "false"):
+        return {}
+    from memorybank.mcp_server import shipped
+
+    return shipped.answers(state, inbox_exits, subset, ROOT, _root_text(root))
+
+
 def _root_text(root: Path) -> str:
     return json.dumps(str(root), ensure_ascii=False)[1:-1]  # as it appears inside a JSON string
 
@@ -119,11 +129,14 @@ def _store(path: Path | None, data: dict[str, Any], root: Path) -> None:
 class FrontDoor:
     """The pumps between the client's stdio and the SDK's (see the module docstring)."""
 
-    def __init__(self, wire_out: BinaryIO, cache_path: Path | None, root: Path) -> None:
+    def __init__(
+        self, wire_out: BinaryIO, cache_path: Path | None, root: Path, shipped: dict[str, Any] | None = None
+    ) -> None:
         self.wire_out = wire_out
         self.cache_path = cache_path
         self.root = root
-        self.cached = _load(cache_path, root)
+        self.cached = {**(shipped or {}), **_load(cache_path, root)}
+        """The user's kept answers over the package's shipped ones (``shipped.py``)."""
         self.learned: dict[str, Any] = {}
         self.write_lock = threading.Lock()
         self.pending: dict[Any, str] = {}
@@ -268,7 +281,8 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     off = list(off_paths)
     state = surface.decide(root, off)
     wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
-    door = FrontDoor(wire_out, listing_file(state, inbox_exits, subset), root)
+    path = listing_file(state, inbox_exits, subset)
+    door = FrontDoor(wire_out, path, root, _shipped(state, inbox_exits, subset, root) if path else None)
     failure: list[BaseException] = []
 
     def run_sdk() -> None:

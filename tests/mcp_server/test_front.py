@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from memorybank.mcp_server import shipped
 from memorybank.mcp_server.front import ROOT
 
 COMMAND = str(Path(sys.executable).parent / "memorybank")
@@ -51,10 +53,13 @@ MODERN = [
 ]
 
 
-def session(root: Path, cache: Path, messages: list[dict] = HANDSHAKE) -> list[dict]:
+def session(root: Path, cache: Path, messages: list[dict] = HANDSHAKE, *, with_shipped: bool = False) -> list[dict]:
     """Every line the server wrote, the input held open until each request has its reply (the SDK
-    drops a call still running when its input closes)."""
+    drops a call still running when its input closes). The package's shipped answers are left out
+    unless asked for, so the user's cache is what is tested."""
     env = {**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)}
+    if not with_shipped:
+        env["MEMORYBANK_SHIPPED"] = "0"
     process = subprocess.Popen(
         [COMMAND, "mcp", "--root", str(root)],
         stdin=subprocess.PIPE,
@@ -155,3 +160,58 @@ def test_one_projects_answers_serve_another_with_its_own_root(seeded_root, tmp_p
     assert instructions.endswith(" MARK"), "answered from the kept answers"
     assert str(other) in instructions and str(seeded_root) not in instructions
     assert "MARK" not in path.read_text(), "the SDK's own answer replaced the doctored one"
+
+
+def test_the_shipped_answers_are_what_the_sdk_answers(seeded_root, tmp_path):
+    """``mcp_server/shipped_answers.json`` holds, for each protocol it covers, exactly what the real
+    server answers today (rerun ``python -m memorybank.mcp_server.shipped`` after changing a tool)."""
+    recorded = json.loads(shipped.FILE.read_text(encoding="utf-8"))
+    if recorded["versions"] != shipped.installed_versions():
+        pytest.skip(f"recorded with {recorded['versions']}, installed {shipped.installed_versions()}")
+    fresh = shipped.record(seeded_root, tmp_path / "cache")
+    assert recorded["answers"] == fresh
+    assert {key.split()[0] for key in fresh} == {"initialize", "server/discover", "tools/list"}
+
+
+def test_a_first_start_answers_from_the_shipped_answers_and_keeps_nothing(seeded_root, tmp_path):
+    """An empty cache (the first start after an install): the handshake and the first listing are the
+    shipped ones, identical to the SDK's, so nothing is learned and nothing is written."""
+    if not shipped.answers(*shipped.SURFACE, ROOT, str(seeded_root)):
+        pytest.skip("the shipped answers were recorded with another SDK")
+    cache = tmp_path / "cache"
+    replies = {r["id"]: r for r in session(seeded_root, cache, with_shipped=True)}
+    assert listings(cache) == [], "the SDK agreed with every shipped answer"
+    assert str(seeded_root) in replies[1]["result"]["instructions"]
+    assert len(replies[2]["result"]["tools"]) == 17 and replies[4]["result"] == replies[2]["result"]
+
+
+def test_shipped_answers_apply_only_to_the_sdk_and_surface_they_were_recorded_for(monkeypatch, tmp_path):
+    data = json.loads(shipped.FILE.read_text(encoding="utf-8"))
+    assert shipped.answers("full", "agent", "full", ROOT, "/x") == {}
+    assert shipped.answers("full", "owner", "read-only", ROOT, "/x") == {}
+    data["versions"] = {**data["versions"], "mcp": "0.0.1"}
+    other = tmp_path / "shipped_answers.json"
+    other.write_text(json.dumps(data))
+    monkeypatch.setattr(shipped, "FILE", other)
+    assert shipped.answers(*shipped.SURFACE, ROOT, "/x") == {}
+    other.write_text("{not json")
+    assert shipped.answers(*shipped.SURFACE, ROOT, "/x") == {}
+
+
+def test_a_wrong_shipped_answer_is_corrected_and_announced(seeded_root, tmp_path, monkeypatch):
+    """A shipped listing that differs from the SDK's (a file left stale) is treated as a stale cache:
+    the SDK's listing is kept and the client told to list again."""
+    data = json.loads(shipped.FILE.read_text(encoding="utf-8"))
+    data["versions"] = shipped.installed_versions()
+    data["answers"]["tools/list 2025-06-18"] = {"tools": data["answers"]["tools/list 2025-06-18"]["tools"][:1]}
+    doctored = tmp_path / "shipped" / "shipped_answers.json"
+    doctored.parent.mkdir()
+    doctored.write_text(json.dumps(data))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "shadow"))
+    shadow = tmp_path / "shadow" / "sitecustomize.py"
+    shadow.parent.mkdir()
+    shadow.write_text(f"import memorybank.mcp_server.shipped as s, pathlib\ns.FILE = pathlib.Path({str(doctored)!r})\n")
+    replies = session(seeded_root, tmp_path / "cache", with_shipped=True)
+    assert len(next(r for r in replies if r.get("id") == 2)["result"]["tools"]) == 1
+    assert {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"} in replies
+    assert len(next(r for r in replies if r.get("id") == 4)["result"]["tools"]) == 17
