@@ -23,6 +23,7 @@ kept (a first start, a new version) this is the plain path with a pump in betwee
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import json
@@ -30,7 +31,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -130,13 +131,17 @@ class FrontDoor:
     """The pumps between the client's stdio and the SDK's (see the module docstring)."""
 
     def __init__(
-        self, wire_out: BinaryIO, cache_path: Path | None, root: Path, shipped: dict[str, Any] | None = None
+        self,
+        wire_out: BinaryIO,
+        cache_path: Path | None,
+        root: Path,
+        shipped: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         self.wire_out = wire_out
         self.cache_path = cache_path
         self.root = root
-        self.cached = {**(shipped or {}), **_load(cache_path, root)}
-        """The user's kept answers over the package's shipped ones (``shipped.py``)."""
+        self.cached = _load(cache_path, root) or (shipped() if shipped else {})
+        """The user's kept answers; with none yet, the package's shipped ones (``shipped.py``)."""
         self.learned: dict[str, Any] = {}
         self.write_lock = threading.Lock()
         self.pending: dict[Any, str] = {}
@@ -282,7 +287,8 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     state = surface.decide(root, off)
     wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
     path = listing_file(state, inbox_exits, subset)
-    door = FrontDoor(wire_out, path, root, _shipped(state, inbox_exits, subset, root) if path else None)
+    shipped = functools.partial(_shipped, state, inbox_exits, subset, root) if path else None
+    door = FrontDoor(wire_out, path, root, shipped)
     failure: list[BaseException] = []
 
     def run_sdk() -> None:

@@ -105,12 +105,12 @@ def instructions(state: str, root: Path, inbox_exits: str, subset: str = FULL) -
             f"No memory bank at {root} yet, and this server is {subset}: it offers nothing until the owner "
             "creates one (memorybank init)."
         )
+    reading = (
+        f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first (a "
+        "one-page map of its sections), then bank_route before opening any file, and bank_read by section or "
+        "lines. Pass questions as the user asked them, in any language."
+    )
     if subset != FULL and state == FULL:
-        reading = (
-            f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first (a "
-            "one-page map of its sections), then bank_route before opening any file, and bank_read by section or "
-            "lines. Pass questions as the user asked them, in any language."
-        )
         if subset == CAPTURE:
             return (
                 f"{reading} To record something the bank should learn, bank_capture a note into _inbox/; the owner "
@@ -129,9 +129,7 @@ def instructions(state: str, root: Path, inbox_exits: str, subset: str = FULL) -
         )
     exits = "they record a proposal the owner applies" if inbox_exits == "owner" else "they move or delete the note"
     return (
-        f"The project's memory bank ({root}): governed markdown documents. Read memorybank://index first (a "
-        "one-page map of its sections), then bank_route before opening any file, and bank_read by section or lines. Pass questions as the user asked "
-        "them, in any language. Change documents only through the bank_ tools (their gates keep the bank "
+        f"{reading} Change documents only through the bank_ tools (their gates keep the bank "
         f"valid); bank_validate before committing. _inbox/ notes belong to the owner: bank_promote, bank_fold "
         f"and bank_discard {exits}."
     )

@@ -40,6 +40,16 @@ ALL_TOOLS = {
     "bank_fold",
     "bank_discard",
 }
+OPENING = [
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+]
+"""What a 2025-era client sends first over stdio: ``initialize`` (id 1), then ``initialized``."""
 RESOURCES = {"memorybank://index", "memorybank://schema/frontmatter", "memorybank://health", "memorybank://inbox"}
 PROMPTS = {"session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"}
 

@@ -20,7 +20,7 @@ from memorybank.core.validate import validate
 from memorybank.core.write.create import create
 
 from tests.conftest import tree_snapshot
-from tests.mcp_server.conftest import connect
+from tests.mcp_server.conftest import OPENING, connect
 
 pytestmark = pytest.mark.anyio
 
@@ -226,17 +226,7 @@ def test_the_same_refusals_over_stdio(bank_with_note):
         ),
     ]
     lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *OPENING,
     ] + [
         {"jsonrpc": "2.0", "id": 10 + n, "method": "tools/call", "params": {"name": t, "arguments": a}}
         for n, (t, a) in enumerate(calls)

@@ -9,6 +9,7 @@ import sys
 from memorybank.tui.cli.main import main
 
 from tests.conftest import PROJECT
+from tests.mcp_server.conftest import OPENING
 
 
 def test_surface_prints_every_part_per_state(capsys, seeded_root):
@@ -37,17 +38,7 @@ def handshake(root, *, cwd, env=None, extra: str = ""):
     """Run ``memorybank mcp`` (in-process ``main``) through initialize and tools/list; return the
     replies and what the process reports on stderr after the session."""
     lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *OPENING,
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
     code = (
@@ -91,17 +82,7 @@ def test_every_request_sent_before_the_end_of_input_is_answered(seeded_root):
     """Forty writes sent back to back, then stdin closed: all forty land and all forty are answered
     before the server exits (the SDK alone would drop the calls still running at end of input)."""
     lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *OPENING,
     ] + [
         {
             "jsonrpc": "2.0",

@@ -13,15 +13,11 @@ import pytest
 from memorybank.mcp_server import shipped
 from memorybank.mcp_server.front import ROOT
 
+from tests.mcp_server.conftest import OPENING
+
 COMMAND = str(Path(sys.executable).parent / "memorybank")
 HANDSHAKE = [
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    },
-    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    *OPENING,
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     {
         "jsonrpc": "2.0",

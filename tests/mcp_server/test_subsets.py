@@ -17,7 +17,7 @@ from memorybank.mcp_server.server import build_server
 from memorybank.tui.cli.main import main
 
 from tests.conftest import tree_snapshot
-from tests.mcp_server.conftest import ALL_TOOLS, RESOURCES, connect
+from tests.mcp_server.conftest import ALL_TOOLS, OPENING, RESOURCES, connect
 
 pytestmark = pytest.mark.anyio
 READING = {"bank_route", "bank_read", "bank_search", "bank_validate", "bank_graph", "bank_drift", "bank_changed"}
@@ -148,17 +148,7 @@ def test_the_surface_option_reaches_the_stdio_server(seeded_root, tmp_path):
     """``memorybank mcp --surface read-only`` over a real pipe lists the reading tools only, and an
     unknown surface is a usage error."""
     messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *OPENING,
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
     command = [sys.executable, "-m", "memorybank", "mcp", "--root", str(seeded_root)]

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from memorybank.core.roots import find_root
+from memorybank.mcp_server.surface import SUBSETS
 from memorybank.tui.cli.helptext import Parser, examples
 
-SUBSETS = ("full", "read-only", "capture")
-"""``mcp_server.surface.SUBSETS``, repeated so the parser does not import the server."""
 SURFACE_HELP = (
     "which tools agents get: full (default); read-only (route, read, search, validate, graph, drift, changed); "
     "capture (those and bank_capture, a note into _inbox/)"
