@@ -135,3 +135,18 @@ def test_our_questions_over_the_real_banks_meet_the_bar():
     for reports in results.values():
         assert reports["fused"].mrr > reports["bm25"].mrr
         assert reports["fused"].recall_at_3 >= reports["headers"].recall_at_3
+
+
+def test_the_bar_stays_on_the_original_sets_and_the_fresh_held_out_is_never_listed(capsys, monkeypatch):
+    """``--set all`` puts the four original sets together (the bar) and reports tuning-2 apart;
+    ``--misses`` is refused on the set whose questions are never looked at."""
+    from tests.benchmarks import route_quality
+
+    together, apart = route_quality.GROUPS["all"]
+    assert together == ("tuning", "held-out", "held-out-2", "held-out-3") and apart == ("tuning-2",)
+    assert "held-out-3" not in route_quality.GROUPS["tunable"][0]
+    assert (route_quality.SETS["tuning-2"] / "baseline.txt").is_file()
+    monkeypatch.setattr("sys.argv", ["route_quality", "--set", "all", "--misses"])
+    with pytest.raises(SystemExit):
+        route_quality.main()
+    assert "refused" in capsys.readouterr().err
