@@ -109,3 +109,23 @@ def test_a_why_question_leans_to_the_decision_log_of_the_package(tmp_path):
     assert "decision-log" in role_words(bank.documents["features/FT-2/decision-log.md"])
     assert route(bank, "why does the importer stream rows").hits[0].path == "features/FT-2/decision-log.md"
     assert route(bank, "why does the importer stream rows").hits[0].breakdown.intent > 1
+
+
+def test_an_archived_plan_keeps_its_whole_body_evidence_and_only_its_headers_are_damped(tmp_path):
+    """The plan is the only record of the fix; being archived lowers its header prior, not what its
+    body proves, so it gets the same body points as a live copy of it would."""
+    plan = "## Risks\n\nCREATE INDEX CONCURRENTLY fails inside a goose transaction: mark the file NO TRANSACTION.\n"
+    files = {
+        "features/FT-3/feature.md": doc("FT-3: Live posts", "Posts appear without a reload.", "Posts stream live."),
+        "features/FT-3/implementation-plan.md": doc("FT-3: Plan", "Steps of FT-3.", plan).replace(
+            "status: active", "status: archived"
+        ),
+    }
+    question = "creating an index concurrently fails inside the goose transaction"
+    archived = route(_bank(tmp_path / "a", files), question).hits[0]
+    files["features/FT-3/implementation-plan.md"] = doc("FT-3: Plan", "Steps of FT-3.", plan)
+    live = route(_bank(tmp_path / "b", files), question).hits[0]
+    assert archived.path == live.path == "features/FT-3/implementation-plan.md"
+    assert archived.breakdown.status_weight < live.breakdown.status_weight
+    assert archived.breakdown.body == live.breakdown.body > 0
+    assert archived.breakdown.section == live.breakdown.section > 0
