@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from memorybank.core.errors import BankError, Refusal
 from memorybank.core.validate import validate
@@ -92,6 +92,13 @@ def test_a_note_folds_with_its_own_headings_moved_below_the_section():
     )
 
 
+def asked_for(finding, content: str) -> bool:
+    """A link the section's content itself spells (``[0]: 0`` is a link definition) may point
+    nowhere: that is the author's text, warned about, not damage the write did."""
+    target = finding.message.rpartition(": ")[2]
+    return finding.rule == "broken-link" and finding.path == CONTEXT and "[" in content and target in content
+
+
 PIECES = st.sampled_from(
     ["\n", "\r", "\x00", "\t", ":", ": ", "#", "- ", "'", '"', "&a", "*a", "|", ">", "---", "## ", "[x]"]
 )
@@ -110,6 +117,7 @@ printable_or_not = st.lists(
     value=printable_or_not,
     content=printable_or_not,
 )
+@example(title="0", purpose="0", status="0", value="0", content="[0]:0")
 def test_no_accepted_write_leaves_a_finding_or_an_extra_key(seeded, title, purpose, status, value, content):
     """Strings with control characters, quotes, YAML indicators and headings, in every scalar and
     content parameter: whatever is accepted reads back as exactly the keys that were meant."""
@@ -125,7 +133,9 @@ def test_no_accepted_write_leaves_a_finding_or_an_extra_key(seeded, title, purpo
             attempt()
     seeded.refresh()
     assert set(seeded.document(CONTEXT).frontmatter) <= keys | {"owner"}
-    findings = [f for f in validate(seeded).findings if f.rule not in ("unknown-enum-value",)]
+    findings = [
+        f for f in validate(seeded).findings if f.rule not in ("unknown-enum-value",) and not asked_for(f, content)
+    ]
     assert findings == [], [(f.rule, f.path, f.message) for f in findings]
     if target in seeded:
         doc = seeded.document(target)
