@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memorybank.core.bank import Bank
 
+from tests.benchmarks import probe_mcp
 from tests.benchmarks.generate import generate
 from tests.benchmarks.run import measure, table
 
@@ -17,8 +18,12 @@ def test_generator_writes_the_requested_size_with_realistic_defects(tmp_path):
     assert all(bank.registered_in(d.path) for d in bank if not d.is_index and not d.path.startswith("dna/principles"))
 
 
-def test_measure_prints_every_figure(tmp_path):
+def test_measure_prints_every_figure(tmp_path, monkeypatch):
+    # One start of the MCP server is enough to show the probe works; the benchmark takes five.
+    monkeypatch.setattr(probe_mcp, "RUNS", 1)
     root = generate(tmp_path / "bank", 120)
     figures = measure(str(root))
     assert figures["docs"] == 120 and figures["cold_ms"] > 0 and "recheck_ms" in figures
+    assert not [name for name, value in figures.items() if str(value).startswith("n/a")], figures
+    assert figures["mcp_tools_list_ms"] > 0 and figures["route_ms"] >= 0
     assert "bank" in table([("x", figures)])
