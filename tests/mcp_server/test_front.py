@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from memorybank.core.init import init
 from memorybank.mcp_server import shipped
 from memorybank.mcp_server.front import ROOT
 
@@ -80,6 +81,28 @@ def session(root: Path, cache: Path, messages: list[dict] = HANDSHAKE, *, with_s
     return replies
 
 
+@pytest.fixture(scope="module")
+def first_start(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[int, dict]]:
+    """One first start on a seeded bank, shared by the tests that begin with it (each server start
+    costs a second of CPU): the bank, the cache it left, and its replies by id. Tests copy the cache
+    (``primed``) before touching it; the sessions only read the bank."""
+    base = tmp_path_factory.mktemp("front")
+    root = base / "project" / "memory_bank"
+    init(root, name="ebook_parser")
+    cache = base / "cache"
+    replies = session(root, cache)
+    assert sorted(r["id"] for r in replies) == [1, 2, 3, 4], "one reply per request, none twice"
+    return root, cache, {r["id"]: r for r in replies}
+
+
+@pytest.fixture
+def primed(first_start, tmp_path: Path) -> tuple[Path, Path, dict[int, dict]]:
+    """The first start's bank, a private copy of the cache it left, and its replies."""
+    root, cache, replies = first_start
+    shutil.copytree(cache, tmp_path / "cache")
+    return root, tmp_path / "cache", replies
+
+
 def listings(cache: Path) -> list[Path]:
     return sorted((cache / "listings").glob("*.json"))
 
@@ -89,13 +112,10 @@ def stored(cache: Path, root: Path) -> dict:
     return json.loads(listings(cache)[0].read_text().replace(ROOT, str(root)))
 
 
-def test_a_second_start_answers_the_handshake_from_the_cache_exactly_as_the_sdk_did(seeded_root, tmp_path):
-    cache = tmp_path / "cache"
-    first = session(seeded_root, cache)
-    assert sorted(r["id"] for r in first) == [1, 2, 3, 4], "one reply per request, none twice"
+def test_a_second_start_answers_the_handshake_from_the_cache_exactly_as_the_sdk_did(primed):
+    seeded_root, cache, by_id = primed
     assert len(listings(cache)) == 1
     answers = stored(cache, seeded_root)
-    by_id = {r["id"]: r for r in first}
     assert answers["initialize 2025-06-18"] == by_id[1]["result"]
     assert answers["tools/list 2025-06-18"] == by_id[2]["result"]
     second = session(seeded_root, cache)
@@ -107,9 +127,8 @@ def test_a_second_start_answers_the_handshake_from_the_cache_exactly_as_the_sdk_
     assert not routed.get("isError") and routed["structuredContent"]["hits"]
 
 
-def test_a_stale_listing_is_corrected_and_announced(seeded_root, tmp_path):
-    cache = tmp_path / "cache"
-    truth = {r["id"]: r for r in session(seeded_root, cache)}
+def test_a_stale_listing_is_corrected_and_announced(primed):
+    seeded_root, cache, truth = primed
     path = listings(cache)[0]
     kept = json.loads(path.read_text())
     kept["tools/list 2025-06-18"] = {"tools": kept["tools/list 2025-06-18"]["tools"][:1]}
@@ -122,9 +141,8 @@ def test_a_stale_listing_is_corrected_and_announced(seeded_root, tmp_path):
     assert json.loads(path.read_text())["tools/list 2025-06-18"] == truth[2]["result"]
 
 
-def test_a_corrupt_listing_is_ignored(seeded_root, tmp_path):
-    cache = tmp_path / "cache"
-    truth = {r["id"]: r for r in session(seeded_root, cache)}
+def test_a_corrupt_listing_is_ignored(primed):
+    seeded_root, cache, truth = primed
     listings(cache)[0].write_text("{not json")
     replies = {r["id"]: r for r in session(seeded_root, cache)}
     assert replies[1] == truth[1] and replies[2] == truth[2]
@@ -141,9 +159,8 @@ def test_the_2026_era_discovery_is_answered_from_the_cache_too(seeded_root, tmp_
     assert {r["id"]: r for r in second}[2] == first[2]
 
 
-def test_one_projects_answers_serve_another_with_its_own_root(seeded_root, tmp_path):
-    cache = tmp_path / "cache"
-    session(seeded_root, cache)
+def test_one_projects_answers_serve_another_with_its_own_root(primed, tmp_path):
+    seeded_root, cache, _ = primed
     path = listings(cache)[0]
     kept = json.loads(path.read_text())
     assert str(seeded_root) not in path.read_text(), "the root is stored as a placeholder"
