@@ -94,3 +94,22 @@ def tree_snapshot(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and ".memorybank" not in p.relative_to(root).parts
     }
+
+
+HEAVY_FIRST = ("tests/core/writes/", "tests/tui/", "tests/mcp_server/", "tests/integration/")
+"""Folders whose tests kill writers, run a whole app or start servers, in the order they are handed out."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest tests first: the suite is spread over workers in this order, and a long test
+    handed out last keeps one worker busy while the others have nothing left to do."""
+
+    def weight(item: pytest.Item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        path = item.nodeid
+        return next(
+            (rank for rank, folder in enumerate(HEAVY_FIRST, 1) if path.startswith(folder)), len(HEAVY_FIRST) + 1
+        )
+
+    items.sort(key=weight)
