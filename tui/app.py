@@ -152,6 +152,8 @@ class MemoryBankApp(App[None]):
         before = self.bank.generation
         try:
             self.bank.refresh()
+            if first:  # a cached bank's first refresh only walked: its documents are read here
+                self.bank.load()
         except Exception as error:
             if first:  # a re-check that fails is retried at the next tick; the first index says why
                 message = getattr(error, "message", None) or f"{type(error).__name__}: {error}"
@@ -291,7 +293,8 @@ def make_app(
     """
     found = find_root(root)
     target = found if found is not None else Path.cwd() / "memory_bank"
-    bank = Bank(target) if holds_a_document(target) else None  # indexed by the app, after its first frame
+    # Indexed by the app after its first frame, from the parse cache as every command reads it.
+    bank = Bank(target, cache=True) if holds_a_document(target) else None
     watching = poll_seconds > 0 if watch_files is None else watch_files
     return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp, watch_files=watching)
 

@@ -91,7 +91,9 @@ class Pane(Vertical):
             self._maybe_reload()
 
     def _maybe_reload(self) -> None:
-        if self.active and self.generation != self._shown_generation and self.is_mounted:
+        # Before the first index (generation -1) there is nothing to ask the core about: a reload
+        # then would answer for an empty bank, or read the whole bank on the event loop.
+        if self.active and self.generation >= 0 and self.generation != self._shown_generation and self.is_mounted:
             self._shown_generation = self.generation
             self.reload()
 

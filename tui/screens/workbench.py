@@ -167,8 +167,8 @@ class WorkbenchScreen(Screen[None]):
             self.generation = self.bank.generation
 
     def _show_progress(self) -> None:
-        # The index fills the bank's mapping as it reads; its size is the progress (no lock needed).
-        self.query_one(BankHeader).busy = f"indexing: {len(self.bank.documents):,} documents read"
+        # The index fills the bank's mapping as it reads; its size is the progress (no lock, no load).
+        self.query_one(BankHeader).busy = f"indexing: {self.bank.documents_read:,} documents read"
 
     def indexed(self) -> None:
         """The app's worker finished reading the disk (the first index, or a re-check that found changes)."""
