@@ -24,9 +24,6 @@ from typing import TYPE_CHECKING
 from memorybank.core.bank import Bank, find_root
 from memorybank.core.errors import BankError
 from memorybank.tui.commands import DocumentsProvider, JumpProvider
-from memorybank.tui.dialogs.keys import KeysDialog, pane_keys
-from memorybank.tui.editor import editor_command
-from memorybank.tui.screens.welcome import WelcomeScreen
 from memorybank.tui.screens.workbench import WorkbenchScreen
 from memorybank.tui.settings import Settings
 from textual import events, work
@@ -104,6 +101,8 @@ class MemoryBankApp(App[None]):
         if self.bank is not None:
             self._show_workbench()
         else:
+            from memorybank.tui.screens.welcome import WelcomeScreen
+
             self.push_screen(WelcomeScreen(self.root))
 
     # -- the bank ----------------------------------------------------------------------------
@@ -215,6 +214,8 @@ class MemoryBankApp(App[None]):
 
     def action_keys(self) -> None:
         """The keys of the pane on screen, then the workbench's (elsewhere, Textual's key panel)."""
+        from memorybank.tui.dialogs.keys import KeysDialog, pane_keys
+
         workbench = self.screen if isinstance(self.screen, WorkbenchScreen) else None
         if workbench is not None:
             pane = workbench.active_pane
@@ -249,6 +250,8 @@ class MemoryBankApp(App[None]):
                 timeout=6,
             )
             return
+        from memorybank.tui.editor import editor_command
+
         command = editor_command(editor, path, line)
         try:
             with self.suspend():
