@@ -69,6 +69,10 @@ PANES: tuple[PaneSpec, ...] = (
 """Every pane, in tab order. A new pane is one more entry here and one module."""
 SPECS = {spec.id: spec for spec in PANES}
 
+PROGRESS_SECONDS = 0.25
+"""How often the header's count of documents read moves while the first index runs: often enough
+to be seen moving, seldom enough that drawing it takes nothing from the index."""
+
 KEPT_CALLS = 500
 """Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
 
@@ -173,7 +177,7 @@ class WorkbenchScreen(Screen[None]):
         self._activate(self.first_pane)
         self.pane(self.first_pane).focus_default()
         if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
-            self._progress = self.set_interval(0.1, self._show_progress, name="index progress")
+            self._progress = self.set_interval(PROGRESS_SECONDS, self._show_progress, name="index progress")
             self._show_progress()
         else:
             self.generation = self.bank.generation
