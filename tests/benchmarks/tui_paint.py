@@ -13,6 +13,8 @@ first, as every start after the first finds it; ``--cache cold`` empties it befo
 the workbench's and ``stats``' alike, as a first start ever.
 
 - ``first_paint``: start of the process to the end of the workbench's first frame.
+- ``floor_paint``: the same for a bare Textual app (a header line, nine empty tabs, a footer) run
+  just before, so a first paint can be read against what this machine allows at that moment.
 - ``indexed``: to the first index done and the header's counts shown (validation included);
   ``index_cpu_vs_stats`` divides its CPU by a cold ``memorybank stats`` on the same bank.
 - ``doc_open``: ``open_document`` on the 2,000-line plan to the end of the first frame drawn after
@@ -265,12 +267,62 @@ def run_once(root: Path, env: dict[str, str]) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+FLOOR = """
+import asyncio, json, resource, sys, time
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+started, seen, drawn = float(sys.argv[1]), {}, Screen._compositor_refresh
+
+class Bare(Screen):
+    def compose(self):
+        yield Static("header")
+        with TabbedContent():
+            for n in range(9):
+                yield TabPane(f"tab {n}")
+        yield Footer()
+
+def draw(screen):
+    drawn(screen)
+    if isinstance(screen, Bare) and not seen:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        seen.update(floor_paint_ms=(time.monotonic() - started) * 1000, floor_paint_cpu_s=usage.ru_utime + usage.ru_stime)
+
+Screen._compositor_refresh = draw
+
+class Floor(App):
+    def on_mount(self):
+        self.push_screen(Bare())
+
+async def main():
+    async with Floor().run_test(size=(120, 36)):
+        while not seen:
+            await asyncio.sleep(0.002)
+
+asyncio.run(main())
+print(json.dumps(seen))
+"""
+
+
+def floor_once(env: dict[str, str]) -> dict[str, float]:
+    """First paint of a bare Textual app in a fresh process: the machine's floor right now."""
+    result = subprocess.run(
+        [sys.executable, "-c", FLOOR, repr(time.monotonic())], capture_output=True, text=True, env=env
+    )
+    shutil.rmtree(env["XDG_CONFIG_HOME"], ignore_errors=True)
+    if result.returncode != 0:
+        raise SystemExit(result.stderr)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
 def stats_cpu(root: Path, env: dict[str, str]) -> float:
     """CPU seconds of a cold ``memorybank stats`` on the bank, in a fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     code = "import sys; from memorybank.tui.cli import main; sys.exit(main(['stats', '--root', sys.argv[1]]))"
     subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, check=True, cwd=PROJECT, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    shutil.rmtree(env["XDG_CONFIG_HOME"], ignore_errors=True)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
@@ -291,7 +343,9 @@ def main() -> None:
         run_once(root, child_env(cache, cold=True))  # the start before: it leaves the cache warm
     runs = []
     for _ in range(args.runs):
+        floor = floor_once(child_env(cache, cold=False))
         figures = run_once(root, child_env(cache, cold=cold))
+        figures.update(floor)
         figures["stats_cpu_s"] = stats_cpu(root, child_env(cache, cold=cold))
         figures["index_cpu_vs_stats"] = figures["indexed_cpu_s"] / figures["stats_cpu_s"]
         runs.append(figures)
