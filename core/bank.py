@@ -205,6 +205,19 @@ class Bank:
                 self._load()
         return self._docs
 
+    def load(self) -> None:
+        """Bring in now the documents a cached first refresh left for later (nothing otherwise).
+
+        A face calls this in the worker that indexes, right after the first ``refresh()``, so the
+        documents are read there and not by whichever thread first looks at them."""
+        self._ready()
+
+    @property
+    def documents_read(self) -> int:
+        """How many documents are indexed so far, read without waiting for or starting a load (a
+        progress count another thread may show while a refresh or a load runs)."""
+        return len(self._docs)
+
     @property
     def documents(self) -> Mapping[str, Document]:
         """Every indexed document by bank path, in sorted path order."""
@@ -307,7 +320,7 @@ class Bank:
         while each still holds. Without a cache this is ``extension``."""
         with self.lock:
             store = self._store
-            if store is None:
+            if store is None or self.last_refresh is None:  # never refreshed: no state worth keeping
                 return self.extension(name, lambda bank, _previous: build(bank, {}))
             cached = self._extensions.get(name)
             if self._pending is not None and self._fingerprint is not None:
@@ -320,10 +333,15 @@ class Bank:
             self._ready()
             if cached is not None and cached[0] == self.generation:
                 return cached[1]
+            state = parse_cache.fingerprint_of(self._stamps)
+            value = store.load_result(name, state)
+            if value is not None:  # stored by another process for exactly this state of the bank
+                self._extensions[name] = (self.generation, value)
+                return value
             probes: dict[str, bool] = {}
             value = build(self, probes)
             self._extensions[name] = (self.generation, value)
             horizon = time.time_ns() - parse_cache.RACY_NS
             if all(stamp[0] < horizon for stamp in self._stamps.values()):
-                store.save_result(name, parse_cache.fingerprint_of(self._stamps), probes, value)
+                store.save_result(name, state, probes, value)
             return value

@@ -24,9 +24,6 @@ from typing import TYPE_CHECKING
 from memorybank.core.bank import Bank, find_root
 from memorybank.core.errors import BankError
 from memorybank.tui.commands import DocumentsProvider, JumpProvider
-from memorybank.tui.dialogs.keys import KeysDialog, pane_keys
-from memorybank.tui.editor import editor_command
-from memorybank.tui.screens.welcome import WelcomeScreen
 from memorybank.tui.screens.workbench import WorkbenchScreen
 from memorybank.tui.settings import Settings
 from textual import events, work
@@ -104,6 +101,8 @@ class MemoryBankApp(App[None]):
         if self.bank is not None:
             self._show_workbench()
         else:
+            from memorybank.tui.screens.welcome import WelcomeScreen
+
             self.push_screen(WelcomeScreen(self.root))
 
     # -- the bank ----------------------------------------------------------------------------
@@ -152,6 +151,8 @@ class MemoryBankApp(App[None]):
         before = self.bank.generation
         try:
             self.bank.refresh()
+            if first:  # a cached bank's first refresh only walked: its documents are read here
+                self.bank.load()
         except Exception as error:
             if first:  # a re-check that fails is retried at the next tick; the first index says why
                 message = getattr(error, "message", None) or f"{type(error).__name__}: {error}"
@@ -213,6 +214,8 @@ class MemoryBankApp(App[None]):
 
     def action_keys(self) -> None:
         """The keys of the pane on screen, then the workbench's (elsewhere, Textual's key panel)."""
+        from memorybank.tui.dialogs.keys import KeysDialog, pane_keys
+
         workbench = self.screen if isinstance(self.screen, WorkbenchScreen) else None
         if workbench is not None:
             pane = workbench.active_pane
@@ -247,6 +250,8 @@ class MemoryBankApp(App[None]):
                 timeout=6,
             )
             return
+        from memorybank.tui.editor import editor_command
+
         command = editor_command(editor, path, line)
         try:
             with self.suspend():
@@ -291,7 +296,8 @@ def make_app(
     """
     found = find_root(root)
     target = found if found is not None else Path.cwd() / "memory_bank"
-    bank = Bank(target) if holds_a_document(target) else None  # indexed by the app, after its first frame
+    # Indexed by the app after its first frame, from the parse cache as every command reads it.
+    bank = Bank(target, cache=True) if holds_a_document(target) else None
     watching = poll_seconds > 0 if watch_files is None else watch_files
     return MemoryBankApp(bank, target, poll_seconds=poll_seconds, mcp=mcp, watch_files=watching)
 

@@ -187,3 +187,29 @@ def test_the_user_cache_keeps_only_the_most_recently_written_banks(fixture_bank,
     age(root)
     validate(Bank.open(root))
     assert sorted(p.name for p in banks.iterdir()) == sorted(["old2", location(root).name])
+
+
+def test_a_loaded_bank_still_takes_the_stored_validation(fixture_bank, monkeypatch):
+    """A face that reads its documents first (the workbench does, in its worker) gets the validation
+    another process stored for this state of the bank, without running the rules again."""
+    root = fixture_bank("reference")
+    age(root)
+    expected = dataclasses.asdict(validate(Bank.open(root)))
+    bank = Bank.open(root)
+    bank.load()
+    assert bank._pending is None and bank.documents_read == len(bank)
+    monkeypatch.setattr("memorybank.core.validate._all_findings", lambda *a: pytest.fail("validated again"))
+    assert dataclasses.asdict(validate(bank)) == expected
+
+
+def test_a_bank_never_refreshed_stores_no_validation_and_its_progress_loads_nothing(fixture_bank, cache_dir):
+    root = fixture_bank("reference")
+    age(root)
+    early = Bank(root, cache=True)
+    assert validate(early).by_rule == {"no-contract": 1}  # asked before any refresh: an empty bank, not kept
+    assert not list(cache_dir.rglob("result-*"))
+    bank = Bank(root, cache=True)
+    bank.refresh()
+    assert bank.documents_read == 0 and bank._pending is not None, "counting read nothing"
+    bank.load()
+    assert bank.documents_read == len(list(root.rglob("*.md"))) and bank._pending is None

@@ -10,7 +10,6 @@ import pytest
 from memorybank.tui.app import make_app
 from memorybank.tui.editor import editor_command
 from memorybank.tui.panes.document import DocumentPane
-from memorybank.tui.panes.graph import GraphPane
 from textual.widgets import TextArea, Tree
 
 from tests.tui.conftest import SIZE, Notes, screen_text, settle
@@ -57,7 +56,7 @@ async def test_following_an_edge_opens_that_document_and_the_graph_follows(demo_
         tree.select_node(upstream)
         await settle(pilot)
         assert pane.opened.doc.path == "product/plans-and-limits.md"
-        assert app.screen.query_one(GraphPane).root_path == "product/plans-and-limits.md"
+        assert app.screen.pane("graph").root_path == "product/plans-and-limits.md"
 
 
 async def test_opening_at_a_line_shows_the_numbered_source_there(demo_source):

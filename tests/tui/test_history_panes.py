@@ -35,7 +35,7 @@ async def test_drift_lists_pairs_with_their_commits_and_the_missing_anchor(demo_
         assert pane.drift.threshold_days == 120 and not pane.drift.drifted and pane.drift.missing
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen.query_one(DocumentPane).path is None  # the "nothing drifted" line opens nothing
+        assert app.screen.pane("document").path is None  # the "nothing drifted" line opens nothing
         tree = pane.query_one("#drift-tree", Tree)
         tree.select_node(tree.root.children[1].children[0])
         await settle(pilot)

@@ -80,6 +80,29 @@ class Pane(Vertical):
         self._calls: dict[str, Pending[Any]] = {}
         """The latest call on each channel, waiting for its answer."""
         self._tickets = count_up()
+        self._waiting: list[Callable[[], object]] = []
+        """What ``when_mounted`` was asked to do once the pane is mounted."""
+        self.composed = False
+        """Whether the pane's widgets exist and have been laid out on screen once."""
+
+    def on_resize(self) -> None:
+        # The first size a pane gets is when it is first shown: before that a tree asked to place
+        # its cursor scrolls for a height of zero, so what was waiting runs now.
+        if not self.composed and self.size.height > 0:
+            self.composed = True
+            waiting, self._waiting = self._waiting, []
+            for call in waiting:
+                call()
+            self._maybe_reload()
+
+    def when_mounted(self, call: Callable[[], object]) -> None:
+        """Run ``call`` now if the pane's widgets exist and are laid out, else once they are (when the
+        pane is first shown): the screen makes a pane the first time it is needed, and its widgets
+        are composed after that."""
+        if self.composed:
+            call()
+        else:
+            self._waiting.append(call)
 
     # -- reloading -------------------------------------------------------------------------
 
@@ -91,7 +114,9 @@ class Pane(Vertical):
             self._maybe_reload()
 
     def _maybe_reload(self) -> None:
-        if self.active and self.generation != self._shown_generation and self.is_mounted:
+        # Before the first index (generation -1) there is nothing to ask the core about: a reload
+        # then would answer for an empty bank, or read the whole bank on the event loop.
+        if self.active and self.generation >= 0 and self.generation != self._shown_generation and self.composed:
             self._shown_generation = self.generation
             self.reload()
 

@@ -84,7 +84,8 @@ class FindingsPane(Pane):
 
     @on(Select.Changed)
     def _filter_changed(self) -> None:
-        self.reload()
+        if self.generation >= 0:  # each Select announces its first value on mount, before the first index
+            self.reload()
 
     @on(Input.Changed, "#findings-path")
     def _path_changed(self) -> None:

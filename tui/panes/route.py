@@ -11,13 +11,9 @@ its best section.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memorybank.core.model import LAYERS
-from memorybank.core.route import EMPTY_HINT, RouteHit, RouteResult, route
-from memorybank.core.write.checks import PinResult, pin_route_check
-from memorybank.tui.dialogs.confirm import ConfirmDialog
-from memorybank.tui.dialogs.explain import ExplainDialog
 from memorybank.tui.examples import example_title
 from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
@@ -29,6 +25,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Select, Static
+
+if TYPE_CHECKING:  # the router and the write path load with the first question or the first pin, not the first frame
+    from memorybank.core.route import RouteHit, RouteResult
+    from memorybank.core.write.checks import PinResult
 
 LIMIT = 10
 ALL_LAYERS = "all"
@@ -74,7 +74,6 @@ class RoutePane(Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.result: RouteResult | None = None
-        self._warmed = False
         self._routing: tuple[str, str | None, int] | None = None
         """The question being routed in the worker (with its layer and the bank generation)."""
         self._pending = False
@@ -100,19 +99,6 @@ class RoutePane(Pane):
             id="route-results",
         )
         yield Static(EMPTY, id="route-detail", classes="detail")
-
-    def warm(self) -> None:
-        """Build the router's indexes off the event loop, so the first keystroke is answered as fast
-        as the others (the screen calls this once the bank is indexed and the header counted)."""
-        if not self._warmed:
-            self._warmed = True
-            self.run_worker(
-                partial(route, self.bank, "warm up"),
-                thread=True,
-                exit_on_error=False,
-                group="warm",
-                description="Route: warming the indexes",
-            )
 
     # -- asking --------------------------------------------------------------------------------
 
@@ -162,7 +148,7 @@ class RoutePane(Pane):
             self._pending = self._routing != asked
             return
         self._routing = asked
-        self.run_core(lambda: route(self.bank, question, limit=LIMIT, layer=layer), self._routed, failed=self._failed)
+        self.run_core(partial(routed, self.bank, question, layer), self._routed, failed=self._failed)
 
     def _routed(self, result: RouteResult) -> None:
         self.result = result
@@ -254,6 +240,8 @@ class RoutePane(Pane):
         if hit is None:
             self.notify("Select a result first.", title="Explain", severity="warning")
             return
+        from memorybank.tui.dialogs.explain import ExplainDialog
+
         self.app.push_screen(ExplainDialog(self.question, hit))
 
     def action_pin(self) -> None:
@@ -261,6 +249,8 @@ class RoutePane(Pane):
         if hit is None:
             self.notify("Ask a question and select the document that answers it.", title="Pin", severity="warning")
             return
+        from memorybank.core.write.checks import pin_route_check
+
         self.run_core(
             lambda: pin_route_check(self.bank, question=question, expected=hit.path, dry_run=True),
             self._confirm_pin,
@@ -275,6 +265,9 @@ class RoutePane(Pane):
             lines.append(f"Replaces the answer pinned before for this question in {preview.path}.")
         else:
             lines.append(f"Adds a row to {preview.path}.")
+
+        from memorybank.core.write.checks import pin_route_check
+        from memorybank.tui.dialogs.confirm import ConfirmDialog
 
         def answered(confirmed: bool | None) -> None:
             if confirmed:
@@ -291,8 +284,17 @@ class RoutePane(Pane):
         self.post_message(BankWritten())
 
 
+def routed(bank: Any, question: str, layer: str | None) -> RouteResult:
+    """``core.route.route`` for the pane (in its worker, where the router is imported)."""
+    from memorybank.core.route import route
+
+    return route(bank, question, limit=LIMIT, layer=layer)
+
+
 def no_match_hint(hint: str | None) -> str:
     """The router's hint, in the workbench's words: its Search pane, not the agents' ``bank_search``."""
+    from memorybank.core.route import EMPTY_HINT
+
     if not hint:
         return "No document answers this question."
     if hint == EMPTY_HINT:

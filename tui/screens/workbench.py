@@ -3,28 +3,26 @@
 Panes post what the user chose (a document to open, a graph to walk); this screen decides what
 happens and sets attributes on the panes concerned. It also hands every pane the bank generation
 when the disk changed, and refreshes the header's counts in a worker.
+
+The first frame holds the header, the tabs and the one pane shown: a pane's module is imported, and
+the pane made and mounted in its tab, the first time it is shown or asked for (``pane``). What the
+screen hands a pane before then (the open document for the graph, agents' calls for Activity) waits
+on the screen and is given to the pane when it is made.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memorybank.core.bank import Bank
 from memorybank.tui.history import History, Visit
 from memorybank.tui.messages import BankWritten, DocumentChosen
-from memorybank.tui.panes.activity import ActivityPane
 from memorybank.tui.panes.base import Pane
-from memorybank.tui.panes.changes import ChangesPane
-from memorybank.tui.panes.document import DocumentPane
-from memorybank.tui.panes.drift import DriftPane
-from memorybank.tui.panes.findings import FindingsPane
-from memorybank.tui.panes.graph import GraphPane
-from memorybank.tui.panes.inbox import InboxPane
-from memorybank.tui.panes.route import RoutePane
-from memorybank.tui.panes.search import SearchPane
 from memorybank.tui.settings import Settings
 from memorybank.tui.widgets.bank_header import BankHeader, BankSummary, summarise
 from textual import on, work
@@ -42,25 +40,41 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PaneSpec:
-    """A pane of the workbench: its tab id, the key that shows it, its class."""
+    """A pane of the workbench: its tab id, the key that shows it, its title (the class's ``TITLE``)
+    and where its class lives, imported the first time the pane is needed."""
 
     id: str
     key: str
-    pane: type[Pane]
+    title: str
+    where: str
+    """``module:Class``."""
+
+    @property
+    def pane(self) -> type[Pane]:
+        module, name = self.where.split(":")
+        return getattr(importlib.import_module(module), name)
 
 
 PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("route", "1", RoutePane),
-    PaneSpec("document", "2", DocumentPane),
-    PaneSpec("graph", "3", GraphPane),
-    PaneSpec("findings", "4", FindingsPane),
-    PaneSpec("drift", "5", DriftPane),
-    PaneSpec("search", "6", SearchPane),
-    PaneSpec("changes", "7", ChangesPane),
-    PaneSpec("inbox", "8", InboxPane),
-    PaneSpec("activity", "9", ActivityPane),
+    PaneSpec("route", "1", "Route", "memorybank.tui.panes.route:RoutePane"),
+    PaneSpec("document", "2", "Document", "memorybank.tui.panes.document:DocumentPane"),
+    PaneSpec("graph", "3", "Graph", "memorybank.tui.panes.graph:GraphPane"),
+    PaneSpec("findings", "4", "Findings", "memorybank.tui.panes.findings:FindingsPane"),
+    PaneSpec("drift", "5", "Drift", "memorybank.tui.panes.drift:DriftPane"),
+    PaneSpec("search", "6", "Search", "memorybank.tui.panes.search:SearchPane"),
+    PaneSpec("changes", "7", "Changes", "memorybank.tui.panes.changes:ChangesPane"),
+    PaneSpec("inbox", "8", "Inbox", "memorybank.tui.panes.inbox:InboxPane"),
+    PaneSpec("activity", "9", "Activity", "memorybank.tui.panes.activity:ActivityPane"),
 )
 """Every pane, in tab order. A new pane is one more entry here and one module."""
+SPECS = {spec.id: spec for spec in PANES}
+
+PROGRESS_SECONDS = 0.25
+"""How often the header's count of documents read moves while the first index runs: often enough
+to be seen moving, seldom enough that drawing it takes nothing from the index."""
+
+KEPT_CALLS = 500
+"""Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
 
 
 ALT_DIGITS_AS_READ = (
@@ -89,20 +103,20 @@ DEGRADED_HELP = (
 
 def tab_label(spec: PaneSpec) -> str:
     """The key that shows a pane, highlighted and set against its title, so nine tabs fit 80 columns."""
-    return f"[b $text-accent]{spec.key}[/]{spec.pane.TITLE}"
+    return f"[b $text-accent]{spec.key}[/]{spec.title}"
 
 
 class WorkbenchScreen(Screen[None]):
     """The owner's workbench over one bank."""
 
     BINDINGS = [
-        *(Binding(spec.key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False) for spec in PANES),
+        *(Binding(spec.key, f"show_pane('{spec.id}')", spec.title, show=False) for spec in PANES),
         *(
-            Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
+            Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.title, show=False, priority=True)
             for spec in PANES
         ),
         *(
-            Binding(key, f"show_pane('{spec.id}')", spec.pane.TITLE, show=False, priority=True)
+            Binding(key, f"show_pane('{spec.id}')", spec.title, show=False, priority=True)
             for key, spec in zip(ALT_DIGITS_AS_READ, PANES)
         ),
         Binding("ctrl+o", "jump", "Jump"),
@@ -136,8 +150,14 @@ class WorkbenchScreen(Screen[None]):
         self.first_pane = self.settings.pane if self.settings.pane in {s.id for s in PANES} else PANES[0].id
         self.serving = serving
         """The URL of the MCP server the app hosts, if any."""
-        self._activity = list(activity)
-        """Tool calls made before this screen existed, oldest first."""
+        self._activity: deque[ToolCall] = deque(activity, maxlen=KEPT_CALLS)
+        """Tool calls agents made, oldest first, for the Activity pane when it is made."""
+        self._graph_root: str | None = None
+        """The document the graph walks from, for the Graph pane when it is made."""
+        self._panes: dict[str, Pane] = {}
+        """The panes made so far, by id."""
+        self._tabs_mounted = False
+        self._warmed = False
         self._progress: Timer | None = None
         self.history = History()
         """The documents opened, for back and forward."""
@@ -147,28 +167,24 @@ class WorkbenchScreen(Screen[None]):
         with TabbedContent(id="panes", initial=self.first_pane):
             for spec in PANES:
                 with TabPane(tab_label(spec), id=spec.id):
-                    yield spec.pane(self.bank, id=f"{spec.id}-pane")
+                    if spec.id == self.first_pane:
+                        yield self.pane(spec.id)
         yield Footer()
 
     def on_mount(self) -> None:
+        self._tabs_mounted = True
         self.query_one(BankHeader).serving = self.serving or ""
-        activity = self.query_one(ActivityPane)
-        activity.serve(self.serving)
-        for call in self._activity:
-            activity.record(call)
         self._activate(self.first_pane)
         self.pane(self.first_pane).focus_default()
-        document = self.query_one(DocumentPane)
-        document.outline_width = self.settings.outline_width
         if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
-            self._progress = self.set_interval(0.1, self._show_progress, name="index progress")
+            self._progress = self.set_interval(PROGRESS_SECONDS, self._show_progress, name="index progress")
             self._show_progress()
         else:
             self.generation = self.bank.generation
 
     def _show_progress(self) -> None:
-        # The index fills the bank's mapping as it reads; its size is the progress (no lock needed).
-        self.query_one(BankHeader).busy = f"indexing: {len(self.bank.documents):,} documents read"
+        # The index fills the bank's mapping as it reads; its size is the progress (no lock, no load).
+        self.query_one(BankHeader).busy = f"indexing: {self.bank.documents_read:,} documents read"
 
     def indexed(self) -> None:
         """The app's worker finished reading the disk (the first index, or a re-check that found changes)."""
@@ -180,7 +196,29 @@ class WorkbenchScreen(Screen[None]):
     # -- panes ------------------------------------------------------------------------------
 
     def pane(self, pane_id: str) -> Pane:
-        return self.query_one(f"#{pane_id}-pane", Pane)
+        """The pane with this id: made, and mounted in its tab, the first time it is asked for.
+        A pane just made composes in the next frames; ``Pane.when_mounted`` waits for that."""
+        pane = self._panes.get(pane_id)
+        if pane is None:
+            pane = self._panes[pane_id] = SPECS[pane_id].pane(self.bank, id=f"{pane_id}-pane")
+            self._hand_over(pane_id, pane)
+            if self._tabs_mounted:
+                self.query_one(f"#{pane_id}", TabPane).mount(pane)
+        return pane
+
+    def _hand_over(self, pane_id: str, pane: Any) -> None:
+        """What the screen kept for a pane not made yet."""
+        if self.generation >= 0:
+            pane.generation = self.generation
+        if pane_id == "activity":
+            pane.serve(self.serving)
+            for call in self._activity:
+                pane.record(call)
+        elif pane_id == "graph" and self._graph_root is not None:
+            pane.set_root(self._graph_root)
+        elif pane_id == "document" and self.settings.outline_width is not None:
+            width = self.settings.outline_width
+            pane.when_mounted(lambda: setattr(pane, "outline_width", width))
 
     @property
     def active_pane(self) -> Pane:
@@ -194,12 +232,14 @@ class WorkbenchScreen(Screen[None]):
             self._activate(pane_id)
         if focus:
             pane = self.pane(pane_id)
-            pane.focus_default()
+            if not pane.composed:  # focus left in the pane before would bring its tab back
+                self.set_focus(None)
+            pane.when_mounted(pane.focus_default)
             self.call_after_refresh(self._keep_focus_in, pane)
 
     def _keep_focus_in(self, pane: Pane) -> None:
         """Focus the pane again once it is laid out, unless the user already moved into it."""
-        if self.focused is None or pane not in self.focused.ancestors_with_self:
+        if pane.is_mounted and (self.focused is None or pane not in self.focused.ancestors_with_self):
             pane.focus_default()
 
     def action_show_pane(self, pane_id: str) -> None:
@@ -210,13 +250,14 @@ class WorkbenchScreen(Screen[None]):
         self._activate(event.pane.id or "")
 
     def _activate(self, pane_id: str) -> None:
-        for spec in PANES:
-            self.pane(spec.id).active = spec.id == pane_id
+        shown = self.pane(pane_id)
+        for pane in self._panes.values():
+            pane.active = pane is shown
         self.settings.update(pane=pane_id)
 
     def watch_generation(self, generation: int) -> None:
-        for spec in PANES:
-            self.pane(spec.id).generation = generation
+        for pane in self._panes.values():
+            pane.generation = generation
         self.query_one(BankHeader).busy = "validating"
         self._summarise()
 
@@ -230,13 +271,25 @@ class WorkbenchScreen(Screen[None]):
     def on_workbench_screen_summary_ready(self, message: SummaryReady) -> None:
         header = self.query_one(BankHeader)
         header.busy = ""
-        self.query_one(RoutePane).warm()  # after the counts, so the two do not share the CPU
+        self._warm_router()  # after the counts, so the two do not share the CPU
         if message.summary is not None:
             if header.summary is None and not message.summary.contract:
                 self.notify(DEGRADED_HELP, title="Degraded: no contract", severity="warning", timeout=15)
             header.summary = message.summary
         else:
             self.notify(str(getattr(message.error, "message", message.error)), title="Header", severity="error")
+
+    def _warm_router(self) -> None:
+        """Build the router's indexes off the event loop once, so the first question typed in Route
+        is answered as fast as the others, whichever pane is shown."""
+        if not self._warmed:
+            self._warmed = True
+            self.run_worker(self._route_once, thread=True, exit_on_error=False, group="warm")
+
+    def _route_once(self) -> None:
+        from memorybank.core.route import route
+
+        route(self.bank, "warm up")
 
     # -- what the panes ask for ---------------------------------------------------------------
 
@@ -252,16 +305,23 @@ class WorkbenchScreen(Screen[None]):
 
     def record_call(self, call: ToolCall) -> None:
         """An agent's tool call reached the hosted MCP server (the app hands it down)."""
-        self.query_one(ActivityPane).record(call)
+        self._activity.append(call)
+        activity: Any = self._panes.get("activity")
+        if activity is not None:
+            activity.record(call)
 
-    @on(DocumentPane.OutlineResized)
-    def _outline_resized(self, message: DocumentPane.OutlineResized) -> None:
+    def on_document_pane_outline_resized(self, message: Any) -> None:
         self.settings.update(outline_width=message.width)
 
-    @on(DocumentPane.GraphRequested)
-    def _graph_requested(self, message: DocumentPane.GraphRequested) -> None:
-        self.query_one(GraphPane).set_root(message.path)
+    def on_document_pane_graph_requested(self, message: Any) -> None:
+        self._set_graph_root(message.path)
         self.show_pane("graph")
+
+    def _set_graph_root(self, path: str) -> None:
+        self._graph_root = path
+        graph: Any = self._panes.get("graph")
+        if graph is not None:
+            graph.set_root(path)
 
     def open_document(
         self, path: str, *, section: str | None = None, line: int | None = None, remember: bool = True
@@ -270,8 +330,9 @@ class WorkbenchScreen(Screen[None]):
         back and forward (alt+← / alt+→) walk, as in a browser."""
         if remember:
             self.history.visit(Visit(path, section, line))
-        self.query_one(DocumentPane).open(path, section=section, line=line)
-        self.query_one(GraphPane).set_root(path)
+        document: Any = self.pane("document")
+        document.when_mounted(partial(document.open, path, section=section, line=line))
+        self._set_graph_root(path)
         self.show_pane("document")
 
     def action_back(self) -> None:
@@ -296,12 +357,14 @@ class WorkbenchScreen(Screen[None]):
         for spec in PANES:
             pane = spec.pane
             yield SystemCommand(
-                f"{pane.TITLE}: go to the pane ({spec.key})", pane.SUMMARY, partial(self.show_pane, spec.id)
+                f"{spec.title}: go to the pane ({spec.key})", pane.SUMMARY, partial(self.show_pane, spec.id)
             )
         for spec in PANES:
-            for command in self.pane(spec.id).palette_commands():
+            made = self._panes.get(spec.id)
+            for command in made.palette_commands() if made is not None else spec.pane.COMMANDS_OFFERED:
                 yield SystemCommand(command.title, command.help, partial(self.run_pane_action, spec.id, command.action))
 
     def run_pane_action(self, pane_id: str, action: str) -> None:
         self.show_pane(pane_id)
-        self.call_after_refresh(self.app.run_action, action, self.pane(pane_id))
+        pane = self.pane(pane_id)
+        pane.when_mounted(lambda: self.call_after_refresh(self.app.run_action, action, pane))

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
 from memorybank.core.paths import BANK_DIR_NAMES
-from memorybank.core.validate import validate
-from memorybank.core.write.inbox import list_inbox
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -38,7 +36,11 @@ def bank_name(bank: Bank) -> str:
 
 
 def summarise(bank: Bank) -> BankSummary:
-    """Count what the header shows (validation is cached per bank generation, so this is cheap)."""
+    """Count what the header shows (validation is cached per bank generation, so this is cheap).
+    It runs in a worker, which imports the validator and the inbox: the first frame does not."""
+    from memorybank.core.validate import validate
+    from memorybank.core.write.inbox import list_inbox
+
     report = validate(bank)
     notes = list_inbox(bank)
     with bank.lock:

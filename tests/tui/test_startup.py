@@ -1,0 +1,166 @@
+"""The workbench's start: the first frame holds the header with its progress and the one pane shown,
+imports nothing else; the first index is read from the parse cache every command shares, in the
+worker behind the header's progress, and runs each piece of work once."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import memorybank.core.bank
+import memorybank.core.validate
+import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.widgets.bank_header import BankHeader
+
+from tests.conftest import FIXTURES, PROJECT
+from tests.tui.conftest import SIZE, settle
+
+pytestmark = pytest.mark.anyio
+
+PAST = 1_700_000_000
+
+
+@pytest.fixture
+def aged_bank(tmp_path, monkeypatch):
+    """The reference bank with every file dated in the past (the cache keeps only settled files)."""
+    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "reference"
+    shutil.copytree(FIXTURES / "reference", root)
+    for path in root.rglob("*"):
+        os.utime(path, (PAST, PAST))
+    return root
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How often documents were parsed and the validation rules run, by name."""
+    counts = {"parsed": 0, "validated": 0}
+    parse, rules = memorybank.core.bank.parse_document, memorybank.core.validate._all_findings
+
+    def parsing(*args, **kwargs):
+        counts["parsed"] += 1
+        return parse(*args, **kwargs)
+
+    def validating(*args, **kwargs):
+        counts["validated"] += 1
+        return rules(*args, **kwargs)
+
+    monkeypatch.setattr(memorybank.core.bank, "parse_document", parsing)
+    monkeypatch.setattr(memorybank.core.validate, "_all_findings", validating)
+    return counts
+
+
+async def start(root):
+    """Start the workbench, let its first index finish, and return the header's counts."""
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        return app.screen.query_one(BankHeader).summary
+
+
+@pytest.mark.parametrize("first_pane", ["route", "findings"])
+async def test_the_first_index_parses_and_validates_once(aged_bank, counted, private_settings, first_pane):
+    (private_settings / "memorybank").mkdir(parents=True)
+    (private_settings / "memorybank" / "workbench.json").write_text(json.dumps({"pane": first_pane}))
+    summary = await start(aged_bank)
+    assert summary is not None and summary.documents > 0
+    assert counted == {"parsed": len(list(aged_bank.rglob("*.md"))), "validated": 1}
+
+
+async def test_a_second_start_reads_the_bank_from_the_parse_cache(aged_bank, counted):
+    first = await start(aged_bank)
+    counted.update(parsed=0, validated=0)
+    assert await start(aged_bank) == first
+    assert counted == {"parsed": 0, "validated": 0}, "documents and findings came from the cache"
+
+
+FIRST_FRAME = """
+import asyncio, json, sys
+from memorybank.tui.app import make_app
+from memorybank.tui.panes.base import Pane
+from memorybank.tui.screens.workbench import WorkbenchScreen
+from memorybank.tui.widgets.bank_header import BankHeader
+from textual.screen import Screen
+
+seen = {}
+drawn = Screen._compositor_refresh
+
+def draw(screen):
+    drawn(screen)
+    if isinstance(screen, WorkbenchScreen) and not seen:
+        seen.update(
+            modules=sorted(sys.modules),
+            panes=[pane.id for pane in screen.query(Pane)],
+            header=str(screen.query_one(BankHeader).render()),
+        )
+
+Screen._compositor_refresh = draw
+
+async def main():
+    async with make_app(sys.argv[1], poll_seconds=0).run_test(size=(80, 24)):
+        while not seen:
+            await asyncio.sleep(0.01)
+
+asyncio.run(main())
+print(json.dumps(seen))
+"""
+
+NOT_BEFORE_THE_FIRST_FRAME = (
+    *(f"memorybank.tui.panes.{pane}" for pane in ("document", "graph", "findings", "drift", "search", "changes")),
+    "memorybank.tui.panes.inbox",
+    "memorybank.tui.panes.activity",
+    "memorybank.tui.triage",
+    "memorybank.core.route",
+    "memorybank.core.validate",
+    "memorybank.core.write.inbox",
+    "memorybank.mcp_server",
+    "mcp",
+    "pydantic",
+    "git",
+    "markdown_it",
+    "pymorphy3",
+    "watchfiles",
+)
+"""What the first screen does not need: the other panes, the router, the validator, the write path,
+the MCP SDK and the libraries only the other panes or the index use."""
+
+
+def test_the_first_frame_shows_the_header_indexing_and_one_pane_and_imports_nothing_else(aged_bank, tmp_path):
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME, str(aged_bank)], capture_output=True, text=True, cwd=PROJECT, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["panes"] == ["route-pane"]
+    assert "memorybank" in seen["header"] and ("indexing" in seen["header"] or "reading the bank" in seen["header"])
+    imported = set(seen["modules"])
+    assert "memorybank.tui.panes.route" in imported
+    assert [m for m in NOT_BEFORE_THE_FIRST_FRAME if m in imported] == []
+
+
+async def test_a_pane_is_made_when_first_shown_and_gets_what_the_screen_kept_for_it(aged_bank):
+    app = make_app(aged_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert set(screen._panes) == {"route"}
+        path = next(doc.path for doc in app.bank if not doc.is_inbox)
+        screen.open_document(path)
+        await settle(pilot)
+        assert set(screen._panes) == {"route", "document"}
+        assert screen.pane("document").opened.doc.path == path
+        await pilot.press("3")
+        await settle(pilot)
+        graph = screen.pane("graph")
+        assert graph.root_path == path and graph.composed and screen.query_one("#panes").active == "graph"
+
+
+def test_each_pane_is_listed_under_its_own_title():
+    from memorybank.tui.screens.workbench import PANES
+
+    assert [spec.title for spec in PANES] == [spec.pane.TITLE for spec in PANES]
