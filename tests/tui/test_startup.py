@@ -4,6 +4,7 @@ worker behind the header's progress, and runs each piece of work once."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -164,3 +165,18 @@ def test_each_pane_is_listed_under_its_own_title():
     from memorybank.tui.screens.workbench import PANES
 
     assert [spec.title for spec in PANES] == [spec.pane.TITLE for spec in PANES]
+
+
+async def test_once_the_router_is_warm_the_long_lived_heap_is_left_out_of_collections(aged_bank):
+    """The documents and the router's indexes live as long as the app: after the first index and the
+    router's warm-up they are frozen, so a full collection inside a keystroke walks only what came
+    after them (on 5,000 documents each one took 80-170 ms)."""
+    gc.unfreeze()
+    app = make_app(aged_bank, poll_seconds=0)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await settle(pilot)
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -12,6 +12,7 @@ on the screen and is given to the pane when it is made.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -290,6 +291,10 @@ class WorkbenchScreen(Screen[None]):
         from memorybank.core.route import route
 
         route(self.bank, "warm up")
+        # The documents and the router's indexes now live as long as the app. Left in the collected
+        # heap, each full collection walked all of them, 80-170 ms on 5,000 documents, inside
+        # whichever keystroke triggered it; frozen, a collection walks only what came after.
+        gc.freeze()
 
     # -- what the panes ask for ---------------------------------------------------------------
 
