@@ -15,8 +15,10 @@ the workbench's and ``stats``' alike, as a first start ever.
 - ``first_paint``: start of the process to the end of the workbench's first frame.
 - ``floor_paint``: the same for a bare Textual app (a header line, nine empty tabs, a footer) run
   just before, so a first paint can be read against what this machine allows at that moment.
-- ``indexed``: to the first index done and the header's counts shown (validation included);
-  ``index_cpu_vs_stats`` divides its CPU by a cold ``memorybank stats`` on the same bank.
+- ``read``: to the first index done, every document read (the header moves on to validating);
+  ``index_cpu_vs_stats`` divides its CPU by a ``memorybank stats`` on the same bank, which reads
+  the same documents and validates nothing.
+- ``indexed``: to the header's counts shown, validation included (``counts_cpu_vs_stats``).
 - ``doc_open``: ``open_document`` on the 2,000-line plan to the end of the first frame drawn after
   the pane filled its view, rendered view and source view (at line 1,500); five opens each, median.
 - ``keystroke``: a key event posted to the Route box to the table holding the answer to the new
@@ -112,6 +114,10 @@ async def _measure(root: str, started: float) -> dict[str, float]:
     async with app.run_test(size=(120, 36)) as pilot:
         await _wait(lambda: "first_paint_ms" in figures)
         header = app.screen.query_one(BankHeader)
+        # The documents are read when the header moves on to validating them.
+        await _wait(lambda: header.busy == "validating" or header.summary is not None, step=0.005)
+        figures["read_ms"] = (time.monotonic() - started) * 1000
+        figures["read_cpu_s"] = cpu()
         await _wait(lambda: header.summary is not None, step=0.01)
         figures["indexed_ms"] = (time.monotonic() - started) * 1000
         figures["indexed_cpu_s"] = cpu()
@@ -347,7 +353,8 @@ def main() -> None:
         figures = run_once(root, child_env(cache, cold=cold))
         figures.update(floor)
         figures["stats_cpu_s"] = stats_cpu(root, child_env(cache, cold=cold))
-        figures["index_cpu_vs_stats"] = figures["indexed_cpu_s"] / figures["stats_cpu_s"]
+        figures["index_cpu_vs_stats"] = figures["read_cpu_s"] / figures["stats_cpu_s"]
+        figures["counts_cpu_vs_stats"] = figures["indexed_cpu_s"] / figures["stats_cpu_s"]
         runs.append(figures)
     load = os.getloadavg()
     print(
