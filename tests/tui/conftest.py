@@ -94,6 +94,17 @@ async def settle(pilot, rounds: int = 2) -> None:
         await pilot.pause()
 
 
+async def until(pilot, condition, rounds: int = 8) -> bool:
+    """Settle until ``condition`` holds (each round awaits every worker; nothing sleeps). For what
+    happens after a pane made on first use is mounted, which a fixed number of rounds may not reach
+    on a loaded machine."""
+    for _ in range(rounds):
+        if condition():
+            return True
+        await settle(pilot, rounds=1)
+    return condition()
+
+
 class Notes:
     """The notifications an app raised, captured (``run_test`` does not display them)."""
 

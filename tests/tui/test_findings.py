@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from memorybank.tui.app import make_app
-from memorybank.tui.panes.document import DocumentPane
 from memorybank.tui.panes.findings import FindingsPane
 from textual.widgets import TextArea, Tree
 
-from tests.tui.conftest import SIZE, settle
+from tests.tui.conftest import SIZE, settle, until
 
 pytestmark = pytest.mark.anyio
 
@@ -60,8 +59,8 @@ async def test_choosing_a_finding_opens_the_document_at_its_line(demo_source):
         pane.query_one("#findings-rule").value = "broken-link"
         await settle(pilot)
         await pilot.press("down", "enter")
-        await settle(pilot)
-        document = app.screen.query_one(DocumentPane)
+        document = app.screen.pane("document")
+        assert await until(pilot, lambda: document.opened is not None and document.source_mode)
         assert app.screen.query_one("#panes").active == "document"
         assert document.opened.doc.path == "ops/monitoring.md" and document.line == 19 and document.source_mode
         assert document.query_one("#doc-source", TextArea).cursor_location == (18, 0)

@@ -34,7 +34,7 @@ from memorybank.tui.widgets.bank_header import BankHeader
 from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
-from tests.tui.conftest import SIZE, Notes, settle
+from tests.tui.conftest import SIZE, Notes, settle, until
 
 pytestmark = pytest.mark.anyio
 
@@ -91,15 +91,6 @@ def triage_root(tmp_path: Path) -> Path:
 def assert_clean(root: Path) -> None:
     report = validate(Bank.open(root))
     assert report.total == 0, [f"{f.rule} {f.path}: {f.message}" for f in report.findings]
-
-
-async def until(pilot, condition, rounds: int = 8) -> bool:
-    """Settle until ``condition`` holds (each round awaits every worker; nothing sleeps)."""
-    for _ in range(rounds):
-        if condition():
-            return True
-        await settle(pilot, rounds=1)
-    return condition()
 
 
 async def open_inbox(pilot, note: str) -> InboxPane:
