@@ -20,18 +20,21 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memorybank.core import cache as parse_cache
 from memorybank.core.errors import BankNotFound, NotADocument, PathRefused
-from memorybank.core.index import Derived, Stamp, derive, walk
-from memorybank.core.layers import BUILTIN_MAP
-from memorybank.core.model import Contract, Document, LayerMap, RefreshReport
-from memorybank.core.parse import parse_document
 from memorybank.core.paths import PathResolver
-from memorybank.core.record import last_exit
 from memorybank.core.roots import ENV_ROOT, find_root
-from memorybank.core.write.recovery import recover_abandoned
+
+if TYPE_CHECKING:
+    from memorybank.core.index import Derived, Stamp
+    from memorybank.core.model import Contract, Document, LayerMap, RefreshReport
+
+# What reads and derives the documents (the parser, YAML, the contract, the write journal's
+# recovery) is imported by the methods that use it, not here: a face that shows itself before its
+# first index (the workbench) imports this module on its way to its first frame, and the rest is
+# imported by the worker that indexes, after that frame.
 
 __all__ = ["ENV_ROOT", "Bank", "find_root"]
 
@@ -46,7 +49,7 @@ class Bank:
         self._docs: dict[str, Document] = {}
         self._texts: dict[str, str] = {}
         self._stamps: dict[str, tuple[int, int]] = {}
-        self._derived = Derived(contract=Contract(present=False), layers=BUILTIN_MAP)
+        self._derived_now: Derived | None = None
         self._refreshed = False
         self.generation = 0
         """Incremented whenever a refresh finds a change; caches key on it."""
@@ -84,8 +87,27 @@ class Bank:
 
     # -- refresh ---------------------------------------------------------------------------
 
+    @property
+    def _derived(self) -> Derived:
+        """The cross-document structures; before any document is read, those of an empty bank."""
+        if self._derived_now is None:
+            from memorybank.core.index import Derived
+            from memorybank.core.layers import BUILTIN_MAP
+            from memorybank.core.model import Contract
+
+            self._derived_now = Derived(contract=Contract(present=False), layers=BUILTIN_MAP)
+        return self._derived_now
+
+    @_derived.setter
+    def _derived(self, derived: Derived) -> None:
+        self._derived_now = derived
+
     def refresh(self) -> RefreshReport:
         """Bring the index in line with the disk; re-parse only what moved."""
+        from memorybank.core.index import walk
+        from memorybank.core.model import RefreshReport
+        from memorybank.core.write.recovery import recover_abandoned
+
         started = time.perf_counter()
         with self.lock:
             recover_abandoned(self.root)
@@ -137,6 +159,9 @@ class Bank:
     def _apply(
         self, found: dict[str, tuple[Stamp, float]], started: float, unreadable: dict[str, str]
     ) -> RefreshReport:
+        from memorybank.core.model import RefreshReport
+        from memorybank.core.parse import parse_document
+
         with self.lock:
             added = changed = removed = 0
             dna_touched = not self._refreshed
@@ -182,6 +207,8 @@ class Bank:
             return report
 
     def _rebuild(self, dna_touched: bool) -> None:
+        from memorybank.core.index import derive
+
         if dna_touched:
             derived = derive(self._docs, self._texts)
             if self._relayer or derived.layers.by_dir != self._derived.layers.by_dir:
@@ -292,6 +319,8 @@ class Bank:
                     reason="promoted",
                 )
             if path.startswith("_inbox/"):
+                from memorybank.core.record import last_exit
+
                 gone = last_exit(self.root, path)
                 if gone is not None and gone.get("action") == "discarded":
                     raise NotADocument(

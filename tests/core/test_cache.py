@@ -13,7 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
-import memorybank.core.bank
+import memorybank.core.parse
 import pytest
 from memorybank.core.bank import Bank
 from memorybank.core.cache import location
@@ -37,13 +37,13 @@ def cache_dir(tmp_path, monkeypatch):
 def parses(monkeypatch):
     """Every path parsed from disk, in order."""
     seen: list[str] = []
-    real = memorybank.core.bank.parse_document
+    real = memorybank.core.parse.parse_document
 
     def spy(path, data, **kwargs):
         seen.append(path)
         return real(path, data, **kwargs)
 
-    monkeypatch.setattr(memorybank.core.bank, "parse_document", spy)
+    monkeypatch.setattr(memorybank.core.parse, "parse_document", spy)
     return seen
 
 

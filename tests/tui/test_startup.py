@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-import memorybank.core.bank
+import memorybank.core.parse
 import memorybank.core.validate
 import pytest
 from memorybank.tui.app import make_app
@@ -40,7 +40,7 @@ def aged_bank(tmp_path, monkeypatch):
 def counted(monkeypatch):
     """How often documents were parsed and the validation rules run, by name."""
     counts = {"parsed": 0, "validated": 0}
-    parse, rules = memorybank.core.bank.parse_document, memorybank.core.validate._all_findings
+    parse, rules = memorybank.core.parse.parse_document, memorybank.core.validate._all_findings
 
     def parsing(*args, **kwargs):
         counts["parsed"] += 1
@@ -50,7 +50,7 @@ def counted(monkeypatch):
         counts["validated"] += 1
         return rules(*args, **kwargs)
 
-    monkeypatch.setattr(memorybank.core.bank, "parse_document", parsing)
+    monkeypatch.setattr(memorybank.core.parse, "parse_document", parsing)
     monkeypatch.setattr(memorybank.core.validate, "_all_findings", validating)
     return counts
 
@@ -118,6 +118,9 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "memorybank.core.route",
     "memorybank.core.validate",
     "memorybank.core.write.inbox",
+    "memorybank.core.write.recovery",
+    "memorybank.core.parse",
+    "memorybank.core.index",
     "memorybank.mcp_server",
     "mcp",
     "pydantic",
@@ -125,9 +128,12 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "markdown_it",
     "pymorphy3",
     "watchfiles",
+    "yaml",
+    "filelock",
 )
 """What the first screen does not need: the other panes, the router, the validator, the write path,
-the MCP SDK and the libraries only the other panes or the index use."""
+the parser and what it reads YAML with (the index imports them, after the first frame), the MCP
+SDK and the libraries only the other panes or the index use."""
 
 
 def test_the_first_frame_shows_the_header_indexing_and_one_pane_and_imports_nothing_else(aged_bank, tmp_path):
