@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-LAYERS: tuple[str, ...] = ("dna", "knowledge", "decision", "delivery", "flow", "inbox", "other")
-"""Every layer a document can belong to."""
+# The layer names live apart, so the workbench's first frame can list them without this module.
+from memorybank.core.layer_names import LAYERS as LAYERS
 
 
 @dataclass(frozen=True, slots=True)

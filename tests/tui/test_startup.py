@@ -121,6 +121,7 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "memorybank.core.write.recovery",
     "memorybank.core.parse",
     "memorybank.core.index",
+    "memorybank.core.model",
     "memorybank.mcp_server",
     "mcp",
     "pydantic",

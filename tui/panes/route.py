@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from memorybank.core.model import LAYERS
+from memorybank.core.layer_names import LAYERS
 from memorybank.tui.examples import example_title
 from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
