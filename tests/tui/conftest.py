@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -94,15 +95,16 @@ async def settle(pilot, rounds: int = 2) -> None:
         await pilot.pause()
 
 
-async def until(pilot, condition, rounds: int = 8) -> bool:
-    """Settle until ``condition`` holds (each round awaits every worker; nothing sleeps). For what
-    happens after a pane made on first use is mounted, which a fixed number of rounds may not reach
-    on a loaded machine."""
-    for _ in range(rounds):
-        if condition():
-            return True
+async def until(pilot, condition, seconds: float = 20.0) -> bool:
+    """Settle until ``condition`` holds, or ``seconds`` pass (each round awaits every worker;
+    nothing sleeps). For what happens after a pane made on first use is mounted: how many rounds
+    that takes depends on how loaded the machine is, so the bound is time, and generous."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
         await settle(pilot, rounds=1)
-    return condition()
+    return True
 
 
 class Notes:
