@@ -23,6 +23,21 @@ from textual.widgets import DataTable
 
 
 @dataclass(frozen=True)
+class _Draw:
+    """What every cell of one draw reads, read once: reactive attributes cost a lookup each."""
+
+    style: Style
+    pad: int
+    fixed_rows: int
+    fixed_columns: int
+    show_cursor: bool
+    css_foreground: bool
+    css_background: bool
+    console: Any
+    options: Any
+
+
+@dataclass(frozen=True)
 class Column:
     label: str
     width: int | None = None
@@ -42,7 +57,7 @@ class FittedTable(DataTable[Any]):
         self.specs = columns
         self._rows: list[tuple[list[str | Text], str]] = []
         self._laid_out_width = -1
-        self._drawing_style: Style | None = None
+        self._drawing: _Draw | None = None
 
     def widths(self, total: int) -> list[int]:
         """Each column's width for a table ``total`` cells wide (cell padding excluded)."""
@@ -77,17 +92,30 @@ class FittedTable(DataTable[Any]):
             self.move_cursor(row=self.get_row_index(keep), animate=False)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # DataTable asks for the node's style on every line, and each time it walks every ancestor;
-        # within one draw it cannot change.
-        self._drawing_style = super().rich_style
+        # DataTable asks for the node's style on every line (each time walking every ancestor) and
+        # its cells for the same settings: within one draw none of them can change.
+        self._drawing = self._draw()
         try:
             return super().render_lines(crop)
         finally:
-            self._drawing_style = None
+            self._drawing = None
+
+    def _draw(self) -> _Draw:
+        return _Draw(
+            style=super().rich_style,
+            pad=self.cell_padding,
+            fixed_rows=self.fixed_rows,
+            fixed_columns=self.fixed_columns,
+            show_cursor=self.show_cursor,
+            css_foreground=self.cursor_foreground_priority == "css",
+            css_background=self.cursor_background_priority == "css",
+            console=self.app.console,
+            options=self.app.console_options,
+        )
 
     @property
     def rich_style(self) -> Style:
-        return self._drawing_style if self._drawing_style is not None else super().rich_style
+        return self._drawing.style if self._drawing is not None else super().rich_style
 
     def _render_cell(
         self,
@@ -99,7 +127,8 @@ class FittedTable(DataTable[Any]):
         hover: bool = False,
     ) -> list[list[Segment]]:
         """DataTable's cell (same cache, same styles), drawn directly when it is one line of text."""
-        pad = self.cell_padding
+        draw = self._drawing or self._draw()
+        pad = draw.pad
         if row_index < 0 or column_index < 0 or width < 2 * pad:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
         row_key = self._row_locations.get_key(row_index)
@@ -122,16 +151,16 @@ class FittedTable(DataTable[Any]):
         component, post = self._get_styles_to_render_cell(
             False,
             False,
-            row_index < self.fixed_rows or column_index < self.fixed_columns,
+            row_index < draw.fixed_rows or column_index < draw.fixed_columns,
             hover,
             cursor,
-            self.show_cursor,
+            draw.show_cursor,
             self._show_hover_cursor,
-            self.cursor_foreground_priority == "css",
-            self.cursor_background_priority == "css",
+            draw.css_foreground,
+            draw.css_background,
         )
         pre = base_style + Style.from_meta({"row": row_index, "column": column_index}) + component
-        console, options = self.app.console, self.app.console_options
+        console, options = draw.console, draw.options
         inner = width - 2 * pad
         lines = cell.wrap(
             console,
