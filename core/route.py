@@ -28,7 +28,7 @@ from memorybank.core.headers import (
     details,
     header_index,
 )
-from memorybank.core.intent import INTENT_BOOST, intent_factor, intents, role_words
+from memorybank.core.intent import INTENT_BOOST, answering_roles, intent_factor, intents, role_words
 from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
@@ -141,7 +141,8 @@ def route(
         factors: dict[str, float] = {}
         if asked and scores:  # only documents a boost could lift into the answer are looked at
             reach = _cut(scores, limit) / (INTENT_BOOST ** len(asked))
-            factors = {p: intent_factor(asked, roles[p]) for p, v in scores.items() if v >= reach}
+            answering = bank.extension("route.answering", lambda bank, _: answering_roles(bank))
+            factors = {p: intent_factor(asked, roles[p], answering) for p, v in scores.items() if v >= reach}
             for path, factor in factors.items():
                 scores[path] *= factor
         owners = _owners_named(bank, terms, coverage, headers)
