@@ -9,6 +9,7 @@ templates and ``_inbox/`` notes are never in it.
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
@@ -30,20 +31,28 @@ CANONICAL, PURPOSE, TITLE, SECTION = range(4)
 
 
 class HeaderIndex:
-    """Header token -> the slots (one field of one document) holding it, updated per document."""
+    """Header token -> the slots (one field of one document) holding it, updated per document.
+
+    The same postings are also filed by field: ``canonical_for`` keys and headings by slot (a
+    document counts its best one), purposes and titles by document (each has one)."""
 
     def __init__(self) -> None:
         self.postings: dict[str, set[int]] = {}
         self.table = TokenTable(self.postings)
+        self.fields: tuple[dict[str, set], ...] = ({}, {}, {}, {})
+        """Per field kind (``CANONICAL``, ``PURPOSE``, ``TITLE``, ``SECTION``): header token -> the
+        slots holding it, or for a purpose or a title the documents."""
         self.slots: list[tuple[str, int, int] | None] = []
         """Slot id -> (path, field kind, words in the field); None once the document left."""
         self.labels: dict[int, tuple[str, int]] = {}
         """Slot id -> the field's text and line."""
         self.records: dict[str, tuple[Document, tuple[tuple[int, tuple[str, ...]], ...]]] = {}
-        self.document_frequency: dict[str, int] = {}
+        self.holders: dict[str, set[str]] = {}
         """Header token -> documents whose headers hold it."""
-        self.priors: dict[str, tuple[str, float]] = {}
-        """Path -> (layer, status weight times the closed-work factor)."""
+        self.priors: dict[str, float] = {}
+        """Path -> status weight times the closed-work factor."""
+        self.layers: dict[str, str] = {}
+        self._weights: dict[tuple[tuple[str, float], ...], tuple[dict[str, float], dict[str, float]]] = {}
 
     def sync(self, bank: Bank) -> None:
         documents = bank.documents
@@ -57,10 +66,26 @@ class HeaderIndex:
                 self._drop(path)
             self._add(doc)
 
+    def layer_weights(self, weights: dict[str, float]) -> dict[str, float]:
+        """Path -> its layer's weight, kept per set of layer weights and updated as documents come
+        and go."""
+        key = tuple(sorted(weights.items()))
+        found = self._weights.get(key)
+        if found is None:
+            if len(self._weights) >= 4:  # the bank's weights changed: the old sets are not asked again
+                self._weights.clear()
+            by_path = {path: weights.get(layer, 1.0) for path, layer in self.layers.items()}
+            found = self._weights[key] = (dict(weights), by_path)
+        return found[1]
+
     def _add(self, doc: Document) -> None:
         entries = []
+        path = doc.path
         if not (doc.is_template or doc.is_inbox):
-            self.priors[doc.path] = (doc.layer, prior(doc))
+            self.priors[path] = prior(doc)
+            self.layers[path] = doc.layer
+            for weights, by_path in self._weights.values():
+                by_path[path] = weights.get(doc.layer, 1.0)
             fields = [(CANONICAL, key, 0) for key in doc.canonical_for]
             fields += [(PURPOSE, doc.purpose, 0), (TITLE, doc.title, 0)]
             fields += [(SECTION, section.title, section.line) for section in doc.sections]
@@ -69,8 +94,9 @@ class HeaderIndex:
                 if not tokens:
                     continue
                 slot = len(self.slots)
-                self.slots.append((doc.path, kind, len(tokens)))
+                self.slots.append((path, kind, len(tokens)))
                 self.labels[slot] = (label, line)
+                filed, key = self.fields[kind], path if kind in (PURPOSE, TITLE) else slot
                 distinct = tuple(dict.fromkeys(tokens))
                 for token in distinct:
                     bucket = self.postings.get(token)
@@ -79,27 +105,42 @@ class HeaderIndex:
                         self.table.changed()
                     else:
                         bucket.add(slot)
+                    filed.setdefault(token, set()).add(key)
                 entries.append((slot, distinct))
         for token in {t for _, tokens in entries for t in tokens}:
-            self.document_frequency[token] = self.document_frequency.get(token, 0) + 1
-        self.records[doc.path] = (doc, tuple(entries))
+            self.holders.setdefault(token, set()).add(path)
+        self.records[path] = (doc, tuple(entries))
 
     def _drop(self, path: str) -> None:
         _, entries = self.records.pop(path)
         self.priors.pop(path, None)
+        self.layers.pop(path, None)
+        for _, by_path in self._weights.values():
+            by_path.pop(path, None)
         for token in {t for _, tokens in entries for t in tokens}:
-            self.document_frequency[token] -= 1
-            if not self.document_frequency[token]:
-                del self.document_frequency[token]
+            holders = self.holders[token]
+            holders.discard(path)
+            if not holders:
+                del self.holders[token]
         for slot, tokens in entries:
+            _, kind, _ = self.slots[slot]  # type: ignore[misc]
+            filed, key = self.fields[kind], path if kind in (PURPOSE, TITLE) else slot
             self.slots[slot] = None
             del self.labels[slot]
             for token in tokens:
-                bucket = self.postings[token]
-                bucket.discard(slot)
-                if not bucket:
-                    del self.postings[token]
+                _discard(filed, token, key)
+                if _discard(self.postings, token, slot):
                     self.table.changed()
+
+
+def _discard(postings: dict[str, set], token: str, key: object) -> bool:
+    """Take one key out of a token's bucket; True when the bucket emptied and went."""
+    bucket = postings[token]
+    bucket.discard(key)
+    if bucket:
+        return False
+    del postings[token]
+    return True
 
 
 def header_index(bank: Bank) -> HeaderIndex:
@@ -113,92 +154,111 @@ def header_index(bank: Bank) -> HeaderIndex:
     return bank.extension("route.headers", build)
 
 
+Found = list[tuple[float, int, str, str]]
+"""A concept's matches (score, -order of the word, word, token), worst first."""
+
+
 class HeaderMatch:
-    """How every header slot matched one question: per concept, the best score and its word."""
+    """How every header slot matched one question: per concept, the best score in each field
+    (filed as the index files them) and the concept's weight, its rarity in headers."""
 
     def __init__(self, index: HeaderIndex, terms: list[QueryTerm], vocabulary: Vocabulary) -> None:
         self.index = index
-        self.concepts: list[tuple[dict[int, float], dict[int, str], float]] = []
+        self.concepts: list[tuple[tuple[dict, ...], Found, float]] = []
         raw = [self._concept(term, vocabulary) for term in terms]
         documents = max(len(index.records), 1)
         idfs = []
-        for best, _, df in raw:
-            idfs.append(math.log(1.0 + (documents - df + 0.5) / (df + 0.5)) if best else 0.0)
+        for _, found, df in raw:
+            idfs.append(math.log(1.0 + (documents - df + 0.5) / (df + 0.5)) if found else 0.0)
         top = max(idfs, default=0.0) or 1.0
-        for (best, words, _), idf in zip(raw, idfs):
-            self.concepts.append((best, words, idf / top))
+        for (filed, found, _), idf in zip(raw, idfs):
+            self.concepts.append((filed, found, idf / top))
 
-    def _concept(self, term: QueryTerm, vocabulary: Vocabulary) -> tuple[dict[int, float], dict[int, str], int]:
-        """Best score and word per slot, and how many documents hold the concept in their headers."""
-        table, postings = self.index.table, self.index.postings
-        found = []
+    def _concept(self, term: QueryTerm, vocabulary: Vocabulary) -> tuple[tuple[dict, ...], Found, int]:
+        """Best score per field, the matches, and how many documents hold the concept in their headers."""
+        index = self.index
+        found: Found = []
         candidates = [(term.literal, 1.0, False)]
         candidates += [(t, TRANSLATION_DISCOUNT, term.stem is None) for t in term.translations]
         candidates += [(t, TRANSLATION_DISCOUNT, False) for t in term.cognates]
         for order, (word, weight, is_key) in enumerate(candidates):
-            for token, value in table.matches(word, vocabulary, is_key=is_key).items():
+            for token, value in index.table.matches(word, vocabulary, is_key=is_key).items():
                 found.append((value * weight, -order, word, token))
         found.sort()  # ascending, so a later (better, or earlier-listed on a tie) form overwrites
-        best: dict[int, float] = {}
-        words: dict[int, str] = {}
-        for score, _, word, token in found:
-            slots = postings[token]
-            best.update(dict.fromkeys(slots, score))
-            words.update(dict.fromkeys(slots, word))
-        if len(found) == 1:
-            return best, words, self.index.document_frequency[found[0][3]]
-        records = self.index.slots
-        return best, words, len({records[slot][0] for slot in best})  # type: ignore[index]
+        filed: tuple[dict, ...] = ({}, {}, {}, {})
+        for score, _, _, token in found:
+            for best, postings in zip(filed, index.fields):
+                keys = postings.get(token)
+                if keys:
+                    best.update(dict.fromkeys(keys, score))
+        tokens = {token for _, _, _, token in found}
+        return filed, found, len(set().union(*(index.holders[token] for token in tokens)))
 
-    def totals(self) -> dict[int, float]:
-        """Slot -> the sum of each concept's best match, a concept weighted by its rarity in headers
-        (the rarest counts fully; a word in every title, like the project's name, counts little)."""
-        totals: dict[int, float] = {}
-        get = totals.get
-        for best, _, factor in self.concepts:
-            for slot, score in best.items():
-                totals[slot] = get(slot, 0.0) + score * factor
-        return totals
+    def scores(self, weights: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+        """Header score per document, times its layer's weight and its status prior, and per
+        document how much of its best ``canonical_for`` key the question names (1.0: all of it,
+        each word at full weight).
+
+        A document's raw score is its best heading, then its purpose, its title and its best
+        ``canonical_for`` key by coverage, each by its field's weight; a field's score is the sum
+        of each concept's best match in it, weighted by the concept's rarity."""
+        index = self.index
+        totals: list[dict] = [{}, {}, {}, {}]
+        for filed, _, factor in self.concepts:
+            for at, best in enumerate(filed):
+                total = totals[at]
+                if not total:  # the first concept met in this field: a comprehension is much faster than a loop
+                    totals[at] = defaultdict(float, {key: score * factor for key, score in best.items()})
+                    continue
+                for key, score in best.items():
+                    total[key] += score * factor
+        slots = index.slots
+        by_slot, purpose, title, by_heading = totals
+        canonical: dict[str, float] = {}
+        scores: defaultdict[str, float] = defaultdict(float)
+        canonical_get, get = canonical.get, scores.get
+        for slot, total in by_heading.items():
+            path, value = slots[slot][0], total * HEADING_WEIGHT  # type: ignore[index]
+            if value > get(path, 0.0):
+                scores[path] = value
+        for slot, total in by_slot.items():
+            path, _, size = slots[slot]  # type: ignore[misc]
+            if total / size > canonical_get(path, 0.0):
+                canonical[path] = total / size
+        for weight, part in ((PURPOSE_WEIGHT, purpose), (TITLE_WEIGHT, title), (CANONICAL_WEIGHT, canonical)):
+            for path, value in part.items():
+                scores[path] += value * weight
+        layer, priors = index.layer_weights(weights), index.priors
+        return {path: raw * layer[path] * priors[path] for path, raw in scores.items()}, canonical
+
+    def total(self, slot: int) -> float:
+        """The sum of each concept's best match in one slot, each weighted by its rarity."""
+        path, kind, _ = self.index.slots[slot]  # type: ignore[misc]
+        key = path if kind in (PURPOSE, TITLE) else slot
+        total = 0.0
+        for filed, _, factor in self.concepts:
+            score = filed[kind].get(key)
+            if score is not None:
+                total = total + score * factor
+        return total
 
     def words(self, slot: int) -> tuple[str, ...]:
-        found = [words[slot] for _, words, _ in self.concepts if slot in words]
+        """The question's words (or their translations) that matched a slot, one per concept."""
+        postings = self.index.postings
+        found = []
+        for _, matches, _ in self.concepts:
+            for _, _, word, token in reversed(matches):
+                if slot in postings[token]:
+                    found.append(word)
+                    break
         return tuple(dict.fromkeys(found))
 
 
-def document_scores(index: HeaderIndex, totals: dict[int, float]) -> tuple[dict[str, float], dict[str, float]]:
-    """Raw header score per document (the best canonical key by coverage, purpose, title, the best
-    section), and per document how much of its best ``canonical_for`` key the question names (1.0:
-    all of it, each word at full weight)."""
-    canonical: dict[str, float] = {}
-    purpose: dict[str, float] = {}
-    title: dict[str, float] = {}
-    section: dict[str, float] = {}
-    canonical_get, section_get = canonical.get, section.get
-    slots = index.slots
-    for slot, total in totals.items():
-        path, kind, size = slots[slot]  # type: ignore[misc]
-        if kind == PURPOSE:
-            purpose[path] = total
-        elif kind == TITLE:
-            title[path] = total
-        elif kind == SECTION:
-            if total > section_get(path, 0.0):
-                section[path] = total
-        elif total / size > canonical_get(path, 0.0):
-            canonical[path] = total / size
-    scores = {p: v * HEADING_WEIGHT for p, v in section.items()}
-    for weight, part in ((PURPOSE_WEIGHT, purpose), (TITLE_WEIGHT, title), (CANONICAL_WEIGHT, canonical)):
-        get = scores.get
-        for path, value in part.items():
-            scores[path] = get(path, 0.0) + value * weight
-    return scores, canonical
-
-
-def details(index: HeaderIndex, match: HeaderMatch, totals: dict[int, float], path: str) -> Fields:
+def details(index: HeaderIndex, match: HeaderMatch, path: str) -> Fields:
     """Which key, words and section made a document's header score (for its ``why``)."""
     acc = Fields()
     for slot, _ in index.records[path][1]:  # field order, so the first maximum is kept
-        total = totals.get(slot)
+        total = match.total(slot)
         if not total:
             continue
         _, kind, size = index.slots[slot]  # type: ignore[misc]

@@ -4,13 +4,21 @@ A why-question is answered by a decision record, a design or a decision log; a h
 by a runbook, a guide or the development notes; a status question by a brief, a roadmap or a
 progress log. Which documents those are is read from the bank itself: each document's role words
 are its ``doc_kind``, ``doc_function``, its file name and its folder, whatever values this bank
-uses for them. (Damping indexes below their members was tried and
-dropped: on the measured banks a package's README often carries the answer itself.)
+uses for them, and the bank's own decision records answer why whatever it calls them: the kinds
+whose documents carry the ``decision_status`` its contract governs. The built-in role words stay
+for what the bank's fields do not say. (Damping indexes below their members was tried and
+dropped: on the measured banks a package's README often carries the answer itself. Lifting the
+documents that carry a ``delivery_status`` for status questions, the flow layer for how-questions
+or documents with a "Decision" heading for why-questions cost tuning questions, as did dropping the
+built-in words for a bank whose fields speak.)
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from memorybank.core.lang import fold, has_why_intent
 from memorybank.core.model import Document
@@ -61,6 +69,7 @@ def intents(question: str) -> frozenset[str]:
 def role_words(doc: Document) -> frozenset[str]:
     """What a document is, in this bank's own words: its kind, function, file name and folders."""
     words = set(_WORD.findall(fold(f"{doc.doc_kind} {doc.doc_function}")))
+    words.update(value for value in (fold(doc.doc_kind).strip(), fold(doc.doc_function).strip()) if value)
     parts = doc.path.removesuffix(".md").lower().split("/")
     for part in parts:
         words.add(part)
@@ -69,11 +78,32 @@ def role_words(doc: Document) -> frozenset[str]:
     return frozenset(words)
 
 
-def intent_factor(asked: frozenset[str], roles: frozenset[str]) -> float:
-    """How much the question's intent favours this document."""
+DECISION_FIELD = "decision_status"
+"""The field a decision record carries in this convention (its contract's value set says which)."""
+
+
+def answering_roles(documents: Iterable[Document]) -> dict[str, frozenset[str]]:
+    """Per intent, the role words that answer it in this bank: the built-in ones, and for "why"
+    the kinds of the bank's decision records (a ``doc_kind`` most of whose documents carry a
+    ``decision_status``), so an ``rfc`` or a ``решение`` counts like an ``adr``."""
+    kinds: Counter[str] = Counter()
+    deciding: Counter[str] = Counter()
+    for doc in documents:
+        kind = fold(doc.doc_kind).strip()
+        if kind and not (doc.is_template or doc.is_inbox):
+            kinds[kind] += 1
+            if doc.frontmatter.get(DECISION_FIELD):
+                deciding[kind] += 1
+    decisions = {kind for kind, count in deciding.items() if count * 2 > kinds[kind]}
+    return {**ROLE_WORDS, "why": ROLE_WORDS["why"] | decisions}
+
+
+def intent_factor(asked: frozenset[str], roles: frozenset[str], answering: dict[str, Any] = ROLE_WORDS) -> float:
+    """How much the question's intent favours this document, given what answers each intent in
+    its bank (``answering_roles``)."""
     factor = 1.0
     for intent in asked:
-        words = ROLE_WORDS.get(intent)
+        words = answering.get(intent)
         if words and roles & words:
             factor *= INTENT_BOOST
     return factor

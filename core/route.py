@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
@@ -24,10 +26,9 @@ from memorybank.core.headers import (
     Fields,
     HeaderMatch,
     details,
-    document_scores,
     header_index,
 )
-from memorybank.core.intent import INTENT_BOOST, intent_factor, intents, role_words
+from memorybank.core.intent import INTENT_BOOST, answering_roles, intent_factor, intents, role_words
 from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
@@ -113,14 +114,10 @@ def route(
         catalog = body_index(bank)
         terms = catalog.with_cognates(terms)
         match = HeaderMatch(index, terms, vocabulary)
-        totals = match.totals()
-        filtered = admitted(catalog, doc_kind, layer) if doc_kind or layer else None
-        headers: dict[str, float] = {}
-        raw_scores, coverage = document_scores(index, totals)
-        for path, raw in raw_scores.items():
-            if filtered is None or path in filtered:  # templates and inbox notes are never indexed
-                layer_name, prior = index.priors[path]
-                headers[path] = raw * weights.get(layer_name, 1.0) * prior
+        headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
+        if doc_kind or layer:
+            filtered = admitted(catalog, doc_kind, layer)
+            headers = {p: v for p, v in headers.items() if p in filtered}
         bodies: dict[str, float] = {}
         sections: dict[str, tuple[float, SectionEntry]] = {}
         if body_evidence:
@@ -128,31 +125,34 @@ def route(
             registries = bank.extension("registries", _registries)
             for path in (ROUTE_CHECKS, *registries):
                 bodies.pop(path, None)  # their bodies repeat other documents' headers, not evidence of their own
-            _reward_specific_matches(bodies, question, catalog.bodies)
-            candidates = [p for p in _candidates(headers, bodies) if p != ROUTE_CHECKS and p not in registries]
+            leading = _best(bodies, max(SPECIFIC_CANDIDATES, SECTION_CANDIDATES))
+            _reward_specific_matches(bodies, leading, question, catalog.bodies)
+            candidates = [p for p in _candidates(headers, bodies, leading) if p != ROUTE_CHECKS and p not in registries]
             sections = best_sections(catalog.sections_of, candidates, concepts)
             scale = max(max(headers.values(), default=0.0), BODY_FLOOR)
-            bodies = _points(bodies, BODY_SHARE * scale)
+            body_scale = _scale(bodies, BODY_SHARE * scale, leading)
+            bodies = bodies if body_scale else {}
             section_points = _points({p: v for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
         else:
-            section_points = {}
-        scores = _sum(headers, bodies, section_points)
+            body_scale, section_points = 0.0, {}
+        scores = _sum(headers, bodies, body_scale, section_points)
         asked = intents(question)
         roles = bank.extension("route.roles", _roles)
         factors: dict[str, float] = {}
         if asked and scores:  # only documents a boost could lift into the answer are looked at
             reach = _cut(scores, limit) / (INTENT_BOOST ** len(asked))
-            factors = {p: intent_factor(asked, roles[p]) for p, v in scores.items() if v >= reach}
+            answering = bank.extension("route.answering", lambda bank, _: answering_roles(bank))
+            factors = {p: intent_factor(asked, roles[p], answering) for p, v in scores.items() if v >= reach}
             for path, factor in factors.items():
                 scores[path] *= factor
         owners = _owners_named(bank, terms, coverage, headers)
         hits = []
         for negative, path in _top(scores, limit, first=owners):
-            acc = details(index, match, totals, path) if path in headers else Fields()
+            acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
             place = _enclosing(bank.documents[path], best[1].line) if best else None
-            evidence = (bodies.get(path, 0.0), words, section_points.get(path, 0.0), place)
+            evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
             hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
@@ -164,22 +164,24 @@ SPECIFIC_CANDIDATES = 30
 _IDENTIFIER = re.compile(r"[a-z0-9]+(?:[_.-][a-z0-9]+)+|[a-z]+[0-9]+[a-z0-9]*", re.ASCII)
 
 
-def _reward_specific_matches(bodies: dict[str, float], question: str, texts: dict[str, str]) -> None:
+def _reward_specific_matches(
+    bodies: dict[str, float], leading: list[str], question: str, texts: dict[str, str]
+) -> None:
     """Double the body evidence of a document whose body holds what the question names exactly:
     an identifier it quotes (``registry_unknown_field``, ``FT-042``) or its words in its order
-    (``two active records for the same pane``). Both are the strongest sign that the body answers
-    exactly this. Only the best candidates are checked, so the cost stays flat."""
+    (``two active records for the same pane``), whatever stands between the words. Both are the
+    strongest sign that the body answers exactly this. Only the best candidates are checked (from
+    ``leading``, the documents at or above the cut of the best), so the cost stays flat."""
     lowered = question.lower()
     words = re.findall(r"\w+", lowered)
-    phrases = [" ".join(words[i : i + PHRASE_WORDS]) for i in range(len(words) - PHRASE_WORDS + 1)]
-    phrases = [p for p in phrases if sum(1 for w in p.split() if len(w) > 3) >= 2]
+    runs = [words[i : i + PHRASE_WORDS] for i in range(len(words) - PHRASE_WORDS + 1)]
+    phrases = [re.compile(r"\W+".join(map(re.escape, run))) for run in runs if sum(1 for w in run if len(w) > 3) >= 2]
     identifiers = [t for t in _IDENTIFIER.findall(lowered) if len(t) > 4]
     if not phrases and not identifiers:
         return
-    for path in heapq.nlargest(SPECIFIC_CANDIDATES, bodies, key=bodies.__getitem__):
+    for path in heapq.nlargest(SPECIFIC_CANDIDATES, leading, key=bodies.__getitem__):
         body = texts.get(path, "")
-        flat = " ".join(re.findall(r"\w+", body)) if phrases else ""
-        if any(i in body for i in identifiers) or any(p in flat for p in phrases):
+        if any(i in body for i in identifiers) or any(p.search(body) for p in phrases):
             bodies[path] *= SPECIFIC_REWARD
 
 
@@ -216,23 +218,36 @@ def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
 def _points(evidence: dict[str, float], worth: float) -> dict[str, float]:
     """Evidence as points: the best is worth ``worth``, the rest in proportion (scaled in place).
     Body evidence is specific, so no prior scales it (see ``BODY_SHARE``)."""
-    best = max(evidence.values(), default=0.0)
-    if not best:
-        return {}
-    scale = worth / best
+    scale = _scale(evidence, worth, evidence)
     for path, value in evidence.items():
         evidence[path] = value * scale
-    return evidence
+    return evidence if scale else {}
 
 
-def _sum(headers: dict[str, float], *parts: dict[str, float]) -> dict[str, float]:
-    """Every document's points, the larger part first copied and the others added."""
-    ordered = sorted((headers, *parts), key=len, reverse=True)
-    scores = dict(ordered[0])
-    get = scores.get
-    for part in ordered[1:]:
-        for path, value in part.items():
-            scores[path] = get(path, 0.0) + value
+def _scale(evidence: dict[str, float], worth: float, best_of: Iterable[str]) -> float:
+    """What one unit of evidence is worth when the best, found among ``best_of``, is worth ``worth``."""
+    best = max(map(evidence.__getitem__, best_of), default=0.0)
+    return worth / best if best else 0.0
+
+
+def _sum(
+    headers: dict[str, float], bodies: dict[str, float], body_scale: float, sections: dict[str, float]
+) -> dict[str, float]:
+    """Every document's points: the larger part first (copied, bodies scaled to points as they
+    are) and the others added."""
+    ordered = sorted(
+        ((headers, 1.0), (bodies, body_scale), (sections, 1.0)), key=lambda part: len(part[0]), reverse=True
+    )
+    first, scale = ordered[0]
+    scores = defaultdict(float, {p: v * scale for p, v in first.items()} if scale != 1.0 else first)
+    for part, scale in ordered[1:]:
+        if scale == 1.0:
+            for path, value in part.items():
+                scores[path] += value
+        else:
+            for path, value in part.items():
+                scores[path] += value * scale
+    scores.default_factory = None  # a plain mapping from here
     return scores
 
 
@@ -244,15 +259,16 @@ def _cut(scores: dict[str, float], count: int) -> float:
 
 
 def _best(scores: dict[str, float], count: int) -> list[str]:
-    """About the ``count`` best documents (ties at the cut included)."""
+    """About the ``count`` best documents (ties at the cut included), in the order of ``scores``."""
     cut = _cut(scores, count)
     return [p for p, v in scores.items() if v >= cut]
 
 
-def _candidates(headers: dict[str, float], bodies: dict[str, float]) -> list[str]:
-    """The documents whose sections are scored: the best by headers and the best by body."""
+def _candidates(headers: dict[str, float], bodies: dict[str, float], leading: list[str]) -> list[str]:
+    """The documents whose sections are scored: the best by headers and the best by body (found
+    among ``leading``, which holds every document at or above the body cut)."""
     chosen = dict.fromkeys(_best(headers, SECTION_CANDIDATES))
-    chosen.update(dict.fromkeys(_best(bodies, SECTION_CANDIDATES)))
+    chosen.update(dict.fromkeys(_best({p: bodies[p] for p in leading}, SECTION_CANDIDATES)))
     return list(chosen)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import defaultdict
 from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
@@ -256,9 +257,8 @@ def body_evidence(
     vocabulary = vocabulary_for(bank)
     norms = index.norms()
     total = len(index) or 1
-    scores: dict[str, float] = {}
+    scores: defaultdict[str, float] = defaultdict(float)
     weighted: list[tuple[float, dict[str, float]]] = []
-    get = scores.get
     for concept in _body_concepts(index, terms, vocabulary):
         forms = _forms(index, concept)
         frequency = _frequencies(index, forms)
@@ -267,8 +267,12 @@ def body_evidence(
         idf = math.log(1.0 + (total - len(frequency) + 0.5) / (len(frequency) + 0.5))
         weighted.append((idf, dict(forms)))
         boost = idf * (BM25_K1 + 1.0)
+        if not scores:  # the first concept met: a comprehension, much faster than a loop on 10,000 documents
+            scores = defaultdict(float, {path: boost * tf / (tf + norms[path]) for path, tf in frequency.items()})
+            continue
         for path, tf in frequency.items():
-            scores[path] = get(path, 0.0) + boost * tf / (tf + norms[path])
+            scores[path] += boost * tf / (tf + norms[path])
+    scores.default_factory = None  # a plain mapping from here: reading a missing document is an error
     if doc_kind or layer:
         allowed = admitted(index, doc_kind, layer)
         return {p: v for p, v in scores.items() if p in allowed}, weighted
@@ -298,11 +302,10 @@ def _frequencies(index: BodyIndex, forms: list[tuple[str, float]]) -> dict[str, 
     """Occurrences of a concept per document."""
     if len(forms) == 1 and forms[0][1] == 1.0:
         return index.postings[forms[0][0]]
-    frequency: dict[str, float] = {}
-    get = frequency.get
+    frequency: defaultdict[str, float] = defaultdict(float)
     for token, weight in forms:
         for path, count in index.postings[token].items():
-            frequency[path] = get(path, 0.0) + count * weight
+            frequency[path] += count * weight
     return frequency
 
 

@@ -182,6 +182,31 @@ def test_an_edit_shows_up_on_the_next_route_after_a_refresh(fixture_bank):
     assert paths(route(bank, "orbital mechanics")) == ["orphan.md"]
 
 
+def test_a_router_kept_up_to_date_answers_exactly_like_a_fresh_one(fixture_bank, write_file):
+    """The header index is updated document by document (a removed document's slots leave every
+    field's postings, a retitled one is filed anew, layer weights follow): after edits its answers,
+    scores and reasons equal those of a bank opened afresh."""
+    root = fixture_bank()
+    bank = Bank.open(root)
+    questions = ["why one shared queue", "filter thresholds", "где пороги фильтрации", "orbital queue notes"]
+    for question in questions:  # warm every cache the edits must keep true
+        route(bank, question)
+    (root / "domain" / "rules.md").unlink()
+    orphan = root / "orphan.md"
+    orphan.write_text(orphan.read_text(encoding="utf-8").replace("title:", "title: Orbital queue", 1), encoding="utf-8")
+    write_file(
+        root,
+        "engineering/queue-notes.md",
+        "---\ntitle: Queue notes\npurpose: Why the queue\n---\n# Queue\n\n## Filter thresholds\n",
+    )
+    bank.refresh()
+    fresh = Bank.open(root)
+    for question in questions:
+        kept = [(h.path, h.score, h.why, h.section) for h in route(bank, question, limit=10).hits]
+        assert kept == [(h.path, h.score, h.why, h.section) for h in route(fresh, question, limit=10).hits]
+    assert "domain/rules.md" not in paths(route(bank, "filter thresholds", limit=25))
+
+
 def test_the_route_command_prints_results_explains_them_and_speaks_json(capsys):
     assert main(["route", "filter thresholds", "--root", str(FIXTURE), "--explain"]) == 0
     out = capsys.readouterr().out

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memorybank.core.bank import Bank
 from memorybank.core.cognates import CognateIndex
-from memorybank.core.intent import intents, role_words
+from memorybank.core.intent import INTENT_BOOST, intents, role_words
 from memorybank.core.lang import BUILTIN, lemma
 from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
 from memorybank.core.route import route
@@ -109,6 +109,32 @@ def test_a_why_question_leans_to_the_decision_log_of_the_package(tmp_path):
     assert "decision-log" in role_words(bank.documents["features/FT-2/decision-log.md"])
     assert route(bank, "why does the importer stream rows").hits[0].path == "features/FT-2/decision-log.md"
     assert route(bank, "why does the importer stream rows").hits[0].breakdown.intent > 1
+
+
+def test_a_why_question_leans_to_the_banks_own_decision_records_whatever_it_calls_them(tmp_path):
+    """This bank keeps its decisions as ``doc_kind: решение`` under ``records/`` (neither word is
+    built in, and the folder is no decision layer): its records carry the ``decision_status`` its
+    contract governs, so a why-question lifts them; a bank whose records of that kind carry none
+    gets no lift."""
+    contract = (
+        "| Field | Values |\n|-|-|\n| `doc_kind` | `решение`, `engineering` |\n"
+        "| `decision_status` | `proposed`, `accepted` |\n"
+    )
+    text = "The queue is shared by every tenant; one worker pool drains it."
+    files = {
+        "dna/governance.md": doc("Governance", "The contract.", contract, doc_kind="governance"),
+        "records/R-1-shared-queue.md": doc("R-1: Shared queue", "One queue.", text, doc_kind="решение"),
+        "engineering/queue.md": doc("Queue", "How the queue works.", text, doc_kind="engineering"),
+    }
+    question = "why is one queue shared by every tenant"
+    plain = {h.path: h.breakdown.intent for h in route(_bank(tmp_path / "plain", files), question).hits}
+    files["records/R-1-shared-queue.md"] = files["records/R-1-shared-queue.md"].replace(
+        "status: active", "status: active\ndecision_status: accepted"
+    )
+    deciding = {h.path: h.breakdown.intent for h in route(_bank(tmp_path / "deciding", files), question).hits}
+    assert plain["records/R-1-shared-queue.md"] == 1.0
+    assert deciding["records/R-1-shared-queue.md"] == INTENT_BOOST
+    assert deciding["engineering/queue.md"] == 1.0
 
 
 def test_an_archived_plan_keeps_its_whole_body_evidence_and_only_its_headers_are_damped(tmp_path):
