@@ -139,3 +139,43 @@ async def test_text_typed_right_after_ctrl_u_is_kept(demo_source):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await settle(pilot)
         assert box.value == "rel"
+
+
+async def test_coming_back_to_route_returns_to_the_question_box_it_was_left_in(demo_source):
+    """Typing a question, leaving for another pane and coming back (or asking for Route while on it)
+    leaves the caret in the question: the next letters are the question's, never the results' keys
+    (``p`` opened the Pin dialog, and a ``y`` typed next would have written to the bank)."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#route-question")
+        await pilot.press(*"how are failed")
+        await settle(pilot)
+        await pilot.press("alt+1")  # already on Route: nothing moves
+        await pilot.press("alt+6")
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "search"
+        await pilot.press("alt+1")
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "route" and box.has_focus
+        await pilot.press(*" card payments")
+        await settle(pilot)
+        assert box.value == "how are failed card payments"
+        assert not app.screen_stack[-1].query("ConfirmDialog")  # no Pin dialog was opened
+
+
+async def test_a_letter_typed_in_the_results_goes_on_the_question_and_bound_keys_keep_working(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#route-question")
+        await pilot.press(*"deploy", "enter")  # Enter moves to the results
+        await settle(pilot)
+        assert app.screen.query_one("#route-results").has_focus
+        await pilot.press(*" runbook")
+        await settle(pilot)
+        assert box.has_focus and box.value == "deploy runbook"
+        await pilot.press("down")
+        await settle(pilot)
+        await pilot.press("3")  # a bound key from the results still switches panes
+        assert app.screen.query_one("#panes").active == "graph"

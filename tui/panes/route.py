@@ -20,7 +20,7 @@ from memorybank.tui.panes.base import PaletteCommand, Pane
 from memorybank.tui.widgets.fitted_table import Column, FittedTable
 from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -115,6 +115,20 @@ class RoutePane(Pane):
         """Put a question in the box (the palette and tests use this) and route it now."""
         self.query_one("#route-question", Input).value = question
         self.route_now()
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed in the results that no key stands for goes on the question: whoever
+        comes back to the pane and types a question is typing a question, not one-key actions."""
+        table = self.query_one("#route-results", DataTable)
+        if not table.has_focus or not event.is_printable or not event.character:
+            return
+        if event.key in self.screen.active_bindings:
+            return
+        box = self.query_one("#route-question", Input)
+        box.focus()
+        box.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()
 
     @on(Input.Changed, "#route-question")
     def _typed(self) -> None:

@@ -33,6 +33,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, TabbedContent, TabPane
 
 if TYPE_CHECKING:
@@ -156,6 +157,8 @@ class WorkbenchScreen(Screen[None]):
         self._graph_root: str | None = None
         """The document the graph walks from, for the Graph pane when it is made."""
         self._panes: dict[str, Pane] = {}
+        self._left_focus: dict[str, Widget] = {}
+        """Per pane, the widget that had the focus when the pane was left: coming back returns there."""
         """The panes made so far, by id."""
         self._tabs_mounted = False
         self._warmed = False
@@ -226,21 +229,42 @@ class WorkbenchScreen(Screen[None]):
         return self.pane(self.query_one("#panes", TabbedContent).active)
 
     def show_pane(self, pane_id: str, *, focus: bool = True) -> None:
-        """Bring a pane to the front (keys, the palette and opened documents come through here)."""
+        """Bring a pane to the front (keys, the palette and opened documents come through here).
+
+        The focus goes back where it was when the pane was left (the question box stays the question
+        box, so letters typed next never reach the results' one-key actions); the pane's main control
+        the first time. Asking for the pane already in front leaves the focus alone."""
         tabs = self.query_one("#panes", TabbedContent)
         if tabs.active != pane_id:
+            left = self.focused
+            if left is not None and tabs.active in self._panes and self._panes[tabs.active] in left.ancestors:
+                self._left_focus[tabs.active] = left
             tabs.active = pane_id
             self._activate(pane_id)
+        elif focus and self._holds_focus(self.pane(pane_id)):
+            return
         if focus:
             pane = self.pane(pane_id)
             if not pane.composed:  # focus left in the pane before would bring its tab back
                 self.set_focus(None)
-            pane.when_mounted(pane.focus_default)
+            pane.when_mounted(partial(self._focus_in, pane_id, pane))
             self.call_after_refresh(self._keep_focus_in, pane)
+
+    def _holds_focus(self, pane: Pane) -> bool:
+        return self.focused is not None and pane in self.focused.ancestors
+
+    def _focus_in(self, pane_id: str, pane: Pane) -> None:
+        """Where the focus was when the pane was left, if that widget can still take it; else the
+        pane's main control."""
+        left = self._left_focus.pop(pane_id, None)
+        if left is not None and left.is_mounted and left.can_focus and not left.disabled and pane in left.ancestors:
+            left.focus()
+        else:
+            pane.focus_default()
 
     def _keep_focus_in(self, pane: Pane) -> None:
         """Focus the pane again once it is laid out, unless the user already moved into it."""
-        if pane.is_mounted and (self.focused is None or pane not in self.focused.ancestors_with_self):
+        if pane.is_mounted and not self._holds_focus(pane):
             pane.focus_default()
 
     def action_show_pane(self, pane_id: str) -> None:
