@@ -5,14 +5,26 @@ from __future__ import annotations
 
 from memorybank.core.bank import Bank
 
+SEPARATORS = (" — ", " – ", " - ", ": ", " | ")
+"""Where a title's subject ends and its qualifier starts ("Architecture — ai-da-collect")."""
+
 
 def example_title(bank: Bank) -> str | None:
-    """The title of a short knowledge document (lower-cased, as a question would be typed), or None."""
+    """The subject of a short knowledge document's title, as a question would be typed (capitalised
+    words lower-cased, acronyms kept: "Invoicing Rules" gives "invoicing rules"), or None."""
     with bank.lock:
         for doc in bank:
             if doc.layer == "knowledge" and not doc.is_index and not doc.is_inbox and 3 <= len(doc.title) <= 32:
-                return doc.title[:1].lower() + doc.title[1:]
+                return as_typed(doc.title)
     return None
+
+
+def as_typed(title: str) -> str:
+    for separator in SEPARATORS:
+        subject = title.split(separator, 1)[0].strip()
+        if len(subject) >= 3:
+            title = subject
+    return " ".join(word.lower() if word[1:].islower() or len(word) == 1 else word for word in title.split())
 
 
 def example_term(bank: Bank) -> str | None:

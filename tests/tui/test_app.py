@@ -63,7 +63,7 @@ async def test_placeholders_and_hints_speak_the_banks_language_and_name_the_sear
         app.screen.query_one(RoutePane).ask("zzzz qqqq")
         await settle(pilot)
         detail = str(app.screen.query_one("#route-detail").render())
-        assert "bank_search" not in detail and "6 to search" in detail
+        assert "bank_search" not in detail and "alt+6 (or Esc, then 6) searches" in detail
 
 
 async def test_an_empty_project_name_is_answered_beside_the_field(tmp_path):

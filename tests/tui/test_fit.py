@@ -77,3 +77,79 @@ async def test_drift_without_anchors_says_its_whole_sentence(reference_bank):
         shown = " ".join(" ".join(screen_text(app)).split())
         assert " ".join(note[-6:]) in shown  # the last words of the note are on screen
         assert "? Keys" in screen_text(app)[-1]
+
+
+def test_a_path_is_cut_in_the_middle_so_its_file_name_stays():
+    from memorybank.tui.widgets.fitted_table import cut_path
+
+    siblings = [f"issues/0004-s3-blob-storage/iterations/brief/brief-v{n}.md" for n in (2, 3, 4)]
+    shown = [cut_path(path, 28) for path in siblings]
+    assert len(set(shown)) == 3 and all(len(s) <= 28 and s.endswith(f"brief-v{n}.md") for s, n in zip(shown, (2, 3, 4)))
+    assert shown[0] == "issues/0004-s3-…/brief-v2.md"
+    assert cut_path("short.md", 28) == "short.md"
+    narrow = cut_path("dir/" + "x" * 40 + ".md", 12)
+    assert len(narrow) == 12 and narrow.startswith("…") and narrow.endswith("x.md")
+    wide = cut_path("知识/决策记录/非常长的中文文件名称.md", 16)
+    from rich.cells import cell_len
+
+    assert cell_len(wide) <= 16 and wide.endswith(".md")
+
+
+async def test_route_rows_of_sibling_documents_keep_their_file_names_at_80_columns(tmp_path):
+    from memorybank.core.init import init
+
+    root = tmp_path / "memory_bank"
+    init(root, name="Siblings")
+    folder = root / "engineering" / "0004-s3-blob-storage-adapter" / "iterations" / "brief"
+    folder.mkdir(parents=True)
+    for n in (2, 3, 4):
+        (folder / f"brief-v{n}.md").write_text(
+            f"---\ntitle: Blob storage brief v{n}\ndoc_kind: engineering\nstatus: draft\n"
+            f"purpose: The blob storage adapter brief, draft {n}.\n---\n# Brief\n\n## Goal\n\nStore blobs.\n",
+            encoding="utf-8",
+        )
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"blob storage brief")
+        await settle(pilot)
+        text = "\n".join(screen_text(app))
+        for n in (2, 3, 4):
+            assert f"/brief-v{n}.md" in text
+
+
+async def test_no_match_hints_name_the_workbench_panes_and_keys_that_work_from_the_box(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"zzqx")
+        await settle(pilot)
+        route = "\n".join(screen_text(app))
+        assert "alt+6" in route and "Press 6" not in route
+        await pilot.press("alt+6")
+        await settle(pilot)
+        await pilot.press(*"zzqxw")
+        await settle(pilot)
+        search = "\n".join(screen_text(app))
+        assert "bank_route" not in search and "ask on Route" in search
+
+
+def test_the_question_box_example_is_a_titles_subject_as_typed():
+    from memorybank.tui.examples import as_typed
+
+    assert as_typed("Architecture — ai-da-collect") == "architecture"
+    assert as_typed("Invoicing Rules") == "invoicing rules"
+    assert as_typed("MCP Server API") == "MCP server API"
+    assert as_typed("Архитектура проекта") == "архитектура проекта"
+
+
+async def test_findings_help_names_enter_first(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "4")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        text = "\n".join(screen_text(app))
+        assert "Enter" in text and "at the finding's line" in text

@@ -58,7 +58,7 @@ class ChangesPane(Pane):
         yield FittedTable(
             [
                 Column("", 1),
-                Column("Document", weight=3),
+                Column("Document", weight=3, path=True),
                 Column("Title", weight=2),
                 Column("Layer", 9),
                 Column("Status", 8),

@@ -36,6 +36,10 @@ class FindingsPane(Pane):
         Binding("slash", "filter", "Filter by path", key_display="/", show=False),
         Binding("escape", "leave_filter", "Findings", show=False),
     ]
+    EXTRA_KEYS = (
+        ("Enter", "open the document in source, at the finding's line"),
+        ("← · →", "fold or unfold a rule's group"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Findings: re-run validation", "Check the disk and validate every document again", "revalidate"),
         PaletteCommand("Findings: filter by path", "Type part of a path", "filter"),

@@ -91,7 +91,7 @@ class RoutePane(Pane):
         yield FittedTable(
             [
                 Column("Score", 6, justify="right"),
-                Column("Document", weight=3),
+                Column("Document", weight=3, path=True),
                 Column("Layer", 9),
                 Column("Status", 8),
                 Column("Best section", weight=2),
@@ -312,5 +312,5 @@ def no_match_hint(hint: str | None) -> str:
     if not hint:
         return "No document answers this question."
     if hint == EMPTY_HINT:
-        return "No frontmatter match. Press 6 to search the bodies for a literal term, or widen the question."
+        return "No frontmatter match. alt+6 (or Esc, then 6) searches the bodies for a literal term; or widen the question."
     return hint

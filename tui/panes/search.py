@@ -49,7 +49,7 @@ class SearchPane(Pane):
         yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
         yield FittedTable(
-            [Column("Document", weight=2), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
+            [Column("Document", weight=2, path=True), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
             id="search-results",
         )
         yield Static("", id="search-detail", classes="detail")
@@ -111,7 +111,7 @@ class SearchPane(Pane):
         if result.broadened:
             text.append("  ·  no document holds every word; these hold some", style="italic")
         if result.hint and not result.hits:
-            text.append(f"  ·  {result.hint}", style="italic")
+            text.append(f"  ·  {workbench_hint(result.hint)}", style="italic")
         summary.update(text)
         self._describe()
 
@@ -153,3 +153,12 @@ class SearchPane(Pane):
 
     def focus_default(self) -> None:
         self.query_one("#search-query", Input).focus()
+
+
+def workbench_hint(hint: str) -> str:
+    """The search's hint in the workbench's words: its Route pane, not the agents' ``bank_route``."""
+    from memorybank.core.search import EMPTY_HINT
+
+    if hint == EMPTY_HINT:
+        return "No document body contains these terms. For a topic, ask on Route (alt+1, or Esc, then 1)."
+    return hint

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -45,6 +46,36 @@ class Column:
     weight: int = 1
     """A flexible column's share of the width left over."""
     justify: str = "left"
+    path: bool = False
+    """A bank path: cut in the middle so the file name stays (``issues/0004-…/brief-v3.md``); the
+    ends of sibling paths are what tells them apart."""
+
+
+def cut_path(path: str, width: int) -> str:
+    """``path`` in at most ``width`` cells: whole when it fits, else its start, ``…`` and its file
+    name (itself cut at its start when even that does not fit)."""
+    if cell_len(path) <= width:
+        return path
+    head, _, name = path.rpartition("/")
+    tail = f"/{name}" if head else name
+    room = width - 1 - cell_len(tail)  # 1: the ellipsis
+    if room >= 4:
+        return f"{_first_cells(head, room)}…{tail}"
+    return "…" + _last_cells(name, width - 1)
+
+
+def _first_cells(text: str, width: int) -> str:
+    taken, used = [], 0
+    for char in text:
+        used += cell_len(char)
+        if used > width:
+            break
+        taken.append(char)
+    return "".join(taken)
+
+
+def _last_cells(text: str, width: int) -> str:
+    return _first_cells(text[::-1], width)[::-1]
 
 
 class FittedTable(DataTable[Any]):
@@ -57,6 +88,7 @@ class FittedTable(DataTable[Any]):
         self.specs = columns
         self._rows: list[tuple[list[str | Text], str]] = []
         self._laid_out_width = -1
+        self._sizes: list[int] = []
         self._drawing: _Draw | None = None
 
     def widths(self, total: int) -> list[int]:
@@ -80,12 +112,20 @@ class FittedTable(DataTable[Any]):
         else:
             self._laid_out_width = width
             self.clear(columns=True)
-            for spec, size in zip(self.specs, self.widths(width)):
+            self._sizes = self.widths(width)
+            for spec, size in zip(self.specs, self._sizes):
                 self.add_column(Text(spec.label, justify=spec.justify), width=size)  # type: ignore[arg-type]
         for cells, key in self._rows:
             shown = [
-                cell if isinstance(cell, Text) else Text(cell, no_wrap=True, overflow="ellipsis", justify=spec.justify)  # type: ignore[arg-type]
-                for cell, spec in zip(cells, self.specs)
+                cell
+                if isinstance(cell, Text)
+                else Text(
+                    cut_path(cell, size) if spec.path else cell,
+                    no_wrap=True,
+                    overflow="ellipsis",
+                    justify=spec.justify,  # type: ignore[arg-type]
+                )
+                for cell, spec, size in zip(cells, self.specs, self._sizes)
             ]
             self.add_row(*shown, key=key)
         if keep is not None and any(key == keep for _, key in self._rows):
