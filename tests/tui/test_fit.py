@@ -153,3 +153,17 @@ async def test_findings_help_names_enter_first(demo_source):
         await settle(pilot)
         text = "\n".join(screen_text(app))
         assert "Enter" in text and "at the finding's line" in text
+
+
+async def test_the_changes_note_is_read_to_its_end_at_80_columns(tmp_path):
+    """A bank outside git: the note says what to do, and its last words were cut at 80 columns."""
+    from memorybank.core.init import init
+
+    init(tmp_path / "memory_bank", name="Loose")
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "7")
+        await settle(pilot)
+        text = " ".join(row.strip() for row in screen_text(app))
+        assert "not in a git repository" in text and "for a real delta." in text

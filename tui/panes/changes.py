@@ -54,7 +54,7 @@ class ChangesPane(Pane):
             yield SteadyInput(
                 DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)", id="changes-since"
             )
-        yield Static("Reading git history…", id="changes-summary", classes="pane-heading")
+        yield Static("Reading git history…", id="changes-summary", classes="pane-heading whole")
         yield FittedTable(
             [
                 Column("", 1),
