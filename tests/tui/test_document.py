@@ -213,3 +213,26 @@ async def test_back_and_forward_walk_the_documents_opened(demo_source):
         await pilot.press("alt+right")
         await settle(pilot)
         assert pane.opened.doc.path == "domain/tax-model.md"
+
+
+async def test_m_in_the_source_view_loads_every_line_and_keeps_the_cursors_line(demo_bank):
+    body = "# Plan\n\n" + "\n".join(f"Step {n}: do the thing number {n}." for n in range(1, 1001))
+    write_doc(demo_bank, "ops/plan.md", "title: Plan\ndoc_kind: ops\nstatus: draft\npurpose: Long.", body)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/plan.md")
+        pane.query_one("#doc-rendered").focus()
+        await pilot.press("s")
+        await settle(pilot)
+        area = pane.query_one("#doc-source", TextArea)
+        area.focus()
+        await pilot.press("pagedown", "pagedown", "down")
+        await settle(pilot)
+        line = pane.source_start + area.cursor_location[0]
+        assert line > 20
+        await pilot.press("m")
+        await settle(pilot)
+        assert pane.source_start == 1 and len(area.text.splitlines()) == len(pane.opened.lines)
+        assert area.cursor_location[0] + 1 == line  # the same raw line, not the first
+        assert area.scroll_offset.y > 0

@@ -111,6 +111,8 @@ class DocumentPane(Pane):
         """How many lines of the raw file the source view holds."""
         self.source_start = 1
         """The raw line the source view's first line is."""
+        self._keep_line: int | None = None
+        """The line the source view keeps its cursor on when it loads every line (``m``)."""
         self._wanted_section: str | None = None
         self.markdown_source = ""
         """The markdown the rendered view shows."""
@@ -275,6 +277,7 @@ class DocumentPane(Pane):
             switcher.current = "doc-source"
             area = self.query_one("#doc-source", TextArea)
             line = self.line if self.line is not None else (self.section.line if self.section else 1)
+            line, self._keep_line = self._keep_line or line, None
             lines = self.opened.lines
             start = max(1, min(line - SOURCE_BEFORE, len(lines) - self.shown_source + 1))
             end = min(len(lines), start + self.shown_source - 1)
@@ -373,6 +376,8 @@ class DocumentPane(Pane):
             return
         if self.source_mode:
             self.shown_source = len(self.opened.lines)
+            # Every line is loaded, and the cursor stays on the line it was on, not the first.
+            self._keep_line = self.source_start + self.query_one("#doc-source", TextArea).cursor_location[0]
         else:
             self.shown_lines += WINDOW
         self._show()
