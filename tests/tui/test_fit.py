@@ -167,3 +167,14 @@ async def test_the_changes_note_is_read_to_its_end_at_80_columns(tmp_path):
         await settle(pilot)
         text = " ".join(row.strip() for row in screen_text(app))
         assert "not in a git repository" in text and "for a real delta." in text
+
+
+async def test_the_document_panes_keys_say_how_to_close_at_80x24(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.open_document("domain/tax-model.md")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert "Esc closes · ↑ ↓ scroll" in "\n".join(screen_text(app))  # on the frame, in sight

@@ -81,7 +81,9 @@ class KeysDialog(ModalScreen[None]):
         self.notes = notes
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with VerticalScroll() as keys:
+            # On the frame, so it stays in sight when a long list scrolls (the Document pane's at 80x24).
+            keys.border_subtitle = "Esc closes · ↑ ↓ scroll"
             yield Static(f"{self.pane} pane", classes="keys-title")
             if self.keys:
                 yield Static(table(self.keys))
@@ -89,7 +91,6 @@ class KeysDialog(ModalScreen[None]):
                 yield Static(Text(self.notes, style="italic"))
             yield Static("Everywhere", classes="keys-title")
             yield Static(table(EVERYWHERE))
-            yield Static(Text("Esc closes", style="dim"))
 
     def action_close(self) -> None:
         self.dismiss(None)
