@@ -178,3 +178,28 @@ async def test_the_document_panes_keys_say_how_to_close_at_80x24(demo_source):
         await pilot.press("question_mark")
         await settle(pilot)
         assert "Esc closes · ↑ ↓ scroll" in "\n".join(screen_text(app))  # on the frame, in sight
+
+
+async def test_a_search_excerpt_starts_near_its_match_and_marks_it(tmp_path):
+    from memorybank.core.init import init
+    from memorybank.tui.panes.search import around_match, query_words
+
+    root = tmp_path / "memory_bank"
+    init(root, name="Far")
+    line = "The collector already assumes from the start that its one store is PostgreSQL 16 with extensions."
+    (root / "engineering" / "store.md").write_text(
+        f"---\ntitle: Store\ndoc_kind: engineering\nstatus: draft\npurpose: Where data lives.\n---\n# Store\n\n{line}\n",
+        encoding="utf-8",
+    )
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "6")
+        await settle(pilot)
+        await pilot.press(*"PostgreSQL")
+        await settle(pilot)
+        row = next(r for r in screen_text(app) if "store.md" in r)
+        assert "PostgreSQL" in row and "…" in row
+    shown = around_match(line, query_words("postgresql"))
+    start = shown.plain.index("PostgreSQL")
+    assert shown.plain.startswith("…") and [(s.start, s.end) for s in shown.spans] == [(start, start + 10)]

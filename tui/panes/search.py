@@ -6,6 +6,7 @@ come as you type (debounced); Enter opens the document at the hit's line.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from memorybank.core.search import SearchResult, search
@@ -101,9 +102,10 @@ class SearchPane(Pane):
             summary.update(EMPTY)
             self._describe()
             return
+        words = query_words(result.query)
         table.set_rows(
             [
-                ([hit.path, str(hit.line or ""), hit.excerpt.strip()], str(index))
+                ([hit.path, str(hit.line or ""), around_match(hit.excerpt.strip(), words)], str(index))
                 for index, hit in enumerate(result.hits)
             ]
         )
@@ -128,7 +130,10 @@ class SearchPane(Pane):
         text = Text()
         text.append(hit.title, style="bold")
         text.append(f"  {hit.path}:{hit.line}\n" if hit.line else f"  {hit.path}\n", style="dim")
-        text.append(hit.excerpt.strip() or "(a match in the headers only)")
+        excerpt = hit.excerpt.strip()
+        text.append_text(
+            marked(excerpt, query_words(self.query_text)) if excerpt else Text("(a match in the headers only)")
+        )
         detail.update(text)
         detail.display = True
 
@@ -162,3 +167,34 @@ def workbench_hint(hint: str) -> str:
     if hint == EMPTY_HINT:
         return "No document body contains these terms. For a topic, ask on Route (alt+1, or Esc, then 1)."
     return hint
+
+
+LEAD = 12
+"""Characters of context kept before the first match when an excerpt is moved to show it."""
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a query worth marking (two characters or more), lower-cased."""
+    return [word for word in re.findall(r"\w[\w.-]*", query.lower()) if len(word) >= 2]
+
+
+def marked(excerpt: str, words: list[str]) -> Text:
+    """The excerpt with every literal occurrence of the query's words in bold."""
+    text = Text(excerpt, no_wrap=True, overflow="ellipsis")
+    lowered = excerpt.lower()
+    for word in words:
+        for match in re.finditer(re.escape(word), lowered):
+            text.stylize("bold reverse", match.start(), match.end())
+    return text
+
+
+def around_match(excerpt: str, words: list[str]) -> Text:
+    """The excerpt from shortly before its first match (``…`` marking what was left out), so a
+    column that cuts the line still shows what matched, with the matches marked."""
+    lowered = excerpt.lower()
+    first = min((i for i in (lowered.find(word) for word in words) if i >= 0), default=-1)
+    if first > LEAD:
+        start = first - LEAD
+        space = excerpt.find(" ", start, first)  # begin on a word where one starts close by
+        excerpt = "…" + excerpt[space + 1 if 0 <= space < start + LEAD // 2 else start :]
+    return marked(excerpt, words)
