@@ -203,3 +203,16 @@ async def test_a_search_excerpt_starts_near_its_match_and_marks_it(tmp_path):
     shown = around_match(line, query_words("postgresql"))
     start = shown.plain.index("PostgreSQL")
     assert shown.plain.startswith("…") and [(s.start, s.end) for s in shown.spans] == [(start, start + 10)]
+
+
+async def test_route_results_fit_a_60_column_terminal(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"how are failed card payments retried")
+        await settle(pilot)
+        await pilot.resize_terminal(60, 20)
+        await settle(pilot)
+        table = app.screen.query_one("#route-results")
+        assert table.virtual_size.width <= table.size.width
+        assert any("Best" in row for row in screen_text(app))

@@ -96,7 +96,7 @@ class FittedTable(DataTable[Any]):
         padding = 2 * self.cell_padding * len(self.specs)
         fixed = sum(c.width for c in self.specs if c.width is not None)
         weights = sum(c.weight for c in self.specs if c.width is None) or 1
-        left = max(total - padding - fixed - 2, 8 * weights)  # 2: room for a vertical scrollbar
+        left = max(total - padding - fixed - 2, 0)  # 2: room for a vertical scrollbar
         shares = [c.width if c.width is not None else max(left * c.weight // weights, 6) for c in self.specs]
         return shares
 
