@@ -24,6 +24,7 @@ from memorybank.core.model import Section
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
 from memorybank.tui.panes.opened import Opened, field_value, read_opened, window
+from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.markdown_view import MarkdownView
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
@@ -122,7 +123,7 @@ class DocumentPane(Pane):
     def compose(self) -> ComposeResult:
         yield Static(EMPTY, id="doc-heading", classes="pane-heading")
         with Horizontal(id="doc-body"):
-            tree: Tree[tuple[str, Any]] = Tree("outline", id="doc-outline")
+            tree: CutTree[tuple[str, Any]] = CutTree("outline", id="doc-outline")
             tree.show_root = False
             tree.guide_depth = 2
             yield tree

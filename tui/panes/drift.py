@@ -15,6 +15,7 @@ from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, MAX_THRESHOLD_DAYS, Dr
 from memorybank.core.staleness import MAX_STALE_DAYS, Staleness, find_stale
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
@@ -65,7 +66,7 @@ class DriftPane(Pane):
             yield Input("", type="integer", id="stale-days", max_length=4)
             yield Label("days", classes="row-label")
         yield Static("Reading git history…", id="drift-summary", classes="pane-heading")
-        tree: Tree[str | None] = Tree("drift", id="drift-tree")
+        tree: CutTree[str | None] = CutTree("drift", id="drift-tree")
         tree.show_root = False
         tree.guide_depth = 2
         yield tree

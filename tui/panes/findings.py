@@ -13,6 +13,7 @@ from memorybank.core.validate import RULES, Finding, ValidationReport, validate
 from memorybank.core.validate.registry import ordered_rules
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.steady_input import SteadyInput
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
@@ -73,7 +74,7 @@ class FindingsPane(Pane):
                 id="findings-rule",
             )
         yield Static("Validating…", id="findings-summary", classes="pane-heading")
-        tree: Tree[Finding | None] = Tree("findings", id="findings-tree")
+        tree: CutTree[Finding | None] = CutTree("findings", id="findings-tree")
         tree.show_root = False
         tree.guide_depth = 2
         yield tree

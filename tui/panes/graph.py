@@ -13,6 +13,7 @@ from typing import Any
 from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, Graph, GraphNode, walk_graph
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
@@ -86,7 +87,7 @@ class GraphPane(Pane):
             yield Label("cap", classes="row-label")
             yield Select([(str(c), c) for c in CAPS], value=DEFAULT_LIMIT, allow_blank=False, id="graph-cap")
         yield Static(EMPTY, id="graph-summary", classes="pane-heading")
-        tree: Tree[str | None] = Tree("graph", id="graph-tree")
+        tree: CutTree[str | None] = CutTree("graph", id="graph-tree")
         tree.guide_depth = 3
         tree.display = False  # until there is a document to walk from: no lone root under the sentence
         yield tree
