@@ -195,6 +195,8 @@ def around_match(excerpt: str, words: list[str]) -> Text:
     first = min((i for i in (lowered.find(word) for word in words) if i >= 0), default=-1)
     if first > LEAD:
         start = first - LEAD
-        space = excerpt.find(" ", start, first)  # begin on a word where one starts close by
-        excerpt = "…" + excerpt[space + 1 if 0 <= space < start + LEAD // 2 else start :]
+        back = excerpt.rfind(" ", max(start - LEAD, 0), start)  # begin on a word: one starting just before,
+        ahead = excerpt.find(" ", start, first)  # else one starting after the cut
+        start = back + 1 if back >= 0 else ahead + 1 if ahead >= 0 else start
+        excerpt = "…" + excerpt[start:]
     return marked(excerpt, words)
