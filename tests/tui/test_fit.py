@@ -216,3 +216,36 @@ async def test_route_results_fit_a_60_column_terminal(demo_source):
         table = app.screen.query_one("#route-results")
         assert table.virtual_size.width <= table.size.width
         assert any("Best" in row for row in screen_text(app))
+
+
+async def test_a_table_in_a_pane_behind_fits_the_terminal_it_is_shown_in(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "7")  # Changes, laid out at 120 columns
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.resize_terminal(60, 20)  # while Route is in front
+        await settle(pilot)
+        await pilot.press("alt+7")
+        await settle(pilot)
+        table = app.screen.query_one("#changes-table")
+        assert table.virtual_size.width <= table.size.width
+
+
+@pytest.mark.parametrize(("pane", "box"), [("6", "#search-query"), ("4", "#findings-path")])
+async def test_a_text_box_come_back_to_keeps_its_text_for_the_next_key(demo_source, pane, box):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", pane)
+        await settle(pilot)
+        field = app.screen.query_one(box)
+        field.focus()
+        await pilot.press(*"dom")
+        await pilot.press("alt+1", f"alt+{pane}")
+        await settle(pilot)
+        assert field.has_focus
+        await pilot.press("a")
+        assert field.value == "doma"

@@ -60,7 +60,7 @@ class FindingsPane(Pane):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
-            yield SteadyInput(placeholder="filter by path", id="findings-path")
+            yield SteadyInput(placeholder="filter by path", id="findings-path", select_on_focus=False)
             yield Select(
                 [("all severities", ALL), ("errors", "error"), ("warnings", "warning")],
                 value=ALL,

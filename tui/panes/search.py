@@ -47,7 +47,7 @@ class SearchPane(Pane):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query")
+        yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query", select_on_focus=False)
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
         yield FittedTable(
             [Column("Document", weight=2, path=True), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],

@@ -17,12 +17,13 @@ class CutTree(Tree[T]):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
+        shown = self.scrollable_content_region.width  # what the vertical scroll bar leaves in sight
         scroll_x, scroll_y = self.scroll_offset
         style = self.rich_style
         line = self._render_line(y + scroll_y, scroll_x, scroll_x + width, style)
-        beyond = self._render_line(y + scroll_y, scroll_x + width, max(self.virtual_size.width, width) + 1, style)
-        if width < 2 or not beyond.text.strip():
+        beyond = self._render_line(y + scroll_y, scroll_x + shown, scroll_x + shown + 100_000, style)
+        if shown < 2 or not beyond.text.strip():
             return line
-        kept = line.crop(0, width - 1)
+        kept = line.crop(0, shown - 1)
         segments = list(kept)
         return Strip.join([kept, Strip([Segment("…", segments[-1].style if segments else style)], 1)])

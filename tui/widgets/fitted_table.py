@@ -105,8 +105,8 @@ class FittedTable(DataTable[Any]):
         self._rows = rows
         self._lay_out(keep)
 
-    def _lay_out(self, keep: str | None = None) -> None:
-        width = self.size.width or self.app.size.width
+    def _lay_out(self, keep: str | None = None, width: int | None = None) -> None:
+        width = width or self.size.width or self.app.size.width
         if width == self._laid_out_width and self.columns:
             self.clear()  # same width: the columns stand, only the rows change (a keystroke's answer)
         else:
@@ -218,8 +218,17 @@ class FittedTable(DataTable[Any]):
         return [line]
 
     def on_resize(self, event: events.Resize) -> None:
-        if event.size.width != self._laid_out_width:
+        self._refit(event.size.width)
+
+    def on_show(self) -> None:
+        # A table in a pane that was not in front during a resize did not hear of it.
+        self.call_after_refresh(lambda: self._refit(self.size.width))
+
+    def _refit(self, width: int) -> None:
+        """Lay the columns out again for ``width`` (a resize event's own, which the widget's size
+        may not show yet)."""
+        if width and width != self._laid_out_width:
             current = None
             if self._rows and 0 <= self.cursor_row < len(self._rows):
                 current = self._rows[self.cursor_row][1]
-            self._lay_out(current)
+            self._lay_out(current, width)
