@@ -79,19 +79,24 @@ async def test_drift_without_anchors_says_its_whole_sentence(reference_bank):
         assert "? Keys" in screen_text(app)[-1]
 
 
-def test_a_path_is_cut_in_the_middle_so_its_file_name_stays():
+def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():
     from memorybank.tui.widgets.fitted_table import cut_path
+    from rich.cells import cell_len
 
     siblings = [f"issues/0004-s3-blob-storage/iterations/brief/brief-v{n}.md" for n in (2, 3, 4)]
     shown = [cut_path(path, 28) for path in siblings]
     assert len(set(shown)) == 3 and all(len(s) <= 28 and s.endswith(f"brief-v{n}.md") for s, n in zip(shown, (2, 3, 4)))
-    assert shown[0] == "issues/0004-s3-…/brief-v2.md"
     assert cut_path("short.md", 28) == "short.md"
-    narrow = cut_path("dir/" + "x" * 40 + ".md", 12)
-    assert len(narrow) == 12 and narrow.startswith("…") and narrow.endswith("x.md")
+    # A generic file name: the folder's start (the feature's id) stays.
+    features = [cut_path(f"features/FT-02{n}-reservation-form/feature.md", 26) for n in (0, 1, 3)]
+    assert features[0] == "…/FT-020-reser…/feature.md" and len(set(features)) == 3
+    # A file name too long alone keeps its start (its id) and its end.
+    adr = cut_path("adr/ADR-004-integer-cents-for-money.md", 20)
+    assert adr.startswith("ADR-004") and adr.endswith("money.md") and len(adr) == 20
+    # A rename keeps both sides.
+    renamed = cut_path("ops/monitoring.md → ops/监控与告警的详细说明文档.md", 30)
+    assert renamed.startswith("monitoring.md → ") and renamed.endswith(".md") and cell_len(renamed) <= 30
     wide = cut_path("知识/决策记录/非常长的中文文件名称.md", 16)
-    from rich.cells import cell_len
-
     assert cell_len(wide) <= 16 and wide.endswith(".md")
 
 

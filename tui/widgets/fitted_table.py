@@ -52,16 +52,34 @@ class Column:
 
 
 def cut_path(path: str, width: int) -> str:
-    """``path`` in at most ``width`` cells: whole when it fits, else its start, ``…`` and its file
-    name (itself cut at its start when even that does not fit)."""
+    """``path`` in at most ``width`` cells: whole when it fits; else what tells it from its siblings
+    first: the file name, then the start of its folder (``…/FT-025-res…/feature.md``), then the
+    start of the path; a file name alone too long keeps its start and its end (``ADR-004-…-money.md``).
+    A rename (``old → new``) shares the width between its two paths."""
     if cell_len(path) <= width:
         return path
-    head, _, name = path.rpartition("/")
-    tail = f"/{name}" if head else name
-    room = width - 1 - cell_len(tail)  # 1: the ellipsis
-    if room >= 4:
-        return f"{_first_cells(head, room)}…{tail}"
-    return "…" + _last_cells(name, width - 1)
+    if " → " in path:
+        old, new = path.split(" → ", 1)
+        half = max((width - 3) // 2, 1)
+        return f"{cut_path(old, half)} → {cut_path(new, width - 3 - half)}"
+    parts = path.split("/")
+    name = parts[-1]
+    tail = "/" + name
+    if len(parts) >= 2:
+        folder, before = parts[-2], "/".join(parts[:-2])
+        lead = "…/" if before else ""  # the folders above, left out
+        room = width - cell_len(tail) - cell_len(folder)
+        if before and room - 2 >= 3:
+            return f"{_first_cells(before, room - 2)}…/{folder}{tail}"
+        if room >= len(lead):
+            return f"{lead}{folder}{tail}"
+        room = width - cell_len(tail) - len(lead) - 1  # 1: the "…" cutting the folder
+        if room >= 4:
+            return f"{lead}{_first_cells(folder, room)}…{tail}"
+    if cell_len(name) <= width:
+        return name
+    ahead = max((width - 1) * 3 // 5, 1)
+    return f"{_first_cells(name, ahead)}…{_last_cells(name, width - 1 - ahead)}"
 
 
 def _first_cells(text: str, width: int) -> str:
