@@ -10,6 +10,7 @@ import pytest
 from memorybank.tui.app import make_app
 from memorybank.tui.editor import editor_command
 from memorybank.tui.panes.document import DocumentPane
+from textual.geometry import Offset
 from textual.widgets import TextArea, Tree
 
 from tests.tui.conftest import SIZE, Notes, screen_text, settle
@@ -230,9 +231,10 @@ async def test_m_in_the_source_view_loads_every_line_and_keeps_the_cursors_line(
         await pilot.press("pagedown", "pagedown", "down")
         await settle(pilot)
         line = pane.source_start + area.cursor_location[0]
-        assert line > 20
+        top = pane.source_start + area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0]
+        assert line > 20 and top > 1
         await pilot.press("m")
         await settle(pilot)
         assert pane.source_start == 1 and len(area.text.splitlines()) == len(pane.opened.lines)
         assert area.cursor_location[0] + 1 == line  # the same raw line, not the first
-        assert area.scroll_offset.y > 0
+        assert 1 + area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0] == top

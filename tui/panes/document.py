@@ -32,6 +32,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.geometry import Offset
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
@@ -98,22 +99,16 @@ class DocumentPane(Pane):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.path: str | None = None
-        """Bank path of the open document (None before one is chosen)."""
+        self.path: str | None = None  # bank path of the open document (None before one is chosen)
         self.opened: Opened | None = None
-        self.section: Section | None = None
-        """The section shown (None: the whole document)."""
-        self.line: int | None = None
-        """The line the document was opened at (a finding's or a search hit's)."""
+        self.section: Section | None = None  # the section shown (None: the whole document)
+        self.line: int | None = None  # the line the document was opened at (a finding's, a search hit's)
         self.source_mode = False
-        self.shown_lines = WINDOW
-        """How many lines of the section (or document) the rendered view holds."""
-        self.shown_source = SOURCE_WINDOW
-        """How many lines of the raw file the source view holds."""
-        self.source_start = 1
-        """The raw line the source view's first line is."""
-        self._keep_line: int | None = None
-        """The line the source view keeps its cursor on when it loads every line (``m``)."""
+        self.shown_lines = WINDOW  # lines of the section (or document) the rendered view holds
+        self.shown_source = SOURCE_WINDOW  # lines of the raw file the source view holds
+        self.source_start = 1  # the raw line the source view's first line is
+        # The raw lines of the source view's cursor and first visible row, kept when `m` loads every line.
+        self._keep: tuple[int, int] | None = None
         self._wanted_section: str | None = None
         self.markdown_source = ""
         """The markdown the rendered view shows."""
@@ -278,7 +273,8 @@ class DocumentPane(Pane):
             switcher.current = "doc-source"
             area = self.query_one("#doc-source", TextArea)
             line = self.line if self.line is not None else (self.section.line if self.section else 1)
-            line, self._keep_line = self._keep_line or line, None
+            keep, self._keep = self._keep, None
+            line = keep[0] if keep else line
             lines = self.opened.lines
             start = max(1, min(line - SOURCE_BEFORE, len(lines) - self.shown_source + 1))
             end = min(len(lines), start + self.shown_source - 1)
@@ -288,7 +284,10 @@ class DocumentPane(Pane):
                 area.load_text(source)
             self.source_start = start
             area.move_cursor((max(line - start, 0), 0))
-            area.scroll_to(y=max(line - start - 3, 0), animate=False)
+            if keep:  # the same raw line stays at the top of the view
+                area.scroll_to(y=area.wrapped_document.location_to_offset((keep[1] - start, 0)).y, animate=False)
+            else:
+                area.scroll_to(y=max(line - start - 3, 0), animate=False)
             if start > 1 or end < len(lines):
                 self._heading(f"source lines {start}–{end} of {len(lines)}; m: all")
             else:
@@ -378,7 +377,9 @@ class DocumentPane(Pane):
         if self.source_mode:
             self.shown_source = len(self.opened.lines)
             # Every line is loaded, and the cursor stays on the line it was on, not the first.
-            self._keep_line = self.source_start + self.query_one("#doc-source", TextArea).cursor_location[0]
+            area = self.query_one("#doc-source", TextArea)
+            top = area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0]
+            self._keep = (self.source_start + area.cursor_location[0], self.source_start + top)
         else:
             self.shown_lines += WINDOW
         self._show()
