@@ -254,3 +254,16 @@ async def test_a_text_box_come_back_to_keeps_its_text_for_the_next_key(demo_sour
         assert field.has_focus
         await pilot.press("a")
         assert field.value == "doma"
+
+
+async def test_tab_in_the_document_pane_stops_only_where_its_keys_work(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.open_document("dna/README.md")
+        await settle(pilot)
+        pane = app.screen.pane("document")
+        for _ in range(4):
+            await pilot.press("tab")
+            await settle(pilot)
+            assert pane in app.screen.focused.ancestors  # never the tab bar

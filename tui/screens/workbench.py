@@ -157,8 +157,7 @@ class WorkbenchScreen(Screen[None]):
         self._graph_root: str | None = None
         """The document the graph walks from, for the Graph pane when it is made."""
         self._panes: dict[str, Pane] = {}
-        self._left_focus: dict[str, Widget] = {}
-        """Per pane, the widget that had the focus when the pane was left: coming back returns there."""
+        self._left_focus: dict[str, Widget] = {}  # per pane, the widget focused when it was left
         """The panes made so far, by id."""
         self._tabs_mounted = False
         self._warmed = False
@@ -178,6 +177,7 @@ class WorkbenchScreen(Screen[None]):
     def on_mount(self) -> None:
         self._tabs_mounted = True
         self.query_one(BankHeader).serving = self.serving or ""
+        self.query_one("ContentTabs").can_focus = False  # no Tab stop that takes none of a pane's keys
         self._activate(self.first_pane)
         self.pane(self.first_pane).focus_default()
         if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
