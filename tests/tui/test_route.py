@@ -179,3 +179,24 @@ async def test_a_letter_typed_in_the_results_goes_on_the_question_and_bound_keys
         await settle(pilot)
         await pilot.press("3")  # a bound key from the results still switches panes
         assert app.screen.query_one("#panes").active == "graph"
+
+
+async def test_backspace_in_the_results_edits_the_question_and_search_results_take_letters_too(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"deploys", "enter")
+        await settle(pilot)
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert app.screen.query_one("#route-question").value == "deploy"
+        await pilot.press("alt+6")
+        await settle(pilot)
+        query = app.screen.query_one("#search-query")
+        query.focus()
+        await pilot.press(*"SKIP", "enter")  # Enter moves to the results
+        await settle(pilot)
+        assert app.screen.query_one("#search-results").has_focus
+        await pilot.press(*" LOCKED")
+        await settle(pilot)
+        assert query.has_focus and query.value == "SKIP LOCKED"

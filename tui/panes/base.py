@@ -17,10 +17,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError
+from textual import events
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Input
 
 T = TypeVar("T")
 
@@ -209,3 +211,21 @@ class Pane(Vertical):
 def count(n: int, noun: str) -> str:
     """``1 document``, ``2 documents``: counts as a person writes them."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def type_into(box: Input, results: Widget, event: events.Key) -> None:
+    """Send to ``box`` what was typed while ``results`` (its list) had the focus and no key stands
+    for: a character goes on the text, Backspace takes one off. Whoever comes back to a pane and
+    types is typing a question, not one-key actions."""
+    if not results.has_focus or event.key in results.screen.active_bindings:
+        return
+    if event.key == "backspace":
+        box.focus()
+        box.action_delete_left()
+    elif event.is_printable and event.character:
+        box.focus()
+        box.insert_text_at_cursor(event.character)
+    else:
+        return
+    event.stop()
+    event.prevent_default()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from memorybank.core.layer_names import LAYERS
 from memorybank.tui.examples import example_title
 from memorybank.tui.messages import BankWritten, DocumentChosen
-from memorybank.tui.panes.base import PaletteCommand, Pane
+from memorybank.tui.panes.base import PaletteCommand, Pane, type_into
 from memorybank.tui.widgets.fitted_table import Column, FittedTable
 from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
@@ -117,18 +117,7 @@ class RoutePane(Pane):
         self.route_now()
 
     def on_key(self, event: events.Key) -> None:
-        """A character typed in the results that no key stands for goes on the question: whoever
-        comes back to the pane and types a question is typing a question, not one-key actions."""
-        table = self.query_one("#route-results", DataTable)
-        if not table.has_focus or not event.is_printable or not event.character:
-            return
-        if event.key in self.screen.active_bindings:
-            return
-        box = self.query_one("#route-question", Input)
-        box.focus()
-        box.insert_text_at_cursor(event.character)
-        event.stop()
-        event.prevent_default()
+        type_into(self.query_one("#route-question", Input), self.query_one("#route-results", DataTable), event)
 
     @on(Input.Changed, "#route-question")
     def _typed(self) -> None:

@@ -12,11 +12,11 @@ from typing import Any
 from memorybank.core.search import SearchResult, search
 from memorybank.tui.examples import example_term
 from memorybank.tui.messages import DocumentChosen
-from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.panes.base import PaletteCommand, Pane, count, type_into
 from memorybank.tui.widgets.fitted_table import Column, FittedTable
 from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
@@ -136,6 +136,9 @@ class SearchPane(Pane):
         )
         detail.update(text)
         detail.display = True
+
+    def on_key(self, event: events.Key) -> None:
+        type_into(self.query_one("#search-query", Input), self.query_one("#search-results", DataTable), event)
 
     @on(DataTable.RowSelected, "#search-results")
     def _chosen(self, event: DataTable.RowSelected) -> None:
