@@ -267,3 +267,13 @@ async def test_tab_in_the_document_pane_stops_only_where_its_keys_work(demo_sour
             await pilot.press("tab")
             await settle(pilot)
             assert pane in app.screen.focused.ancestors  # never the tab bar
+
+
+async def test_routes_keys_list_down_once(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "question_mark")  # from the results: in the box, ? is typed
+        await settle(pilot)
+        rows = [row.split("│")[1].strip() for row in screen_text(app) if row.count("│") >= 2]
+        assert sum(1 for row in rows if row.startswith("↓")) == 1

@@ -51,7 +51,7 @@ class RoutePane(Pane):
     ]
     EXTRA_KEYS = (
         ("type", "ask: results come as you type"),
-        ("↓ · Enter", "from the question to the results; Enter opens one at its best section"),
+        ("Enter", "from the question to the results (as ↓ does); on a result, open it at its best section"),
         ("Esc", "between the question and the results"),
     )
     COMMANDS_OFFERED = (
