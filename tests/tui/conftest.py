@@ -130,3 +130,10 @@ def screen_text(app) -> list[str]:
     console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None)
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text().splitlines()
+
+
+def write_doc(bank: Path, path: str, front: str, body: str) -> None:
+    """A document at ``path`` in ``bank``, with ``front`` as its frontmatter's YAML."""
+    target = bank / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"---\n{front}\n---\n{body}", encoding="utf-8")

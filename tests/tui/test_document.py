@@ -13,7 +13,7 @@ from memorybank.tui.panes.document import DocumentPane
 from textual.geometry import Offset
 from textual.widgets import TextArea, Tree
 
-from tests.tui.conftest import SIZE, Notes, screen_text, settle
+from tests.tui.conftest import SIZE, Notes, screen_text, settle, write_doc
 
 pytestmark = pytest.mark.anyio
 
@@ -136,10 +136,10 @@ async def test_opening_another_document_never_shows_the_previous_body_under_the_
         assert pane.opened.doc.path == "ops/monitoring.md"
 
 
-def write_doc(bank: Path, path: str, front: str, body: str) -> None:
-    target = bank / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(f"---\n{front}\n---\n{body}", encoding="utf-8")
+def write_plan(bank: Path) -> None:
+    """``ops/plan.md``: a thousand steps, far more than a window of the rendered or source view."""
+    body = "# Plan\n\n" + "\n".join(f"Step {n}: do the thing number {n}.\n" for n in range(1, 1001))
+    write_doc(bank, "ops/plan.md", "title: Plan\ndoc_kind: ops\nstatus: draft\npurpose: Long.", body)
 
 
 async def test_a_long_title_never_pushes_the_path_out_and_an_empty_value_is_not_none(demo_bank):
@@ -163,8 +163,7 @@ async def test_a_long_title_never_pushes_the_path_out_and_an_empty_value_is_not_
 
 
 async def test_a_long_document_renders_a_window_and_m_shows_more(demo_bank):
-    body = "# Plan\n\n" + "\n".join(f"Step {n}: do the thing number {n}.\n" for n in range(1, 1001))
-    write_doc(demo_bank, "ops/plan.md", "title: Plan\ndoc_kind: ops\nstatus: draft\npurpose: Long.", body)
+    write_plan(demo_bank)
     app = make_app(demo_bank, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -217,8 +216,7 @@ async def test_back_and_forward_walk_the_documents_opened(demo_source):
 
 
 async def test_m_in_the_source_view_loads_every_line_and_keeps_the_cursors_line(demo_bank):
-    body = "# Plan\n\n" + "\n".join(f"Step {n}: do the thing number {n}." for n in range(1, 1001))
-    write_doc(demo_bank, "ops/plan.md", "title: Plan\ndoc_kind: ops\nstatus: draft\npurpose: Long.", body)
+    write_plan(demo_bank)
     app = make_app(demo_bank, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

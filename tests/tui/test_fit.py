@@ -10,7 +10,7 @@ from memorybank.tui.panes.findings import FindingsPane
 from textual.widgets import Select, Tree
 
 from tests.conftest import REAL_BANKS
-from tests.tui.conftest import SIZE, screen_text, settle
+from tests.tui.conftest import SIZE, screen_text, settle, write_doc
 
 pytestmark = pytest.mark.anyio
 
@@ -105,13 +105,13 @@ async def test_route_rows_of_sibling_documents_keep_their_file_names_at_80_colum
 
     root = tmp_path / "memory_bank"
     init(root, name="Siblings")
-    folder = root / "engineering" / "0004-s3-blob-storage-adapter" / "iterations" / "brief"
-    folder.mkdir(parents=True)
     for n in (2, 3, 4):
-        (folder / f"brief-v{n}.md").write_text(
-            f"---\ntitle: Blob storage brief v{n}\ndoc_kind: engineering\nstatus: draft\n"
-            f"purpose: The blob storage adapter brief, draft {n}.\n---\n# Brief\n\n## Goal\n\nStore blobs.\n",
-            encoding="utf-8",
+        write_doc(
+            root,
+            f"engineering/0004-s3-blob-storage-adapter/iterations/brief/brief-v{n}.md",
+            f"title: Blob storage brief v{n}\ndoc_kind: engineering\nstatus: draft\n"
+            f"purpose: The blob storage adapter brief, draft {n}.",
+            "# Brief\n\n## Goal\n\nStore blobs.\n",
         )
     app = make_app(root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -192,10 +192,8 @@ async def test_a_search_excerpt_starts_near_its_match_and_marks_it(tmp_path):
     root = tmp_path / "memory_bank"
     init(root, name="Far")
     line = "The collector already assumes from the start that its one store is PostgreSQL 16 with extensions."
-    (root / "engineering" / "store.md").write_text(
-        f"---\ntitle: Store\ndoc_kind: engineering\nstatus: draft\npurpose: Where data lives.\n---\n# Store\n\n{line}\n",
-        encoding="utf-8",
-    )
+    front = "title: Store\ndoc_kind: engineering\nstatus: draft\npurpose: Where data lives."
+    write_doc(root, "engineering/store.md", front, f"# Store\n\n{line}\n")
     app = make_app(root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

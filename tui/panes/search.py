@@ -132,7 +132,7 @@ class SearchPane(Pane):
         text.append(f"  {hit.path}:{hit.line}\n" if hit.line else f"  {hit.path}\n", style="dim")
         excerpt = hit.excerpt.strip()
         text.append_text(
-            marked(excerpt, query_words(self.query_text)) if excerpt else Text("(a match in the headers only)")
+            marked(excerpt, query_words(self.result.query)) if excerpt else Text("(a match in the headers only)")
         )
         detail.update(text)
         detail.display = True
@@ -184,10 +184,7 @@ def query_words(query: str) -> list[str]:
 def marked(excerpt: str, words: list[str]) -> Text:
     """The excerpt with every literal occurrence of the query's words in bold."""
     text = Text(excerpt, no_wrap=True, overflow="ellipsis")
-    lowered = excerpt.lower()
-    for word in words:
-        for match in re.finditer(re.escape(word), lowered):
-            text.stylize("bold reverse", match.start(), match.end())
+    text.highlight_words(words, "bold reverse", case_sensitive=False)
     return text
 
 

@@ -157,8 +157,8 @@ class WorkbenchScreen(Screen[None]):
         self._graph_root: str | None = None
         """The document the graph walks from, for the Graph pane when it is made."""
         self._panes: dict[str, Pane] = {}
-        self._left_focus: dict[str, Widget] = {}  # per pane, the widget focused when it was left
         """The panes made so far, by id."""
+        self._left_focus: dict[str, Widget] = {}  # per pane, the widget focused when it was left
         self._tabs_mounted = False
         self._warmed = False
         self._progress: Timer | None = None
