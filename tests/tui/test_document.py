@@ -72,6 +72,31 @@ async def test_opening_at_a_line_shows_the_numbered_source_there(demo_source):
         assert not pane.source_mode
 
 
+async def test_the_same_document_at_a_line_keeps_its_outline_and_a_changed_one_rebuilds_it(demo_bank):
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md")
+        tree = pane.query_one("#doc-outline", Tree)
+        sections = tree.root.children[1]
+        rounding = next(n for n in sections.children if "Rounding" in str(n.label))
+        # A finding's line in the document already open: the tree's nodes stay, its cursor moves
+        # (into the sections' group even when the user folded it).
+        sections.collapse()
+        await open_doc(app, pilot, "domain/invoicing-rules.md", line=rounding.data[1].line + 1)
+        assert tree.root.children[1] is sections and tree.cursor_node is rounding
+        assert pane.source_mode and pane.section.title == "Rounding"
+        # The file changed: the outline is built again and shows the new section.
+        path = demo_bank / "domain" / "invoicing-rules.md"
+        path.write_text(path.read_text(encoding="utf-8") + "\n## Refunds\n\nRefunds reverse an invoice.\n")
+        app.recheck()
+        await settle(pilot)
+        await open_doc(app, pilot, "domain/invoicing-rules.md", section="Refunds")
+        assert tree.root.children[1] is not sections
+        assert [str(n.label).split(" ", 1)[1] for n in tree.root.children[1].children][-1] == "Refunds"
+        assert tree.cursor_node.data[1].title == "Refunds"
+
+
 async def test_edit_asks_for_an_editor_when_none_is_set(demo_source, monkeypatch):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

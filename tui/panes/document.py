@@ -23,10 +23,10 @@ from typing import Any
 from memorybank.core.model import Section
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
-from memorybank.tui.panes.opened import Opened, field_value, read_opened, window
+from memorybank.tui.panes.opened import Opened, read_opened, window
+from memorybank.tui.panes.outline import Outline, build_outline
 from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.markdown_view import MarkdownView
-from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -36,7 +36,6 @@ from textual.geometry import Offset
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
-from textual.widgets.tree import TreeNode
 
 EMPTY = "No document open: choose one in Route, Search or Findings, or jump to one with ctrl+o."
 
@@ -110,6 +109,7 @@ class DocumentPane(Pane):
         # The raw lines of the source view's cursor and first visible row, kept when `m` loads every line.
         self._keep: tuple[int, int] | None = None
         self._wanted_section: str | None = None
+        self._built: Outline | None = None  # the outline in the tree, and the document it was built for
         self.markdown_source = ""
         """The markdown the rendered view shows."""
         self.more_note = ""
@@ -162,7 +162,7 @@ class DocumentPane(Pane):
 
     def _clear(self, heading: Text | str) -> None:
         """Nothing of the previous document stays on screen under another heading."""
-        self.opened = None
+        self.opened = self._built = None
         self.query_one("#doc-heading", Static).update(heading)
         self.query_one("#doc-outline", Tree).clear()
         self._render_markdown("")
@@ -202,58 +202,15 @@ class DocumentPane(Pane):
         self.query_one("#doc-heading", Static).update(text)
 
     def _outline(self) -> None:
+        """Build the outline for the open document, or only move its cursor when it is the same one."""
         assert self.opened is not None
-        opened, doc = self.opened, self.opened.doc
         tree = self.query_one("#doc-outline", Tree)
-        tree.clear()
-        whole = tree.root.add_leaf(Text("Whole document", style="bold"), data=("whole", None))
-        chosen: TreeNode[Any] = whole
-        sections = tree.root.add(f"Sections ({len(doc.sections)})", data=("group", None), expand=True)
-        for section in doc.sections:
-            # The line range first: a long title is cut at the pane's edge, never the range.
-            label = Text(f"{section.line}–{section.end_line} ", style="dim")
-            label.append(section.title, style="")
-            node = sections.add_leaf(label, data=("section", section))
-            if section == self.section:
-                chosen = node
-        up = tree.root.add(f"Derived from ↑ ({len(doc.derived_from)})", data=("group", None), expand=True)
-        for edge in doc.derived_from:
-            label = Text()
-            if edge.external:
-                label.append("↗ ", style="bold")
-                label.append(edge.raw)
-                label.append("  external", style="italic dim")
-                up.add_leaf(label, data=("loose", edge.raw))
-            elif edge.resolved in opened.known:
-                label.append(edge.resolved or edge.raw)
-                if edge.fit:
-                    label.append(f"  fit: {edge.fit}", style="italic dim")
-                up.add_leaf(label, data=("edge", edge.resolved))
-            else:
-                label.append("✗ ", style="bold red")
-                label.append(edge.raw)
-                label.append("  broken: no such document", style="italic")
-                up.add_leaf(label, data=("loose", edge.raw))
-        down = tree.root.add(f"Used by ↓ ({len(opened.incoming)})", data=("group", None), expand=True)
-        for path in opened.incoming:
-            down.add_leaf(path, data=("edge", path))
-        front = tree.root.add(f"Frontmatter ({len(doc.frontmatter)})", data=("group", None), expand=True)
-        if doc.parse_error:
-            front.add_leaf(Text(f"✗ {doc.parse_error}", style="bold red"), data=("field", None))
-        for key, value in doc.frontmatter.items():
-            label = Text()
-            label.append(f"{key}: ", style="bold")
-            label.append_text(field_value(value))
-            front.add_leaf(label, data=("field", key))
-        if opened.links:
-            links = tree.root.add(f"Links → ({len(opened.links)})", data=("group", None), expand=True)
-            for target in opened.links:
-                if target in opened.known:
-                    links.add_leaf(target, data=("edge", target))
-                else:
-                    label = Text.assemble(("✗ ", "bold red"), target, ("  broken: no such document", "italic"))
-                    links.add_leaf(label, data=("loose", target))
-        place_cursor(tree, chosen)
+        built = self._built
+        if built is not None and built.opened == self.opened and tree.root.children:
+            built.choose(tree, self.section)
+            return
+        self._built = build_outline(tree, self.opened)
+        self._built.choose(tree, self.section)
         # Placed before the tree is laid out, the cursor can scroll it and hide the first lines.
         tree.call_after_refresh(self._outline_from_top)
 
