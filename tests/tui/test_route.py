@@ -54,6 +54,9 @@ async def test_the_layer_filter_goes_to_the_router(demo_source):
         route.ask("invoices")
         await settle(pilot)
         assert route.result.hits and {h.layer for h in route.result.hits} == {"decision"}
+        # The chosen layer is the router's, never the pane's CSS layer: Textual lays widgets out by
+        # ``Widget.layer``, and a pane answering "decision" there would be arranged in another layer.
+        assert route.layer == "default"
 
 
 async def test_explain_shows_the_score_breakdown(demo_source):

@@ -107,7 +107,8 @@ class RoutePane(Pane):
         return self.query_one("#route-question", Input).value.strip()
 
     @property
-    def layer(self) -> str | None:
+    def layer_filter(self) -> str | None:
+        """The layer chosen beside the question (None: all). Not ``layer``, which is Textual's CSS layer."""
         value = self.query_one("#route-layer", Select).value
         return None if value in (ALL_LAYERS, Select.NULL) else str(value)
 
@@ -139,7 +140,7 @@ class RoutePane(Pane):
         self.route_now()
 
     def route_now(self) -> None:
-        question, layer = self.question, self.layer
+        question, layer = self.question, self.layer_filter
         if not question:
             self.forget()
             self._routing, self._pending = None, False
