@@ -13,10 +13,8 @@ on the screen and is given to the pane when it is made.
 from __future__ import annotations
 
 import gc
-import importlib
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +22,7 @@ from memorybank.core.bank import Bank
 from memorybank.tui.history import History, Visit
 from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import Pane
+from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, tab_label
 from memorybank.tui.settings import Settings
 from memorybank.tui.widgets.bank_header import BankHeader, BankSummary, summarise
 from textual import on, work
@@ -40,37 +39,6 @@ if TYPE_CHECKING:
     from memorybank.mcp_server.server import ToolCall
 
 
-@dataclass(frozen=True)
-class PaneSpec:
-    """A pane of the workbench: its tab id, the key that shows it, its title (the class's ``TITLE``)
-    and where its class lives, imported the first time the pane is needed."""
-
-    id: str
-    key: str
-    title: str
-    where: str
-    """``module:Class``."""
-
-    @property
-    def pane(self) -> type[Pane]:
-        module, name = self.where.split(":")
-        return getattr(importlib.import_module(module), name)
-
-
-PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("route", "1", "Route", "memorybank.tui.panes.route:RoutePane"),
-    PaneSpec("document", "2", "Document", "memorybank.tui.panes.document:DocumentPane"),
-    PaneSpec("graph", "3", "Graph", "memorybank.tui.panes.graph:GraphPane"),
-    PaneSpec("findings", "4", "Findings", "memorybank.tui.panes.findings:FindingsPane"),
-    PaneSpec("drift", "5", "Drift", "memorybank.tui.panes.drift:DriftPane"),
-    PaneSpec("search", "6", "Search", "memorybank.tui.panes.search:SearchPane"),
-    PaneSpec("changes", "7", "Changes", "memorybank.tui.panes.changes:ChangesPane"),
-    PaneSpec("inbox", "8", "Inbox", "memorybank.tui.panes.inbox:InboxPane"),
-    PaneSpec("activity", "9", "Activity", "memorybank.tui.panes.activity:ActivityPane"),
-)
-"""Every pane, in tab order. A new pane is one more entry here and one module."""
-SPECS = {spec.id: spec for spec in PANES}
-
 PROGRESS_SECONDS = 0.25
 """How often the header's count of documents read moves while the first index runs: often enough
 to be seen moving, seldom enough that drawing it takes nothing from the index."""
@@ -79,33 +47,12 @@ KEPT_CALLS = 500
 """Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
 
 
-ALT_DIGITS_AS_READ = (
-    "inverted_exclamation_mark",
-    "trade_mark_sign",
-    "pound_sign",
-    "cent_sign",
-    "infinity",
-    "section_sign",
-    "pilcrow_sign",
-    "bullet",
-    "ª",
-)
-"""alt+1 to alt+9 as Textual reads them from a terminal that sends ESC and the digit (tmux, most
-Linux terminals): it takes them for the macOS option characters ¡ ™ £ ¢ ∞ § ¶ • ª. Bound with
-priority, so they switch panes from inside a text box too (where they would otherwise be typed)."""
-
-
 DEGRADED_HELP = (
     "This bank declares no contract (no dna/): reading, routing, search, the graph and the structural "
     "checks work, but the rules a contract sets (derived_from, cycles, value sets) are not applied. "
     "Add a dna/governance.md (a bank made by `memorybank init` starts with one) to apply them."
 )
 """What "degraded" in the header means, said once when such a bank opens."""
-
-
-def tab_label(spec: PaneSpec) -> str:
-    """The key that shows a pane, highlighted and set against its title, so nine tabs fit 80 columns."""
-    return f"[b $text-accent]{spec.key}[/]{spec.title}"
 
 
 class WorkbenchScreen(Screen[None]):
