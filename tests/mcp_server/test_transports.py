@@ -134,7 +134,8 @@ def http_server_with_files(seeded_root):
 
 async def test_a_fifo_or_dev_zero_named_by_one_client_does_not_delay_another(http_server_with_files, seeded_root):
     """Two clients at once over HTTP: one names a FIFO inside the project and /dev/zero as body
-    files, the other asks a question; the question is answered within a second."""
+    files, the other asks a question; the question is answered. Opening the FIFO would block until a
+    writer came, forever here, so the bound only has to be far above a route on a loaded machine."""
     import os
 
     import anyio
@@ -164,7 +165,7 @@ async def test_a_fifo_or_dev_zero_named_by_one_client_does_not_delay_another(htt
     async with anyio.create_task_group() as group:
         group.start_soon(hostile)
         group.start_soon(honest)
-    assert answered["seconds"] < 1.0
+    assert answered["seconds"] < 5.0
 
 
 async def test_supplied_files_are_off_over_http_by_default(http_server, seeded_root):
