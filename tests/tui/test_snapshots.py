@@ -10,7 +10,7 @@ from memorybank.tui.app import make_app
 from memorybank.tui.panes.route import RoutePane
 from memorybank.tui.panes.search import SearchPane
 
-from tests.tui.conftest import SIZE, settle
+from tests.tui.conftest import SIZE, settle, until
 
 
 def app_on(bank):
@@ -100,6 +100,9 @@ def test_findings_pane(snap_compare, demo_source):
     async def run_before(pilot):
         await settle(pilot)
         await pilot.press("escape", "4")
+        # The pane is made on first use and validates in a worker: on a loaded machine that takes
+        # more rounds than a settle, so wait for its report, then for what it scheduled.
+        assert await until(pilot, lambda: getattr(pilot.app.screen.pane("findings"), "report", None) is not None)
         await settle(pilot)
 
     assert snap_compare(app_on(demo_source), terminal_size=SIZE, run_before=run_before)
