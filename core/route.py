@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
 from memorybank.core.errors import UsageError
+from memorybank.core.families import families, share_family_headers
 from memorybank.core.headers import (
     CLOSED_WORK,
     OTHER_STATUS,
@@ -115,6 +116,8 @@ def route(
         terms = catalog.with_cognates(terms)
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
+        found = bank.extension("route.families", families)
+        share_family_headers(headers, found, index.layer_weights(weights), index.priors)
         if doc_kind or layer:
             filtered = admitted(catalog, doc_kind, layer)
             headers = {p: v for p, v in headers.items() if p in filtered}

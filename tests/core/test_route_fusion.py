@@ -1,0 +1,65 @@
+"""How routing weighs its evidence together: a package's members share its headers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memorybank.core import families as families_module
+from memorybank.core.bank import Bank
+from memorybank.core.families import families
+from memorybank.core.route import route
+
+
+def _bank(root: Path, files: dict[str, str]) -> Bank:
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return Bank.open(root)
+
+
+def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
+    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
+    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
+
+
+def _package(tmp_path: Path) -> Bank:
+    return _bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-7/brief.md": doc(
+                "FT-7: Invoice export",
+                "Export invoices for accountants.",
+                "Invoice export: a monthly gzip archive for accountants.",
+            ),
+            "features/FT-7/plan.md": doc(
+                "FT-7: Plan",
+                "Steps of the work.",
+                "## Steps\n\nWire the exporter; the archive is gzip compressed.\n",
+            ),
+            "features/FT-7/README.md": doc("FT-7", "The package.", "[brief](brief.md), [plan](plan.md)"),
+            "domain/billing.md": doc("Billing", "Invoices and payments.", "Invoices are numbered per year."),
+            "prompts/a/one.md": doc("Invoice export prompt", "A prompt.", "Ask about export."),
+        },
+    )
+
+
+def test_a_package_folder_is_a_family_and_a_top_level_folder_is_not(tmp_path):
+    found = families(_package(tmp_path))
+    assert found.family_of["features/FT-7/plan.md"] == "features/FT-7"
+    assert "features/FT-7/README.md" not in found.receivers["features/FT-7"]  # an index gives, never receives
+    assert "domain/billing.md" not in found.family_of and "prompts/a/one.md" not in found.family_of
+
+
+def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_path, monkeypatch):
+    bank = _package(tmp_path)
+    question = "is the invoice export archive gzip compressed"
+    assert route(bank, question).hits[0].path == "features/FT-7/plan.md"
+    monkeypatch.setattr(families_module, "FAMILY_SHARE", 0.0)
+    bank = _package(tmp_path / "again")
+    assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
+
+
+def test_a_family_is_at_most_a_handful_of_documents(tmp_path):
+    files = {f"notes/many/n{i}.md": doc(f"Note {i}", "A note.") for i in range(families_module.MAX_MEMBERS + 1)}
+    assert not families(_bank(tmp_path / "memory_bank", files)).family_of
