@@ -1,13 +1,16 @@
-"""How routing weighs its evidence together: a package's members share its headers."""
+"""How routing weighs its evidence together: a package's members share its headers, and a section
+counts by how much of the question it holds."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from memorybank.core import families as families_module
+from memorybank.core import section_index
 from memorybank.core.bank import Bank
 from memorybank.core.families import families
 from memorybank.core.route import route
+from memorybank.core.section_index import best_sections, split_sections
 
 
 def _bank(root: Path, files: dict[str, str]) -> Bank:
@@ -63,3 +66,19 @@ def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_
 def test_a_family_is_at_most_a_handful_of_documents(tmp_path):
     files = {f"notes/many/n{i}.md": doc(f"Note {i}", "A note.") for i in range(families_module.MAX_MEMBERS + 1)}
     assert not families(_bank(tmp_path / "memory_bank", files)).family_of
+
+
+def test_a_section_holding_every_word_of_the_question_beats_one_repeating_a_few(monkeypatch):
+    lines = [
+        "## Timeouts",
+        "Timeout, timeout, timeout: each upload has a timeout, every upload, any upload.",
+        "## Limits",
+        "An upload timeout aborts a chunked transfer after thirty seconds of silence on the socket, logged and "
+        "reported to the operator who decides what happens next.",
+    ]
+    sections = {"doc.md": split_sections([line.lower() for line in lines], first_line=1)}
+    concepts = [(3.0, {"timeout": 1.0}), (3.0, {"upload": 1.0}), (2.0, {"chunked": 1.0}), (2.0, {"transfer": 1.0})]
+    best = best_sections(sections.__getitem__, ["doc.md"], concepts)
+    assert best["doc.md"][1].heading == "limits"
+    monkeypatch.setattr(section_index, "COVERAGE_FLOOR", 1.0)
+    assert best_sections(sections.__getitem__, ["doc.md"], concepts)["doc.md"][1].heading == "timeouts"
