@@ -14,12 +14,16 @@ is a collection (prompts, templates), whose members are about different things.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping
 
 from memorybank.core.bank import Bank
 
 FAMILY_SHARE = 1.0
 """The share of its family's best header score a member's header score is raised to."""
+GIVERS = 50
+"""Only the families of this many best header matches share them (what keeps a route flat on 10,000
+documents)."""
 MAX_MEMBERS = 8
 MIN_DEPTH = 2
 """Folders between the bank's root and a family's documents, at least (``features/FT-020/``)."""
@@ -60,7 +64,12 @@ def share_family_headers(
     """
     best: dict[str, float] = {}
     family_of = found.family_of
-    for path, score in headers.items():
+    if len(headers) > GIVERS:  # only the best header matches can lift a member into an answer
+        cut = heapq.nlargest(GIVERS, headers.values())[-1]
+        givers = [(p, v) for p, v in headers.items() if v >= cut]
+    else:
+        givers = list(headers.items())
+    for path, score in givers:
         folder = family_of.get(path)
         if folder is not None and score > 0:
             factor = layers[path] * priors[path]

@@ -6,7 +6,8 @@ so the word as typed wins ties. Beyond the reference, a concept counts by its ra
 bank's headers (the rarest fully; the project's name, in every title, hardly at all). The bank's
 layer weights, the status, closed delivery work and a "why" question then scale the sum. Body
 evidence (BM25 over the search index) is a secondary term, capped so prose lifts a document no
-header mentions but never drowns a strong header match.
+header mentions but never drowns a strong header match. The members of a package folder share its
+best header match (``families``), so its body and sections choose the member to read.
 """
 
 from __future__ import annotations
