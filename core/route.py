@@ -118,7 +118,7 @@ def route(
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
         found = bank.extension("route.families", families)
-        share_family_headers(headers, found, index.layer_weights(weights), index.priors)
+        share_family_headers(headers, found, index.layer_weights(weights))
         if doc_kind or layer:
             filtered = admitted(catalog, doc_kind, layer)
             headers = {p: v for p, v in headers.items() if p in filtered}

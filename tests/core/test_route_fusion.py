@@ -63,6 +63,25 @@ def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_
     assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
 
 
+def test_an_archived_member_shares_its_familys_headers_without_its_own_status_discount(tmp_path):
+    files = {
+        "features/FT-3/feature.md": doc(
+            "FT-3: League table",
+            "Show the league table on the home page.",
+            "The table lists twenty teams with their crests.",
+        ),
+        "features/FT-3/implementation-plan.md": doc(
+            "FT-3: Implementation plan",
+            "Steps.",
+            "## Risks\n\nWhen the crests CDN is blocked the table falls back to team initials.\n",
+        ).replace("status: active", "status: archived"),
+    }
+    bank = _bank(tmp_path / "memory_bank", files)
+    hits = route(bank, "crests CDN blocked, what does the league table show").hits
+    assert hits[0].path == "features/FT-3/implementation-plan.md"
+    assert hits[0].breakdown.status_weight == 0.2
+
+
 def test_a_family_is_at_most_a_handful_of_documents(tmp_path):
     files = {f"notes/many/n{i}.md": doc(f"Note {i}", "A note.") for i in range(families_module.MAX_MEMBERS + 1)}
     assert not families(_bank(tmp_path / "memory_bank", files)).family_of
