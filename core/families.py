@@ -54,7 +54,7 @@ def families(bank: Bank, _previous: object = None) -> Families:
     return Families({f: tuple(paths) for f, paths in by_folder.items() if 2 <= len(paths) <= MAX_MEMBERS}, indexes)
 
 
-def share_family_headers(headers: dict[str, float], found: Families, layers: Mapping[str, float]) -> None:
+def share_family_headers(headers: dict[str, float], found: Families, layers: Mapping[str, float]) -> dict[str, float]:
     """Raise each family member's header score (in place) to ``FAMILY_SHARE`` of the family's best
     match, put under the member's own layer. The match keeps the status of the member that made it:
     it is the family's evidence, so an archived plan sharing its live feature's headers is not
@@ -64,8 +64,12 @@ def share_family_headers(headers: dict[str, float], found: Families, layers: Map
         headers: path -> header score (layer weight and status prior applied).
         found: the bank's families (``families``).
         layers: path -> its layer's weight.
+
+    Returns:
+        Per member raised, the points its family added to its own header score.
     """
     best: dict[str, float] = {}
+    lifts: dict[str, float] = {}
     family_of = found.family_of
     if len(headers) > GIVERS:  # only the best header matches can lift a member into an answer
         cut = heapq.nlargest(GIVERS, headers.values())[-1]
@@ -81,5 +85,8 @@ def share_family_headers(headers: dict[str, float], found: Families, layers: Map
     for folder, unlayered in best.items():
         for path in found.receivers[folder]:
             inherited = FAMILY_SHARE * unlayered * layers[path]
-            if inherited > headers.get(path, 0.0):
+            own = headers.get(path, 0.0)
+            if inherited > own:
                 headers[path] = inherited
+                lifts[path] = inherited - own
+    return lifts

@@ -16,6 +16,7 @@ import heapq
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
@@ -118,7 +119,7 @@ def route(
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
         found = bank.extension("route.families", families)
-        share_family_headers(headers, found, index.layer_weights(weights))
+        lifts = share_family_headers(headers, found, index.layer_weights(weights))
         if doc_kind or layer:
             filtered = admitted(catalog, doc_kind, layer)
             headers = {p: v for p, v in headers.items() if p in filtered}
@@ -157,7 +158,8 @@ def route(
             best = sections.get(path)
             place = _enclosing(bank.documents[path], best[1].line) if best else None
             evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
-            hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
+            hit = _hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0))
+            hits.append(_with_family(hit, lifts.get(path, 0.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -352,6 +354,13 @@ def _hit(
         line,
         breakdown,
     )
+
+
+def _with_family(hit: RouteHit, lift: float) -> RouteHit:
+    """The hit with the header points its family lent it in its breakdown."""
+    if not lift:
+        return hit
+    return replace(hit, breakdown=replace(hit.breakdown, family=round_half_up(lift, 2)))
 
 
 WHY_WORDS = 3

@@ -11,6 +11,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.families import families
 from memorybank.core.route import route
 from memorybank.core.section_index import best_sections, split_sections
+from memorybank.tui.cli.main import main
 
 
 def _bank(root: Path, files: dict[str, str]) -> Bank:
@@ -57,10 +58,19 @@ def test_a_package_folder_is_a_family_and_a_top_level_folder_is_not(tmp_path):
 def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_path, monkeypatch):
     bank = _package(tmp_path)
     question = "is the invoice export archive gzip compressed"
-    assert route(bank, question).hits[0].path == "features/FT-7/plan.md"
+    first, second = route(bank, question).hits[:2]
+    assert first.path == "features/FT-7/plan.md" and first.breakdown.family > 0 and first.breakdown.raw == 0
+    assert second.path == "features/FT-7/brief.md" and second.breakdown.family == 0  # its own headers
     monkeypatch.setattr(families_module, "FAMILY_SHARE", 0.0)
     bank = _package(tmp_path / "again")
     assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
+
+
+def test_the_explained_route_says_what_the_family_lent(tmp_path, capsys):
+    bank = _package(tmp_path)
+    assert main(["route", "is the invoice export archive gzip compressed", "--root", str(bank.root), "--explain"]) == 0
+    first = capsys.readouterr().out.split(" 2. ")[0]
+    assert first.startswith(" 1. features/FT-7/plan.md") and " + family headers " in first
 
 
 def test_an_archived_member_shares_its_familys_headers_without_its_own_status_discount(tmp_path):
