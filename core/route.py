@@ -118,8 +118,11 @@ def route(
         terms = catalog.with_cognates(terms)
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
-        found = bank.extension("route.families", families)
-        lifts = share_family_headers(headers, found, index.layer_weights(weights))
+        lifts: dict[str, float] = {}
+        if body_evidence:  # only bodies tell the members apart; headers alone stay the reference's ranking
+            lifts = share_family_headers(
+                headers, bank.extension("route.families", families), index.layer_weights(weights)
+            )
         if doc_kind or layer:
             filtered = admitted(catalog, doc_kind, layer)
             headers = {p: v for p, v in headers.items() if p in filtered}

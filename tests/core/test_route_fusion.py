@@ -61,6 +61,9 @@ def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_
     first, second = route(bank, question).hits[:2]
     assert first.path == "features/FT-7/plan.md" and first.breakdown.family > 0 and first.breakdown.raw == 0
     assert second.path == "features/FT-7/brief.md" and second.breakdown.family == 0  # its own headers
+    headers_only = route(bank, question, body_evidence=False).hits  # the reference's ranking, untouched
+    assert [h.path for h in headers_only][:1] == ["features/FT-7/brief.md"]
+    assert all(h.breakdown.family == 0 for h in headers_only)
     monkeypatch.setattr(families_module, "FAMILY_SHARE", 0.0)
     bank = _package(tmp_path / "again")
     assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
