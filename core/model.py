@@ -205,6 +205,9 @@ class ScoreBreakdown:
     """Points the best section added: BM25 over the document's sections, the best one counting."""
     intent: float = 1.0
     """The question asks for the kind of answer this document gives (why, how, status)."""
+    family: float = 0.0
+    """Header points lent by its package folder's best header match (added to its own, after the
+    multipliers): the member's body may answer what its family's headers name."""
 
 
 @dataclass(frozen=True, slots=True)

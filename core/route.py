@@ -6,7 +6,8 @@ so the word as typed wins ties. Beyond the reference, a concept counts by its ra
 bank's headers (the rarest fully; the project's name, in every title, hardly at all). The bank's
 layer weights, the status, closed delivery work and a "why" question then scale the sum. Body
 evidence (BM25 over the search index) is a secondary term, capped so prose lifts a document no
-header mentions but never drowns a strong header match.
+header mentions but never drowns a strong header match. The members of a package folder share its
+best header match (``families``), so its body and sections choose the member to read.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import heapq
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
 from memorybank.core.errors import UsageError
+from memorybank.core.families import families, share_family_headers
 from memorybank.core.headers import (
     CLOSED_WORK,
     OTHER_STATUS,
@@ -115,6 +118,11 @@ def route(
         terms = catalog.with_cognates(terms)
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
+        lifts: dict[str, float] = {}
+        if body_evidence:  # only bodies tell the members apart; headers alone stay the reference's ranking
+            lifts = share_family_headers(
+                headers, bank.extension("route.families", families), index.layer_weights(weights)
+            )
         if doc_kind or layer:
             filtered = admitted(catalog, doc_kind, layer)
             headers = {p: v for p, v in headers.items() if p in filtered}
@@ -153,7 +161,8 @@ def route(
             best = sections.get(path)
             place = _enclosing(bank.documents[path], best[1].line) if best else None
             evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
-            hits.append(_hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0)))
+            hit = _hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0))
+            hits.append(_with_family(hit, lifts.get(path, 0.0)))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -348,6 +357,13 @@ def _hit(
         line,
         breakdown,
     )
+
+
+def _with_family(hit: RouteHit, lift: float) -> RouteHit:
+    """The hit with the header points its family lent it in its breakdown."""
+    if not lift:
+        return hit
+    return replace(hit, breakdown=replace(hit.breakdown, family=round_half_up(lift, 2)))
 
 
 WHY_WORDS = 3

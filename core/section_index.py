@@ -4,8 +4,9 @@ A question is often answered by one section of a long document whose headers sha
 it. Each body is cut at its ``#``-``####`` headings (outside code fences); a section keeps its
 heading, its line in the raw file, and the count of each token, heading words counting
 ``HEADING_EXTRA`` times more (a heading says what the section is about). Routing scores the sections of
-its best candidates with BM25 over these counts, so a document gains from the one section that
-holds the question's words together, and the hit can say where to start reading.
+its best candidates with BM25 over these counts, scaled by the share of the question's words the
+section holds, so a document gains from the one section that holds the question's words together,
+and the hit can say where to start reading.
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ HEADING_EXTRA = 2
 SECTION_K1 = 1.2
 SECTION_B = 0.5
 """Less length normalisation than whole bodies: a long section is often the thorough answer."""
+COVERAGE_FLOOR = 0.5
+"""A section's score is scaled by this plus the rest times the share of the question's words it holds
+(each word alike, whatever its rarity), so holding all of them counts in full: a section that holds the question together beats one that repeats a
+few of its words, which BM25 alone lets win. Measured on tuning-2: Recall@1 0.59 to 0.63 with the
+families of ``families`` (0.2-0.5 alike; weighting the words by rarity let one rare word of a
+split compound decide, and 0 cost tuning and held-out-2 a question each)."""
 HEADING = re.compile(r"^(#{1,4})[ \t]+(\S.*)$")
 """Trailing spaces and closing hashes are stripped in Python: a lazy group before ``\\s*$`` backtracks
 quadratically on a heading padded with thousands of spaces."""
@@ -93,12 +100,13 @@ def best_sections(
     parts = {path: sections_of(path) for path in candidates}
     count = sum(len(entries) for entries in parts.values())
     average = (sum(e.length for entries in parts.values() for e in entries) / count if count else 0.0) or 1.0
+    per_word = (1.0 - COVERAGE_FLOOR) / (len(concepts) or 1)
     for path, entries in parts.items():
         best, best_entry = 0.0, None
         for entry in entries:
             counts = entry.counts
             norm = SECTION_K1 * (1.0 - SECTION_B + SECTION_B * entry.length / average)
-            score = 0.0
+            score, matched = 0.0, 0
             for idf, variants in concepts:
                 tf = 0.0
                 for token, weight in variants.items():
@@ -107,6 +115,8 @@ def best_sections(
                         tf += (count + HEADING_EXTRA if token in entry.heading_tokens else count) * weight
                 if tf:
                     score += idf * tf * (SECTION_K1 + 1.0) / (tf + norm)
+                    matched += 1
+            score *= COVERAGE_FLOOR + per_word * matched
             if score > best:
                 best, best_entry = score, entry
         if best_entry is not None:

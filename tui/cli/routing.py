@@ -140,6 +140,7 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
             lines.append(
                 f"    x layer {b.layer_weight:g} x status {b.status_weight:g}"
                 + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
+                + (f" + family headers {b.family:g}" if b.family else "")
                 + f" + body {b.body:g}"
                 + (f" ({', '.join(b.body_words)})" if b.body_words else "")
                 + f" + best section {b.section:g}"

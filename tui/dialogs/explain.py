@@ -27,6 +27,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     table.add_row("× layer", f"{b.layer_weight:.2f}", hit.layer)
     table.add_row("× status", f"{b.status_weight:.2f}", hit.status or "(none)")
     table.add_row("× closed work", f"{b.closed_work:.2f}", "delivery done or cancelled" if b.closed_work != 1 else "")
+    if b.family:
+        table.add_row("+ family headers", f"{b.family:.2f}", "its package folder's best header match")
     table.add_row("+ body", f"{b.body:.2f}", ", ".join(b.body_words))
     table.add_row("+ best section", f"{b.section:.2f}", hit.section or "")
     if b.intent != 1:

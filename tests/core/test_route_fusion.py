@@ -1,0 +1,116 @@
+"""How routing weighs its evidence together: a package's members share its headers, and a section
+counts by how much of the question it holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memorybank.core import families as families_module
+from memorybank.core import section_index
+from memorybank.core.bank import Bank
+from memorybank.core.families import families
+from memorybank.core.route import route
+from memorybank.core.section_index import best_sections, split_sections
+from memorybank.tui.cli.main import main
+
+
+def _bank(root: Path, files: dict[str, str]) -> Bank:
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return Bank.open(root)
+
+
+def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
+    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
+    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
+
+
+def _package(tmp_path: Path) -> Bank:
+    return _bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-7/brief.md": doc(
+                "FT-7: Invoice export",
+                "Export invoices for accountants.",
+                "Invoice export: a monthly gzip archive for accountants.",
+            ),
+            "features/FT-7/plan.md": doc(
+                "FT-7: Plan",
+                "Steps of the work.",
+                "## Steps\n\nWire the exporter; the archive is gzip compressed.\n",
+            ),
+            "features/FT-7/README.md": doc("FT-7", "The package.", "[brief](brief.md), [plan](plan.md)"),
+            "domain/billing.md": doc("Billing", "Invoices and payments.", "Invoices are numbered per year."),
+            "prompts/a/one.md": doc("Invoice export prompt", "A prompt.", "Ask about export."),
+        },
+    )
+
+
+def test_a_package_folder_is_a_family_and_a_top_level_folder_is_not(tmp_path):
+    found = families(_package(tmp_path))
+    assert found.family_of["features/FT-7/plan.md"] == "features/FT-7"
+    assert "features/FT-7/README.md" not in found.receivers["features/FT-7"]  # an index gives, never receives
+    assert "domain/billing.md" not in found.family_of and "prompts/a/one.md" not in found.family_of
+
+
+def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_path, monkeypatch):
+    bank = _package(tmp_path)
+    question = "is the invoice export archive gzip compressed"
+    first, second = route(bank, question).hits[:2]
+    assert first.path == "features/FT-7/plan.md" and first.breakdown.family > 0 and first.breakdown.raw == 0
+    assert second.path == "features/FT-7/brief.md" and second.breakdown.family == 0  # its own headers
+    headers_only = route(bank, question, body_evidence=False).hits  # the reference's ranking, untouched
+    assert [h.path for h in headers_only][:1] == ["features/FT-7/brief.md"]
+    assert all(h.breakdown.family == 0 for h in headers_only)
+    monkeypatch.setattr(families_module, "FAMILY_SHARE", 0.0)
+    bank = _package(tmp_path / "again")
+    assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
+
+
+def test_the_explained_route_says_what_the_family_lent(tmp_path, capsys):
+    bank = _package(tmp_path)
+    assert main(["route", "is the invoice export archive gzip compressed", "--root", str(bank.root), "--explain"]) == 0
+    first = capsys.readouterr().out.split(" 2. ")[0]
+    assert first.startswith(" 1. features/FT-7/plan.md") and " + family headers " in first
+
+
+def test_an_archived_member_shares_its_familys_headers_without_its_own_status_discount(tmp_path):
+    files = {
+        "features/FT-3/feature.md": doc(
+            "FT-3: League table",
+            "Show the league table on the home page.",
+            "The table lists twenty teams with their crests.",
+        ),
+        "features/FT-3/implementation-plan.md": doc(
+            "FT-3: Implementation plan",
+            "Steps.",
+            "## Risks\n\nWhen the crests CDN is blocked the table falls back to team initials.\n",
+        ).replace("status: active", "status: archived"),
+    }
+    bank = _bank(tmp_path / "memory_bank", files)
+    hits = route(bank, "crests CDN blocked, what does the league table show").hits
+    assert hits[0].path == "features/FT-3/implementation-plan.md"
+    assert hits[0].breakdown.status_weight == 0.2
+
+
+def test_a_family_is_at_most_a_handful_of_documents(tmp_path):
+    files = {f"notes/many/n{i}.md": doc(f"Note {i}", "A note.") for i in range(families_module.MAX_MEMBERS + 1)}
+    assert not families(_bank(tmp_path / "memory_bank", files)).family_of
+
+
+def test_a_section_holding_every_word_of_the_question_beats_one_repeating_a_few(monkeypatch):
+    lines = [
+        "## Timeouts",
+        "Timeout, timeout, timeout: each upload has a timeout, every upload, any upload.",
+        "## Limits",
+        "An upload timeout aborts a chunked transfer after thirty seconds of silence on the socket, logged and "
+        "reported to the operator who decides what happens next.",
+    ]
+    sections = {"doc.md": split_sections([line.lower() for line in lines], first_line=1)}
+    concepts = [(3.0, {"timeout": 1.0}), (3.0, {"upload": 1.0}), (2.0, {"chunked": 1.0}), (2.0, {"transfer": 1.0})]
+    best = best_sections(sections.__getitem__, ["doc.md"], concepts)
+    assert best["doc.md"][1].heading == "limits"
+    monkeypatch.setattr(section_index, "COVERAGE_FLOOR", 1.0)
+    assert best_sections(sections.__getitem__, ["doc.md"], concepts)["doc.md"][1].heading == "timeouts"
