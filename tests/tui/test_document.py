@@ -10,6 +10,7 @@ import pytest
 from memorybank.tui.app import make_app
 from memorybank.tui.editor import editor_command
 from memorybank.tui.panes.document import DocumentPane
+from memorybank.tui.widgets.markdown_view import MarkdownView
 from textual.geometry import Offset
 from textual.widgets import TextArea, Tree
 
@@ -199,6 +200,25 @@ async def test_a_long_document_renders_a_window_and_m_shows_more(demo_bank):
         await pilot.press("m")
         await settle(pilot)
         assert "Step 60:" in pane.markdown_source and "Step 1000:" not in pane.markdown_source
+
+
+async def test_an_opened_window_shows_its_head_in_the_first_frame_and_the_rest_right_after(demo_bank):
+    write_plan(demo_bank)  # "Step n" sits on raw line 7 + 2n: the head's 40 lines hold steps 1-19, the window's 80 1-39
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/deploy-runbook.md")
+        view = pane.query_one("#doc-rendered", MarkdownView)
+        app.screen.open_document("ops/plan.md")  # nothing holds the bank: read and shown in this frame
+        shown = "\n".join(line.text for line in view._lines)
+        assert view.partial and "Step 1:" in shown and "Step 19:" in shown and "Step 30:" not in shown
+        assert "more lines" not in shown  # the note comes with the whole window
+        await settle(pilot)
+        shown = "\n".join(line.text for line in view._lines)
+        assert not view.partial and "Step 39:" in shown and "Step 40:" not in shown and "more lines" in shown
+        # A window short enough is rendered whole at once.
+        app.screen.open_document("ops/deploy-runbook.md")
+        assert not view.partial and "rollback" in "\n".join(line.text for line in view._lines).lower()
 
 
 async def test_the_source_view_wraps_so_a_reported_link_stays_on_screen(demo_bank):

@@ -7,8 +7,8 @@ section and the numbered source (where a finding's line is shown), ``e`` opens `
 line, ``g`` walks the graph from here.
 
 Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
-it renders the selected section, or the document's first ``WINDOW`` lines, and ``m`` renders the
-next window. It is a ``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a
+it renders the selected section, or the document's first ``WINDOW`` lines (their first ``HEAD``
+for the first frame, the rest just after it), and ``m`` renders the next window. It is a ``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a
 time), not Textual's ``Markdown`` widget, which mounts a widget per block (a table alone is dozens)
 and took a second to lay out. The body's
 links to other documents are in the outline, where Enter follows them. The source view is a
@@ -44,6 +44,9 @@ MIN_OUTLINE = 16
 """The narrowest the outline goes (< narrows it, > widens it)."""
 WINDOW = 80
 """Lines the rendered view renders at a time (a screenful or two; ``m`` renders the next ones)."""
+HEAD = 40
+"""Lines rendered for the first frame of an opened window, at least (twice the view's height on a
+taller terminal): the rest of the window is rendered once that frame is out."""
 SOURCE_WINDOW = 300
 """Lines of the raw file the source view holds; ``m`` loads them all (wrapping 2,000 lines is slow)."""
 SOURCE_BEFORE = 60
@@ -263,7 +266,9 @@ class DocumentPane(Pane):
                     ("s", "bold"),
                     (" the source, or choose a section in the outline.", "italic"),
                 )
-            self._render_markdown(content, note)
+            view = self.query_one("#doc-rendered", MarkdownView)
+            head, cut = window(self.opened.lines, start, end, max(HEAD, 2 * view.size.height))
+            self._render_markdown(content, note, head=head if cut and self.shown_lines == WINDOW else None)
             if self.shown_lines == WINDOW:
                 self.query_one("#doc-rendered", MarkdownView).scroll_home(animate=False)
 
@@ -287,10 +292,10 @@ class DocumentPane(Pane):
         elif kind in ("section", "whole"):
             self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
 
-    def _render_markdown(self, content: str, note: Text | None = None) -> None:
+    def _render_markdown(self, content: str, note: Text | None = None, *, head: str | None = None) -> None:
         self.markdown_source = content
         self.more_note = note.plain if note is not None else ""
-        self.query_one("#doc-rendered", MarkdownView).update(content, note)
+        self.query_one("#doc-rendered", MarkdownView).update(content, note, head=head)
 
     # -- actions ---------------------------------------------------------------------------------
 

@@ -4,6 +4,10 @@ Textual's ``Markdown`` widget mounts a widget per block (a table alone is dozens
 holding Rich's markdown renders it again for every layout pass; on an 80-line window of a plan
 either took a tenth of a second or more. This view renders the markdown with Rich once for its
 width, keeps the lines, and ``render_line`` hands back the one asked for.
+
+Given the head of the markdown too (a screenful or two, cut where it stays valid markdown), it
+renders the head for the first frame and the whole right after it: the body shows in the frame
+after it is asked for, and rendering what is below the view waits until that frame is out.
 """
 
 from __future__ import annotations
@@ -37,25 +41,42 @@ class MarkdownView(ScrollView, can_focus=True):
         self._blank = Strip([])
         self._style = Style()
         self._width = -1
+        self._updates = 0
+        self.partial = False
+        """Whether only the head of ``source`` is rendered yet (the whole follows after a frame)."""
 
-    def update(self, source: str, note: Text | None = None) -> None:
-        """Show ``source``, and ``note`` under it."""
+    def update(self, source: str, note: Text | None = None, *, head: str | None = None) -> None:
+        """Show ``source``, and ``note`` under it; with ``head`` (the start of ``source``), show the
+        head in the next frame and the whole after it."""
         self.source, self._note = source, note
+        self._updates += 1
         self._width = -1
-        self._lay_out()
+        self.partial = False
+        if head is not None and self._lay_out(head, None):
+            self.partial, self._width = True, -1
+            self.call_after_refresh(self._finish, self._updates)
+        else:
+            self._lay_out()
 
-    def _lay_out(self) -> None:
+    def _finish(self, update: int) -> None:
+        if update == self._updates and self.partial:  # not replaced, nor laid out whole on a resize since
+            self._lay_out()
+
+    def _lay_out(self, source: str | None = None, note: Text | None = None) -> bool:
+        """Render ``source`` (the whole by default) for the current width; False if nothing was to do."""
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._width:
-            return
+            return False
+        if source is None:
+            source, note, self.partial = self.source, self._note, False
         self._width = width
         console = self.app.console
         options = console.options.update_width(width)
         lines: list[list] = []
-        if self.source:
-            lines += console.render_lines(Markdown(self.source, hyperlinks=False), options, pad=False)
-        if self._note is not None:
-            lines += [[]] + console.render_lines(self._note, options, pad=False)
+        if source:
+            lines += console.render_lines(Markdown(source, hyperlinks=False), options, pad=False)
+        if note is not None:
+            lines += [[]] + console.render_lines(note, options, pad=False)
         style = self.rich_style
         self._style = style
         # Styled and padded to the width now, once, so drawing a line is a list lookup.
@@ -63,6 +84,7 @@ class MarkdownView(ScrollView, can_focus=True):
         self._blank = Strip.blank(width, style)
         self.virtual_size = Size(width, len(self._lines))
         self.refresh()
+        return True
 
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out()
