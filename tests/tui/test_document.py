@@ -236,6 +236,68 @@ async def test_the_source_view_wraps_so_a_reported_link_stays_on_screen(demo_ban
         assert any("runbook-that-does-not" in row for row in screen_text(app))
 
 
+def on_screen(area: TextArea, row: int) -> bool:
+    """Whether the source view's ``row``-th line starts on a row inside the view."""
+    y = area.wrapped_document.location_to_offset((row, 0)).y
+    return area.scroll_offset.y <= y < area.scroll_offset.y + area.scrollable_content_region.height
+
+
+async def test_the_source_view_opened_deep_in_wrapped_lines_shows_that_line(demo_bank):
+    # Every line wraps to three rows at 80 columns: a count of lines is not a count of rows.
+    body = "# Wide\n\n" + "".join(f"Line {n}: " + "wrapped words " * 14 + "\n" for n in range(1, 120))
+    write_doc(demo_bank, "ops/wide.md", "title: Wide\ndoc_kind: ops\nstatus: draft\npurpose: Wide lines.", body)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await open_doc(app, pilot, "ops/wide.md")  # rendered: the source view waits hidden
+        pane = await open_doc(app, pilot, "ops/wide.md", line=100)
+        area = pane.query_one("#doc-source", TextArea)
+        row = 100 - pane.source_start
+        assert area.cursor_location == (row, 0) and "Line 92:" in area.document.get_line(row)
+        assert on_screen(area, row) and on_screen(area, row - 1)  # the line, with one above it
+        # Exactly: the third line above it starts the view (rows counted as wrapped, not as lines).
+        assert area.scroll_offset.y == area.wrapped_document.location_to_offset((row - 3, 0)).y
+
+
+async def test_a_re_read_of_the_open_document_keeps_the_readers_place(demo_bank):
+    write_plan(demo_bank)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/plan.md")
+        view = pane.query_one("#doc-rendered", MarkdownView)
+        view.scroll_to(y=30, animate=False)
+        await settle(pilot)
+        plan = demo_bank / "ops" / "plan.md"
+        plan.write_text(plan.read_text(encoding="utf-8") + "\n## Appended\n\nMore.\n", encoding="utf-8")
+        app.recheck()
+        await settle(pilot)
+        assert pane.opened.doc.sections[-1].title == "Appended"  # read again
+        assert view.scroll_offset.y == 30 and not view.partial
+        # The source view keeps its cursor's line and its first line on screen.
+        await open_doc(app, pilot, "ops/plan.md", line=500)
+        area = pane.query_one("#doc-source", TextArea)
+        area.scroll_to(y=area.scroll_offset.y + 7, animate=False)
+        await settle(pilot)
+        before = pane._source_place()
+        plan.write_text(plan.read_text(encoding="utf-8") + "Even more.\n", encoding="utf-8")
+        app.recheck()
+        await settle(pilot)
+        assert pane.opened.lines[-1] == "Even more." and pane._source_place() == before
+
+
+async def test_switching_views_takes_the_focus_along_to_the_view_shown(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/monitoring.md")
+        pane.query_one("#doc-rendered").focus()
+        await pilot.press("s")
+        assert pane.source_mode and app.focused is pane.query_one("#doc-source")
+        await pilot.press("s")
+        assert not pane.source_mode and app.focused is pane.query_one("#doc-rendered")
+
+
 async def test_back_and_forward_walk_the_documents_opened(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -51,6 +51,8 @@ SOURCE_WINDOW = 300
 """Lines of the raw file the source view holds; ``m`` loads them all (wrapping 2,000 lines is slow)."""
 SOURCE_BEFORE = 60
 """Lines kept above the line the source view opens at."""
+SOURCE_ABOVE = 3
+"""Lines shown above the line the source view opens at."""
 
 
 class DocumentPane(Pane):
@@ -113,6 +115,9 @@ class DocumentPane(Pane):
         self._keep: tuple[int, int] | None = None
         self._wanted_section: str | None = None
         self._built: Outline | None = None  # the outline in the tree, and the document it was built for
+        # What a re-read of the same document restores: lines shown (rendered, source), the rendered
+        # view's scroll and the source view's place (see _source_place).
+        self._place: tuple[int, int, float, tuple[int, int] | None] | None = None
         self.markdown_source = ""
         """The markdown the rendered view shows."""
         self.more_note = ""
@@ -138,7 +143,7 @@ class DocumentPane(Pane):
         re-check holds the bank; then a worker waits for it while the heading says what is coming.
         """
         self.path, self.line = path, line
-        self._wanted_section = section
+        self._wanted_section, self._place = section, None
         self.source_mode = line is not None
         self._shown_generation = self.generation
         if self.bank.lock.acquire(blocking=False):
@@ -158,10 +163,22 @@ class DocumentPane(Pane):
         self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
 
     def reload(self) -> None:
+        """Read the open document again (the disk changed): the reader keeps their place."""
         if self.path is not None:
             path = self.path
             self._wanted_section = self.section.title if self.section else None
+            if self.opened is not None:
+                rendered = self.query_one("#doc-rendered", MarkdownView)
+                self._place = (self.shown_lines, self.shown_source, rendered.scroll_offset.y, self._source_place())
             self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
+
+    def _source_place(self) -> tuple[int, int] | None:
+        """The raw lines of the source view's cursor and of its first row on screen."""
+        if not self.source_mode:
+            return None
+        area = self.query_one("#doc-source", TextArea)
+        top = area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0]
+        return self.source_start + area.cursor_location[0], self.source_start + top
 
     def _clear(self, heading: Text | str) -> None:
         """Nothing of the previous document stays on screen under another heading."""
@@ -184,9 +201,15 @@ class DocumentPane(Pane):
             section = next((s for s in doc.sections if s.line <= self.line <= s.end_line), None)
         self.section = section
         self.shown_lines, self.shown_source = WINDOW, SOURCE_WINDOW
+        place, self._place = self._place, None
+        if place is not None:  # the same document read again: as much shown, from the same place
+            self.shown_lines, self.shown_source, scroll_y, self._keep = place
         self._heading()
         self._outline()
         self._show()
+        if place is not None and not self.source_mode:
+            view = self.query_one("#doc-rendered", MarkdownView)
+            view.call_after_refresh(view.scroll_to, y=scroll_y, animate=False)  # once wholly rendered
 
     def _heading(self, note: str = "") -> None:
         """Path and facts on the first line, the title on the second: a long title never hides the path."""
@@ -244,10 +267,12 @@ class DocumentPane(Pane):
                 area.load_text(source)
             self.source_start = start
             area.move_cursor((max(line - start, 0), 0))
-            if keep:  # the same raw line stays at the top of the view
-                area.scroll_to(y=area.wrapped_document.location_to_offset((keep[1] - start, 0)).y, animate=False)
-            else:
-                area.scroll_to(y=max(line - start - 3, 0), animate=False)
+            # The same raw line stays at the top of the view (`m`, a re-read), or the line opened at
+            # shows with a few above it. Rows, not lines: a wrapped line takes several. The text
+            # area wraps at the width it is shown at, known once laid out, so it is placed again then.
+            top = keep[1] - start if keep else max(line - start - SOURCE_ABOVE, 0)
+            self._source_top(top)
+            area.call_after_refresh(self._source_top, top)
             if start > 1 or end < len(lines):
                 self._heading(f"source lines {start}–{end} of {len(lines)}; m: all")
             else:
@@ -271,6 +296,12 @@ class DocumentPane(Pane):
             self._render_markdown(content, note, head=head if cut and self.shown_lines == WINDOW else None)
             if self.shown_lines == WINDOW:
                 self.query_one("#doc-rendered", MarkdownView).scroll_home(animate=False)
+
+    def _source_top(self, row: int) -> None:
+        """Scroll the source view so the ``row``-th line it holds is its first row on screen."""
+        area = self.query_one("#doc-source", TextArea)
+        row = max(min(row, area.document.line_count - 1), 0)
+        area.scroll_to(y=area.wrapped_document.location_to_offset((row, 0)).y, animate=False)
 
     @on(Tree.NodeHighlighted, "#doc-outline")
     def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
@@ -325,8 +356,12 @@ class DocumentPane(Pane):
         self.post_message(self.OutlineResized(width))
 
     def action_toggle_source(self) -> None:
+        views = self.query_one("#doc-rendered", MarkdownView), self.query_one("#doc-source", TextArea)
+        in_view = self.screen.focused in views
         self.source_mode = not self.source_mode
         self._show()
+        if in_view:  # the focus goes with the text, never stays on the view just hidden
+            views[self.source_mode].focus()
 
     def action_whole(self) -> None:
         self.section, self.line, self.shown_lines = None, None, WINDOW
@@ -339,9 +374,7 @@ class DocumentPane(Pane):
         if self.source_mode:
             self.shown_source = len(self.opened.lines)
             # Every line is loaded, and the cursor stays on the line it was on, not the first.
-            area = self.query_one("#doc-source", TextArea)
-            top = area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0]
-            self._keep = (self.source_start + area.cursor_location[0], self.source_start + top)
+            self._keep = self._source_place()
         else:
             self.shown_lines += WINDOW
         self._show()
