@@ -298,6 +298,20 @@ async def test_switching_views_takes_the_focus_along_to_the_view_shown(demo_sour
         assert not pane.source_mode and app.focused is pane.query_one("#doc-rendered")
 
 
+async def test_a_long_path_never_hides_the_line_opened_at_and_a_narrow_terminal_keeps_room_for_text(demo_bank):
+    path = "ops/a-rather-long-folder-name/and-a-document-with-a-long-name.md"  # 64 characters
+    write_doc(demo_bank, path, "title: Deep\ndoc_kind: ops\nstatus: draft\npurpose: Deep.", "# Deep\n\nText.\n")
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await open_doc(app, pilot, path, line=8)
+        assert "at line 8" in screen_text(app)[3]  # the facts after it are cut instead
+        await pilot.resize_terminal(40, 12)
+        await settle(pilot)
+        outline = app.screen.query_one("#doc-outline")
+        assert outline.outer_size.width <= 17  # the text beside it keeps more than half the width
+
+
 async def test_back_and_forward_walk_the_documents_opened(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

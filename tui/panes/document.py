@@ -217,10 +217,10 @@ class DocumentPane(Pane):
         doc = self.opened.doc
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(doc.path, style="bold")
+        if self.line is not None:  # before the facts: a long path cuts those first, never the line
+            text.append(f" at line {self.line}", style="bold")
         facts = [doc.doc_kind, doc.status, doc.layer, f"{doc.line_count} lines"]
         text.append("  " + " · ".join(f for f in facts if f), style="dim")
-        if self.line is not None:
-            text.append(f" · at line {self.line}", style="bold")
         text.append("\n")
         if note:
             text.append(f"{note}  ", style="italic")
