@@ -257,6 +257,11 @@ async def test_the_source_view_opened_deep_in_wrapped_lines_shows_that_line(demo
         assert on_screen(area, row) and on_screen(area, row - 1)  # the line, with one above it
         # Exactly: the third line above it starts the view (rows counted as wrapped, not as lines).
         assert area.scroll_offset.y == area.wrapped_document.location_to_offset((row - 3, 0)).y
+        # A resize rewraps every line; the line at the top of the view stays at the top.
+        for size in ((120, 36), (60, 20), SIZE):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            assert area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0] == row - 3, size
 
 
 async def test_a_re_read_of_the_open_document_keeps_the_readers_place(demo_bank):

@@ -27,6 +27,7 @@ from memorybank.tui.panes.opened import Opened, read_opened, window
 from memorybank.tui.panes.outline import Outline, build_outline
 from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.markdown_view import MarkdownView
+from memorybank.tui.widgets.source_area import SourceArea
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -132,7 +133,7 @@ class DocumentPane(Pane):
             yield tree
             with ContentSwitcher(initial="doc-rendered", id="doc-view"):
                 yield MarkdownView(id="doc-rendered")
-                yield TextArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=True)
+                yield SourceArea(id="doc-source", read_only=True, show_line_numbers=True, soft_wrap=True)
 
     # -- opening ----------------------------------------------------------------------------
 
