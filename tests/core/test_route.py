@@ -12,6 +12,8 @@ from memorybank.core.errors import UsageError
 from memorybank.core.route import BODY_SHARE, EMPTY_HINT, SECTION_SHARE, route
 from memorybank.tui.cli.main import main
 
+from tests.core.route_banks import doc, small_bank
+
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "banks" / "reference"
 
 
@@ -112,21 +114,8 @@ def test_the_breakdown_adds_up_to_the_score(bank):
     assert feature.breakdown.closed_work == 0.5 and feature.breakdown.layer_weight == 0.6
 
 
-def _bank(root: Path, files: dict[str, str]) -> Bank:
-    for path, text in files.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return Bank.open(root)
-
-
-def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
-    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
-    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
-
-
 def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
-    bank = _bank(
+    bank = small_bank(
         tmp_path / "memory_bank",
         {
             "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated."),
@@ -137,7 +126,7 @@ def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
 
 
 def test_a_why_question_turns_the_order_of_knowledge_and_decision(tmp_path):
-    bank = _bank(
+    bank = small_bank(
         tmp_path / "memory_bank",
         {
             "engineering/cache.md": doc("Cache invalidation on write", "The cache is invalidated on write."),
@@ -150,7 +139,7 @@ def test_a_why_question_turns_the_order_of_knowledge_and_decision(tmp_path):
 
 def test_body_evidence_lifts_an_unnamed_document_but_never_above_a_strong_header_match(tmp_path):
     prose = "The scheduler retries a failed upload with jittered backoff. " * 30
-    bank = _bank(
+    bank = small_bank(
         tmp_path / "memory_bank",
         {
             "engineering/retries.md": doc(

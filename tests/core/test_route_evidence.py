@@ -3,9 +3,6 @@ the kind of answer a question asks for."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from memorybank.core.bank import Bank
 from memorybank.core.cognates import CognateIndex
 from memorybank.core.intent import INTENT_BOOST, intents, role_words
 from memorybank.core.lang import BUILTIN, lemma
@@ -13,18 +10,7 @@ from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
 from memorybank.core.route import route
 from memorybank.core.section_index import split_sections
 
-
-def _bank(root: Path, files: dict[str, str]) -> Bank:
-    for path, text in files.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return Bank.open(root)
-
-
-def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
-    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
-    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
+from tests.core.route_banks import doc, small_bank
 
 
 def test_a_body_is_cut_at_its_headings_but_not_inside_code_fences():
@@ -41,7 +27,7 @@ def test_the_document_whose_section_answers_beats_the_package_index_that_lists_i
         "## Context\n\nImporting ledgers from the bank.\n\n"
         "## Failure Handling\n\nA malformed row aborts the import with exit code 3; the partial batch is rolled back.\n"
     )
-    bank = _bank(
+    bank = small_bank(
         tmp_path / "memory_bank",
         {
             "features/FT-1/README.md": doc("FT-1: Ledger import", "The ledger import package.", index),
@@ -61,7 +47,7 @@ def test_irregular_russian_forms_meet_the_dictionary_through_their_lemma():
 
 
 def test_a_bank_teaches_pairs_from_its_file_names_and_glosses(tmp_path):
-    bank = _bank(
+    bank = small_bank(
         tmp_path / "memory_bank",
         {
             "domain/ledger.md": doc("Гроссбух", "Проводки и остатки.", "## Сверка (reconciliation)\n\nКаждую ночь."),
@@ -99,7 +85,7 @@ def test_intents_are_read_from_the_question_and_roles_from_the_bank():
 
 def test_a_why_question_leans_to_the_decision_log_of_the_package(tmp_path):
     text = "The importer streams rows one by one instead of loading the whole file."
-    bank = _bank(
+    bank = small_bank(
         tmp_path / "memory_bank",
         {
             "features/FT-2/brief.md": doc("Streaming import", "What the import does.", text),
@@ -127,11 +113,11 @@ def test_a_why_question_leans_to_the_banks_own_decision_records_whatever_it_call
         "engineering/queue.md": doc("Queue", "How the queue works.", text, doc_kind="engineering"),
     }
     question = "why is one queue shared by every tenant"
-    plain = {h.path: h.breakdown.intent for h in route(_bank(tmp_path / "plain", files), question).hits}
+    plain = {h.path: h.breakdown.intent for h in route(small_bank(tmp_path / "plain", files), question).hits}
     files["records/R-1-shared-queue.md"] = files["records/R-1-shared-queue.md"].replace(
         "status: active", "status: active\ndecision_status: accepted"
     )
-    deciding = {h.path: h.breakdown.intent for h in route(_bank(tmp_path / "deciding", files), question).hits}
+    deciding = {h.path: h.breakdown.intent for h in route(small_bank(tmp_path / "deciding", files), question).hits}
     assert plain["records/R-1-shared-queue.md"] == 1.0
     assert deciding["records/R-1-shared-queue.md"] == INTENT_BOOST
     assert deciding["engineering/queue.md"] == 1.0
@@ -148,9 +134,9 @@ def test_an_archived_plan_keeps_its_whole_body_evidence_and_only_its_headers_are
         ),
     }
     question = "creating an index concurrently fails inside the goose transaction"
-    archived = route(_bank(tmp_path / "a", files), question).hits[0]
+    archived = route(small_bank(tmp_path / "a", files), question).hits[0]
     files["features/FT-3/implementation-plan.md"] = doc("FT-3: Plan", "Steps of FT-3.", plan)
-    live = route(_bank(tmp_path / "b", files), question).hits[0]
+    live = route(small_bank(tmp_path / "b", files), question).hits[0]
     assert archived.path == live.path == "features/FT-3/implementation-plan.md"
     assert archived.breakdown.status_weight < live.breakdown.status_weight
     assert archived.breakdown.body == live.breakdown.body > 0

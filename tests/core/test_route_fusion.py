@@ -13,22 +13,11 @@ from memorybank.core.route import route
 from memorybank.core.section_index import best_sections, split_sections
 from memorybank.tui.cli.main import main
 
-
-def _bank(root: Path, files: dict[str, str]) -> Bank:
-    for path, text in files.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return Bank.open(root)
-
-
-def doc(title: str, purpose: str, body: str = "", **fields: str) -> str:
-    extra = "".join(f"{k}: {v}\n" for k, v in fields.items())
-    return f"---\ntitle: {title}\npurpose: {purpose}\nstatus: active\n{extra}---\n# {title}\n\n{body}\n"
+from tests.core.route_banks import doc, small_bank
 
 
 def _package(tmp_path: Path) -> Bank:
-    return _bank(
+    return small_bank(
         tmp_path / "memory_bank",
         {
             "features/FT-7/brief.md": doc(
@@ -89,7 +78,7 @@ def test_an_archived_member_shares_its_familys_headers_without_its_own_status_di
             "## Risks\n\nWhen the crests CDN is blocked the table falls back to team initials.\n",
         ).replace("status: active", "status: archived"),
     }
-    bank = _bank(tmp_path / "memory_bank", files)
+    bank = small_bank(tmp_path / "memory_bank", files)
     hits = route(bank, "crests CDN blocked, what does the league table show").hits
     assert hits[0].path == "features/FT-3/implementation-plan.md"
     assert hits[0].breakdown.status_weight == 0.2
@@ -97,7 +86,7 @@ def test_an_archived_member_shares_its_familys_headers_without_its_own_status_di
 
 def test_a_family_is_at_most_a_handful_of_documents(tmp_path):
     files = {f"notes/many/n{i}.md": doc(f"Note {i}", "A note.") for i in range(families_module.MAX_MEMBERS + 1)}
-    assert not families(_bank(tmp_path / "memory_bank", files)).family_of
+    assert not families(small_bank(tmp_path / "memory_bank", files)).family_of
 
 
 def test_a_section_holding_every_word_of_the_question_beats_one_repeating_a_few(monkeypatch):
