@@ -44,13 +44,15 @@ class Families:
 def families(bank: Bank, _previous: object = None) -> Families:
     """The families of a bank (templates and inbox notes belong to none)."""
     by_folder: dict[str, list[str]] = {}
+    indexes: set[str] = set()
     for doc in bank:
+        if doc.is_index:
+            indexes.add(doc.path)
         if doc.is_template or doc.is_inbox:
             continue
         folder, _, _ = doc.path.rpartition("/")
         if folder.count("/") + 1 >= MIN_DEPTH:
             by_folder.setdefault(folder, []).append(doc.path)
-    indexes = {doc.path for doc in bank if doc.is_index}
     return Families({f: tuple(paths) for f, paths in by_folder.items() if 2 <= len(paths) <= MAX_MEMBERS}, indexes)
 
 
