@@ -17,6 +17,7 @@ from memorybank.core.layer_names import LAYERS
 from memorybank.tui.examples import example_title
 from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, type_into
+from memorybank.tui.widgets.chooser import Chooser
 from memorybank.tui.widgets.fitted_table import Column, FittedTable
 from memorybank.tui.widgets.steady_input import SteadyInput
 from rich.text import Text
@@ -24,7 +25,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Static
 
 if TYPE_CHECKING:  # the router and the write path load with the first question or the first pin, not the first frame
     from memorybank.core.route import RouteHit, RouteResult
@@ -87,7 +88,7 @@ class RoutePane(Pane):
                 select_on_focus=False,  # coming back to the pane must not arm the question for replacing
             )
             layers = [("all layers", ALL_LAYERS)] + [(layer, layer) for layer in LAYERS if layer != "inbox"]
-            yield Select(layers, value=ALL_LAYERS, allow_blank=False, id="route-layer")
+            yield Chooser(layers, ALL_LAYERS, id="route-layer")
         yield FittedTable(
             [
                 Column("Score", 6, justify="right"),
@@ -109,8 +110,8 @@ class RoutePane(Pane):
     @property
     def layer_filter(self) -> str | None:
         """The layer chosen beside the question (None: all). Not ``layer``, which is Textual's CSS layer."""
-        value = self.query_one("#route-layer", Select).value
-        return None if value in (ALL_LAYERS, Select.NULL) else str(value)
+        value = self.query_one("#route-layer", Chooser).value
+        return None if value == ALL_LAYERS else value
 
     def ask(self, question: str) -> None:
         """Put a question in the box (the palette and tests use this) and route it now."""
@@ -124,7 +125,7 @@ class RoutePane(Pane):
     def _typed(self) -> None:
         self.route_now()
 
-    @on(Select.Changed, "#route-layer")
+    @on(Chooser.Changed, "#route-layer")
     def _layer_changed(self) -> None:
         self.route_now()
 

@@ -1,0 +1,103 @@
+"""The one-widget drop-down (Route's layer filter): it lists its options only when opened, chooses
+with the keys or the mouse, leaves the value alone when dismissed, and says when the value changed."""
+
+from __future__ import annotations
+
+import pytest
+from memorybank.tui.widgets.chooser import Chooser, ChooserMenu
+from textual import on
+from textual.app import App, ComposeResult
+from textual.widgets import Input, OptionList
+
+pytestmark = pytest.mark.anyio
+
+OPTIONS = [("all layers", "all"), ("knowledge", "knowledge"), ("decision", "decision"), ("delivery", "delivery")]
+
+
+class Host(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="before")
+        yield Chooser(OPTIONS, "all", id="layer")
+
+    @on(Chooser.Changed, "#layer")
+    def _changed(self, event: Chooser.Changed) -> None:
+        assert event.control is self.query_one(Chooser)
+        self.changes.append(event.value)
+
+
+async def test_it_draws_the_current_choice_and_makes_no_list_until_opened():
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        chooser = app.query_one(Chooser)
+        assert "all layers" in str(chooser.render()) and "▼" in str(chooser.render())
+        assert not app.query(OptionList)  # no option list composed up front
+        chooser.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChooserMenu)
+        menu = app.screen.query_one(OptionList)
+        assert menu.has_focus and menu.highlighted == 0  # the current choice is highlighted
+        assert menu.region.y == chooser.region.y + 1  # listed where the chooser is, not elsewhere
+
+
+async def test_keys_choose_and_the_change_is_announced_once():
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        chooser = app.query_one(Chooser)
+        chooser.focus()
+        await pilot.press("space", "down", "down", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChooserMenu)
+        assert chooser.value == "decision" and "decision" in str(chooser.render())
+        assert app.changes == ["decision"]
+        assert chooser.has_focus  # back where the user was
+
+
+async def test_escape_and_a_click_outside_leave_the_value_alone():
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        chooser = app.query_one(Chooser)
+        chooser.focus()
+        await pilot.press("down", "down", "escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChooserMenu) and chooser.value == "all"
+        await pilot.click(Chooser)
+        await pilot.pause()
+        assert isinstance(app.screen, ChooserMenu)
+        await pilot.click(offset=(55, 18))  # far from the list
+        await pilot.pause()
+        assert not isinstance(app.screen, ChooserMenu) and chooser.value == "all"
+        assert app.changes == []
+
+
+async def test_a_value_set_by_code_is_announced_and_an_unknown_one_refused():
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        chooser = app.query_one(Chooser)
+        chooser.value = "delivery"
+        await pilot.pause()
+        assert app.changes == ["delivery"]
+        with pytest.raises(ValueError, match="not one of"):
+            chooser.value = "inbox"
+        assert chooser.value == "delivery"
+
+
+async def test_a_list_near_the_bottom_opens_upwards_inside_the_screen():
+    class Low(Host):
+        def compose(self) -> ComposeResult:
+            yield Input(id="before")
+            yield Input(id="filler")
+            yield Chooser(OPTIONS, "all", id="layer")
+
+    app = Low()
+    async with app.run_test(size=(60, 10)) as pilot:
+        chooser = app.query_one(Chooser)
+        chooser.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        menu = app.screen.query_one(OptionList)
+        assert menu.region.bottom <= 10 and menu.region.height == len(OPTIONS) + 2

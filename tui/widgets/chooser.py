@@ -1,0 +1,161 @@
+"""A drop-down choice made of one widget: what Route's layer filter needs, at a fraction of the cost.
+
+Textual's ``Select`` composes its current value, its arrows and its whole option list the moment it
+is mounted; on the Route pane that made it close to a fifth of the work before the workbench's first
+frame. ``Chooser`` draws the current choice itself and makes the list only when it is opened: a
+small screen over the workbench, placed under the chooser, dismissed by Enter, a click, or Esc.
+
+It answers as ``Select`` does where the panes use it: ``value`` (set by code or by the user) and a
+``Changed`` message carrying the chooser and its new value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import events, on
+from textual.binding import Binding
+from textual.geometry import Offset
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+ARROW = "▼"
+
+
+class Chooser(Widget, can_focus=True):
+    """One value among a few, shown as a one-line box with an arrow; Enter, space, ↓ or a click lists them."""
+
+    DEFAULT_CSS = """
+    Chooser {
+        height: 3;
+        width: 1fr;
+        padding: 0 2;
+        border: tall $border-blurred;
+        background: $surface;
+        color: $foreground;
+        pointer: pointer;
+    }
+    Chooser:focus {
+        border: tall $border;
+        background-tint: $foreground 5%;
+    }
+    """
+
+    BINDINGS = [Binding("enter,space,down", "open", "Choose", show=False)]
+
+    value: reactive[str] = reactive("", init=False)
+    """The value chosen (one of the options' values)."""
+
+    class Changed(Message):
+        """The value changed, by the user or by code."""
+
+        def __init__(self, chooser: Chooser, value: str) -> None:
+            super().__init__()
+            self.chooser = chooser
+            self.value = value
+
+        @property
+        def control(self) -> Chooser:
+            return self.chooser
+
+    def __init__(self, options: Sequence[tuple[str, str]], value: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        if not options:
+            raise ValueError("a chooser needs at least one option")
+        self.options = list(options)
+        self.set_reactive(Chooser.value, value if any(v == value for _, v in options) else options[0][1])
+
+    @property
+    def label(self) -> str:
+        return next((label for label, value in self.options if value == self.value), self.value)
+
+    def render(self) -> Text:
+        width = self.content_size.width
+        label = self.label
+        room = max(width - 2, 1)  # the arrow and the space before it
+        if len(label) > room:
+            label = label[: max(room - 1, 0)] + "…"
+        return Text.assemble(label.ljust(room), " ", (ARROW, "dim"))
+
+    def validate_value(self, value: str) -> str:
+        if not any(v == value for _, v in self.options):
+            raise ValueError(f"{value!r} is not one of the chooser's values")
+        return value
+
+    def watch_value(self) -> None:
+        self.post_message(self.Changed(self, self.value))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                self.value = value
+            if self.is_mounted:
+                self.focus()
+
+        self.app.push_screen(ChooserMenu(self), chosen)
+
+
+class ChooserMenu(ModalScreen[str | None]):
+    """The chooser's options, listed under it; the one chosen is the screen's result."""
+
+    DEFAULT_CSS = """
+    ChooserMenu {
+        background: transparent;
+        align: left top;
+    }
+    ChooserMenu > OptionList {
+        height: auto;
+        max-height: 12;
+        border: tall $border;
+        background: $surface;
+        padding: 0;
+    }
+    ChooserMenu > OptionList > .option-list--option {
+        padding: 0 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "dismiss_menu", "Close", show=False)]
+
+    def __init__(self, chooser: Chooser) -> None:
+        super().__init__()
+        self.chooser = chooser
+
+    def compose(self):
+        yield OptionList(*(Option(label, id=value) for label, value in self.chooser.options))
+
+    def on_mount(self) -> None:
+        menu = self.query_one(OptionList)
+        region = self.chooser.region
+        widest = max(len(label) for label, _ in self.chooser.options) + 4  # padding and border
+        width = max(region.width, widest)
+        screen_width, screen_height = self.app.size
+        rows = min(len(self.chooser.options), 12) + 2
+        x = max(min(region.x, screen_width - width), 0)
+        y = region.y + 1 if region.y + 1 + rows <= screen_height else max(region.y + 2 - rows, 0)
+        menu.styles.width = width
+        menu.styles.offset = Offset(x, y)
+        values = [value for _, value in self.chooser.options]
+        menu.highlighted = values.index(self.chooser.value)
+        menu.focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is self:  # outside the list
+            self.dismiss(None)
+
+    def action_dismiss_menu(self) -> None:
+        self.dismiss(None)
