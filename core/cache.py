@@ -131,7 +131,12 @@ class ParseCache:
     def __init__(self, root: Path, directory: Path) -> None:
         self.root = root
         self.directory = directory
-        self.key = code_stamp()
+
+    @property
+    def key(self) -> str:
+        """The code's stamp, taken when the cache is first read or written (in the index's worker,
+        not while the workbench composes its first frame)."""
+        return code_stamp()
 
     @classmethod
     def for_root(cls, root: Path) -> ParseCache | None:
