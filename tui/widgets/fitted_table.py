@@ -10,7 +10,7 @@ same segments, in a fraction of the time. The Route pane redraws every cell on e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rich.cells import cell_len
@@ -36,6 +36,22 @@ class _Draw:
     css_background: bool
     console: Any
     options: Any
+    components: dict[tuple[str, ...], _Component] = field(default_factory=dict)
+    """The component styles asked for so far in this draw (the header's, the zebra rows')."""
+
+
+class _Component:
+    """A component's styles with their Rich style worked out once: DataTable asks for the header's
+    and the row's on every line, and each time Textual blends the colours of every ancestor."""
+
+    __slots__ = ("rich_style", "styles")
+
+    def __init__(self, styles: Any) -> None:
+        self.styles = styles
+        self.rich_style = styles.rich_style
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.styles, name)
 
 
 @dataclass(frozen=True)
@@ -174,6 +190,15 @@ class FittedTable(DataTable[Any]):
     @property
     def rich_style(self) -> Style:
         return self._drawing.style if self._drawing is not None else super().rich_style
+
+    def get_component_styles(self, *names: str) -> Any:
+        drawing = self._drawing
+        if drawing is None:
+            return super().get_component_styles(*names)
+        found = drawing.components.get(names)
+        if found is None:
+            found = drawing.components[names] = _Component(super().get_component_styles(*names))
+        return found
 
     def _render_cell(
         self,
