@@ -72,6 +72,7 @@ class DocumentPane(Pane):
     ]
     EXTRA_KEYS = (
         ("↑ · ↓", "in the outline: show each section as you move"),
+        ("← · →", "in the outline: fold or unfold a group, or go to its parent"),
         ("Enter", "on an edge or a link: open that document"),
         ("Tab", "between the outline and the text"),
     )

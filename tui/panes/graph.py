@@ -53,6 +53,7 @@ class GraphPane(Pane):
         Binding("left_square_bracket", "cap(-1)", "Fewer nodes", key_display="[", show=False),
         Binding("r", "reroot", "Re-root"),
     ]
+    EXTRA_KEYS = (("← · →", "fold or unfold a node, or go to its parent"),)
     COMMANDS_OFFERED = (
         PaletteCommand("Graph: walk up (what it derives from)", "Follow derived_from upstream", "direction('up')"),
         PaletteCommand("Graph: walk down (what derives from it)", "The blast radius of a change", "direction('down')"),

@@ -1,5 +1,9 @@
 """A tree whose lines, when cut at the pane's edge, end in "…": a finding's message, a drift row or
-an outline's frontmatter error that runs past the edge says so instead of stopping mid-word."""
+an outline's frontmatter error that runs past the edge says so instead of stopping mid-word.
+
+← and → fold and unfold as in a file manager: ← folds an open node, or goes to its parent; → opens
+a folded one, or goes to its first child. (Textual's tree scrolls sideways on them; a line cut with
+"…" has nothing to scroll to.)"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Tree
@@ -19,6 +24,11 @@ BEYOND = 100_000
 
 class CutTree(Tree[T]):
     """``Tree``, with "…" in the last cell of a line that goes on past the edge."""
+
+    BINDINGS = [
+        Binding("left", "fold", "Fold or go to the parent", show=False),
+        Binding("right", "unfold", "Unfold or go to the first child", show=False),
+    ]
 
     _draw: tuple[int, int, Style] | None = None
     """Width, columns in sight and base style, read once per draw instead of once per line."""
@@ -42,3 +52,21 @@ class CutTree(Tree[T]):
         kept = line.crop(0, shown - 1)
         segments = list(kept)
         return Strip.join([kept, Strip([Segment("…", segments[-1].style if segments else style)], 1)])
+
+    def action_fold(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.is_expanded and node.children:
+            node.collapse()
+        elif node.parent is not None and (node.parent is not self.root or self.show_root):
+            self.move_cursor(node.parent)
+
+    def action_unfold(self) -> None:
+        node = self.cursor_node
+        if node is None or not node.children:
+            return
+        if not node.is_expanded:
+            node.expand()
+        else:
+            self.move_cursor(node.children[0])
