@@ -362,3 +362,40 @@ async def test_m_in_the_source_view_loads_every_line_and_keeps_the_cursors_line(
         assert pane.source_start == 1 and len(area.text.splitlines()) == len(pane.opened.lines)
         assert area.cursor_location[0] + 1 == line  # the same raw line, not the first
         assert 1 + area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0] == top
+
+
+async def test_leaving_the_source_deep_in_a_long_section_renders_down_to_that_line(demo_bank):
+    write_plan(demo_bank)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        line = 1500 if (demo_bank / "ops/plan.md").read_text().splitlines()[1499] else 1501  # a step, not a blank
+        pane = await open_doc(app, pilot, "ops/plan.md", line=line)
+        area = pane.query_one("#doc-source", TextArea)
+        step = area.document.get_line(line - pane.source_start).split(":")[0]  # the line opened at
+        assert step.startswith("Step ")
+        area.focus()
+        await pilot.press("down", "down", "s")  # the cursor moved on: the view follows the cursor
+        await settle(pilot)
+        following = f"Step {int(step.split()[1]) + 1}:"
+        assert not pane.source_mode and following in pane.markdown_source
+        rows = screen_text(app)
+        at = next(n for n, row in enumerate(rows) if following in row)  # rendered, and on screen
+        view = pane.query_one("#doc-rendered", MarkdownView)
+        assert view.region.y <= at < view.region.y + 8  # near the top, a few rows above it
+        assert "Step 1:" not in "".join(rows)
+        await pilot.press("s")  # and back: the source at that same line
+        await settle(pilot)
+        assert area.document.get_line(area.cursor_location[0]).startswith(following)
+
+
+async def test_an_empty_group_of_the_outline_shows_no_arrow(demo_bank):
+    write_plan(demo_bank)  # no sections, no edges either way
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await open_doc(app, pilot, "ops/plan.md")
+        rows = screen_text(app)
+        for group in ("Sections (0)", "Derived from ↑ (0)", "Used by ↓ (0)"):
+            assert any(f" {group}" in row for row in rows) and not any(f"▼ {group}" in row for row in rows)
+        assert any("▼ Frontmatter (4)" in row for row in rows)

@@ -256,7 +256,7 @@ class DocumentPane(Pane):
         switcher = self.query_one("#doc-view", ContentSwitcher)
         if self.source_mode:
             switcher.current = "doc-source"
-            area = self.query_one("#doc-source", TextArea)
+            area = self.query_one("#doc-source", SourceArea)
             line = self.line if self.line is not None else (self.section.line if self.section else 1)
             keep, self._keep = self._keep, None
             line = keep[0] if keep else line
@@ -273,8 +273,8 @@ class DocumentPane(Pane):
             # shows with a few above it. Rows, not lines: a wrapped line takes several. The text
             # area wraps at the width it is shown at, known once laid out, so it is placed again then.
             top = keep[1] - start if keep else max(line - start - SOURCE_ABOVE, 0)
-            self._source_top(top)
-            area.call_after_refresh(self._source_top, top)
+            area.show_at_top(top)
+            area.call_after_refresh(area.show_at_top, top)
             if start > 1 or end < len(lines):
                 self._heading(f"source lines {start}–{end} of {len(lines)}; m: all")
             else:
@@ -283,6 +283,9 @@ class DocumentPane(Pane):
             switcher.current = "doc-rendered"
             self._heading()
             start, end = self.opened.span(self.section)
+            deep = self.line is not None and start + WINDOW <= self.line <= end and self.shown_lines == WINDOW
+            if deep:  # a line far into a long section: enough windows rendered to hold it, the view at it
+                self.shown_lines = (self.line - start) // WINDOW * WINDOW + WINDOW
             content, left = window(self.opened.lines, start, end, self.shown_lines)
             note = None
             if left:
@@ -296,14 +299,10 @@ class DocumentPane(Pane):
             view = self.query_one("#doc-rendered", MarkdownView)
             head, cut = window(self.opened.lines, start, end, max(HEAD, 2 * view.size.height))
             self._render_markdown(content, note, head=head if cut and self.shown_lines == WINDOW else None)
-            if self.shown_lines == WINDOW:
-                self.query_one("#doc-rendered", MarkdownView).scroll_home(animate=False)
-
-    def _source_top(self, row: int) -> None:
-        """Scroll the source view so the ``row``-th line it holds is its first row on screen."""
-        area = self.query_one("#doc-source", TextArea)
-        row = max(min(row, area.document.line_count - 1), 0)
-        area.scroll_to(y=area.wrapped_document.location_to_offset((row, 0)).y, animate=False)
+            if deep:
+                view.scroll_past(window(self.opened.lines, start, self.line - 1, end)[0], above=SOURCE_ABOVE)
+            elif self.shown_lines == WINDOW:
+                view.scroll_home(animate=False)
 
     @on(Tree.NodeHighlighted, "#doc-outline")
     def _highlighted(self, event: Tree.NodeHighlighted[Any]) -> None:
@@ -360,6 +359,8 @@ class DocumentPane(Pane):
     def action_toggle_source(self) -> None:
         views = self.query_one("#doc-rendered", MarkdownView), self.query_one("#doc-source", TextArea)
         in_view = self.screen.focused in views
+        if self.source_mode and self.opened is not None:  # the rendered view goes to the cursor's line
+            self.line = self._source_place()[0]  # type: ignore[index]
         self.source_mode = not self.source_mode
         self._show()
         if in_view:  # the focus goes with the text, never stays on the view just hidden

@@ -83,4 +83,7 @@ def build_outline(tree: Tree[Any], opened: Opened) -> Outline:
             else:
                 label = Text.assemble(("✗ ", "bold red"), target, ("  broken: no such document", "italic"))
                 links.add_leaf(label, data=("loose", target))
+    for group in tree.root.children:  # an empty group has nothing to open: no arrow
+        if group.data == ("group", None) and not group.children:
+            group.allow_expand = False
     return Outline(opened, whole, nodes)

@@ -58,6 +58,18 @@ class MarkdownView(ScrollView, can_focus=True):
         else:
             self._lay_out()
 
+    def scroll_past(self, prefix: str, *, above: int = 0) -> None:
+        """Scroll so what follows the markdown ``prefix`` of the source shown is at the top, with
+        ``above`` rows before it: the rendered place of a raw line, found by rendering what precedes it."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            self.call_after_refresh(self.scroll_past, prefix, above=above)
+            return
+        console = self.app.console
+        rows = len(console.render_lines(Markdown(prefix, hyperlinks=False), console.options.update_width(width)))
+        # Once the new lines' height is laid out: until then the scroll would stop at the old end.
+        self.call_after_refresh(self.scroll_to, y=max(rows - above, 0), animate=False)
+
     def _finish(self, update: int) -> None:
         if update == self._updates and self.partial:  # not replaced, nor laid out whole on a resize since
             self._lay_out()

@@ -15,6 +15,11 @@ from textual.widgets import TextArea
 class SourceArea(TextArea):
     """``TextArea`` whose first line on screen stays first across a resize."""
 
+    def show_at_top(self, row: int) -> None:
+        """Scroll so the ``row``-th line held is the first row on screen (a wrapped line takes several)."""
+        row = max(min(row, self.document.line_count - 1), 0)
+        self.scroll_to(y=self.wrapped_document.location_to_offset((row, 0)).y, animate=False)
+
     def _on_resize(self) -> None:
         top = self.wrapped_document.offset_to_location(Offset(0, self.scroll_offset.y))
         super()._on_resize()
