@@ -101,3 +101,22 @@ async def test_a_list_near_the_bottom_opens_upwards_inside_the_screen():
         await pilot.pause()
         menu = app.screen.query_one(OptionList)
         assert menu.region.bottom <= 10 and menu.region.height == len(OPTIONS) + 2
+
+
+async def test_the_list_is_wide_enough_for_its_longest_label_and_stays_on_screen():
+    long = "unresolved-rule-reference-of-a-kind"
+
+    class Narrow(App[None]):
+        CSS = "Chooser { width: 14; dock: right; }"
+
+        def compose(self) -> ComposeResult:
+            yield Chooser([("all", "all"), (long, "long")], "all", id="rule")
+
+    app = Narrow()
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.query_one(Chooser).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        menu = app.screen.query_one(OptionList)
+        assert menu.region.width >= len(long) + 4 and menu.region.right <= 60
+        assert menu.region.height == 2 + 2  # one row per option: the long label is not wrapped

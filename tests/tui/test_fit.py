@@ -7,7 +7,8 @@ import shutil
 import pytest
 from memorybank.tui.app import make_app
 from memorybank.tui.panes.findings import FindingsPane
-from textual.widgets import Select, Tree
+from memorybank.tui.widgets.chooser import Chooser
+from textual.widgets import Tree
 
 from tests.conftest import REAL_BANKS
 from tests.tui.conftest import SIZE, screen_text, settle, write_doc
@@ -44,7 +45,7 @@ async def test_the_rule_filter_lists_whole_rule_names(demo_source):
         await settle(pilot)
         await pilot.press("escape", "4")
         await settle(pilot)
-        select = app.screen.query_one("#findings-rule", Select)
+        select = app.screen.query_one("#findings-rule", Chooser)
         select.focus()
         await pilot.press("enter")
         await pilot.press(*["down"] * 12)

@@ -13,6 +13,7 @@ from memorybank.core.validate import RULES, Finding, ValidationReport, validate
 from memorybank.core.validate.registry import ordered_rules
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.chooser import Chooser
 from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.steady_input import SteadyInput
 from memorybank.tui.widgets.tree_cursor import place_cursor
@@ -21,7 +22,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Input, Select, Static, Tree
+from textual.widgets import Input, Static, Tree
 
 ALL = "all"
 
@@ -61,18 +62,10 @@ class FindingsPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield SteadyInput(placeholder="filter by path", id="findings-path", select_on_focus=False)
-            yield Select(
-                [("all severities", ALL), ("errors", "error"), ("warnings", "warning")],
-                value=ALL,
-                allow_blank=False,
-                id="findings-severity",
+            yield Chooser(
+                [("all severities", ALL), ("errors", "error"), ("warnings", "warning")], ALL, id="findings-severity"
             )
-            yield Select(
-                [("all rules", ALL)] + [(r.name, r.name) for r in ordered_rules()],
-                value=ALL,
-                allow_blank=False,
-                id="findings-rule",
-            )
+            yield Chooser([("all rules", ALL)] + [(r.name, r.name) for r in ordered_rules()], ALL, id="findings-rule")
         yield Static("Validating…", id="findings-summary", classes="pane-heading")
         tree: CutTree[Finding | None] = CutTree("findings", id="findings-tree")
         tree.show_root = False
@@ -84,12 +77,12 @@ class FindingsPane(Pane):
     # -- asking -----------------------------------------------------------------------------
 
     def _choice(self, selector: str) -> str | None:
-        value = self.query_one(selector, Select).value
-        return None if value in (ALL, Select.NULL) else str(value)
+        value = self.query_one(selector, Chooser).value
+        return None if value == ALL else str(value)
 
-    @on(Select.Changed)
+    @on(Chooser.Changed)
     def _filter_changed(self) -> None:
-        if self.generation >= 0:  # each Select announces its first value on mount, before the first index
+        if self.generation >= 0:  # a choice made before the first index waits for it
             self.reload()
 
     @on(Input.Changed, "#findings-path")
@@ -213,7 +206,7 @@ class FindingsPane(Pane):
         self.query_one("#findings-tree", Tree).focus()
 
     def action_severity(self, severity: str) -> None:
-        self.query_one("#findings-severity", Select).value = severity
+        self.query_one("#findings-severity", Chooser).value = severity
 
     def focus_default(self) -> None:
         self.query_one("#findings-tree", Tree).focus()

@@ -13,6 +13,7 @@ from typing import Any
 from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, Graph, GraphNode, walk_graph
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
+from memorybank.tui.widgets.chooser import Chooser
 from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
@@ -20,7 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Label, Select, Static, Tree
+from textual.widgets import Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
 CAPS = (10, 25, 60, 120, 300)
@@ -75,18 +76,11 @@ class GraphPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Walk", classes="row-label")
-            yield Select(
-                [("up ↑", "up"), ("down ↓", "down"), ("both ↕", "both")],
-                value="down",
-                allow_blank=False,
-                id="graph-direction",
-            )
+            yield Chooser([("up ↑", "up"), ("down ↓", "down"), ("both ↕", "both")], "down", id="graph-direction")
             yield Label("depth", classes="row-label")
-            yield Select(
-                [(str(d), d) for d in range(1, MAX_DEPTH + 1)], value=DEFAULT_DEPTH, allow_blank=False, id="graph-depth"
-            )
+            yield Chooser([(str(d), d) for d in range(1, MAX_DEPTH + 1)], DEFAULT_DEPTH, id="graph-depth")
             yield Label("cap", classes="row-label")
-            yield Select([(str(c), c) for c in CAPS], value=DEFAULT_LIMIT, allow_blank=False, id="graph-cap")
+            yield Chooser([(str(c), c) for c in CAPS], DEFAULT_LIMIT, id="graph-cap")
         yield Static(EMPTY, id="graph-summary", classes="pane-heading")
         tree: CutTree[str | None] = CutTree("graph", id="graph-tree")
         tree.guide_depth = 3
@@ -97,15 +91,15 @@ class GraphPane(Pane):
 
     @property
     def direction(self) -> str:
-        return str(self.query_one("#graph-direction", Select).value)
+        return str(self.query_one("#graph-direction", Chooser).value)
 
     @property
     def depth(self) -> int:
-        return int(self.query_one("#graph-depth", Select).value)  # type: ignore[arg-type]
+        return int(self.query_one("#graph-depth", Chooser).value)
 
     @property
     def cap(self) -> int:
-        return int(self.query_one("#graph-cap", Select).value)  # type: ignore[arg-type]
+        return int(self.query_one("#graph-cap", Chooser).value)
 
     def set_root(self, path: str) -> None:
         """Walk from this document (the screen calls this when a document is opened)."""
@@ -115,7 +109,7 @@ class GraphPane(Pane):
             if self.active:
                 self.reload()
 
-    @on(Select.Changed)
+    @on(Chooser.Changed)
     def _setting_changed(self) -> None:
         self.reload()
 
@@ -220,14 +214,14 @@ class GraphPane(Pane):
     # -- actions --------------------------------------------------------------------------------
 
     def action_direction(self, direction: str) -> None:
-        self.query_one("#graph-direction", Select).value = direction
+        self.query_one("#graph-direction", Chooser).value = direction
 
     def action_depth(self, step: int) -> None:
-        self.query_one("#graph-depth", Select).value = min(max(self.depth + step, 1), MAX_DEPTH)
+        self.query_one("#graph-depth", Chooser).value = min(max(self.depth + step, 1), MAX_DEPTH)
 
     def action_cap(self, step: int) -> None:
         index = CAPS.index(self.cap) if self.cap in CAPS else 2
-        self.query_one("#graph-cap", Select).value = CAPS[min(max(index + step, 0), len(CAPS) - 1)]
+        self.query_one("#graph-cap", Chooser).value = CAPS[min(max(index + step, 0), len(CAPS) - 1)]
 
     def action_reroot(self) -> None:
         node = self.query_one("#graph-tree", Tree).cursor_node

@@ -12,7 +12,9 @@ It answers as ``Select`` does where the panes use it: ``value`` (set by code or 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.binding import Binding
@@ -25,6 +27,8 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 ARROW = "▼"
+ROWS = 12
+"""Options listed at once; more scroll."""
 
 
 class Chooser(Widget, can_focus=True):
@@ -48,13 +52,13 @@ class Chooser(Widget, can_focus=True):
 
     BINDINGS = [Binding("enter,space,down", "open", "Choose", show=False)]
 
-    value: reactive[str] = reactive("", init=False)
+    value: reactive[Any] = reactive("", init=False)
     """The value chosen (one of the options' values)."""
 
     class Changed(Message):
         """The value changed, by the user or by code."""
 
-        def __init__(self, chooser: Chooser, value: str) -> None:
+        def __init__(self, chooser: Chooser, value: Any) -> None:
             super().__init__()
             self.chooser = chooser
             self.value = value
@@ -63,7 +67,7 @@ class Chooser(Widget, can_focus=True):
         def control(self) -> Chooser:
             return self.chooser
 
-    def __init__(self, options: Sequence[tuple[str, str]], value: str, *, id: str | None = None) -> None:
+    def __init__(self, options: Sequence[tuple[str, Any]], value: Any, *, id: str | None = None) -> None:
         super().__init__(id=id)
         if not options:
             raise ValueError("a chooser needs at least one option")
@@ -72,7 +76,7 @@ class Chooser(Widget, can_focus=True):
 
     @property
     def label(self) -> str:
-        return next((label for label, value in self.options if value == self.value), self.value)
+        return next((label for label, value in self.options if value == self.value), str(self.value))
 
     def render(self) -> Text:
         width = self.content_size.width
@@ -82,7 +86,7 @@ class Chooser(Widget, can_focus=True):
             label = label[: max(room - 1, 0)] + "…"
         return Text.assemble(label.ljust(room), " ", (ARROW, "dim"))
 
-    def validate_value(self, value: str) -> str:
+    def validate_value(self, value: Any) -> Any:
         if not any(v == value for _, v in self.options):
             raise ValueError(f"{value!r} is not one of the chooser's values")
         return value
@@ -95,17 +99,17 @@ class Chooser(Widget, can_focus=True):
         self.action_open()
 
     def action_open(self) -> None:
-        def chosen(value: str | None) -> None:
-            if value is not None:
-                self.value = value
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.value = self.options[index][1]
             if self.is_mounted:
                 self.focus()
 
         self.app.push_screen(ChooserMenu(self), chosen)
 
 
-class ChooserMenu(ModalScreen[str | None]):
-    """The chooser's options, listed under it; the one chosen is the screen's result."""
+class ChooserMenu(ModalScreen[int | None]):
+    """The chooser's options, listed under it; the index of the one chosen is the screen's result."""
 
     DEFAULT_CSS = """
     ChooserMenu {
@@ -114,7 +118,7 @@ class ChooserMenu(ModalScreen[str | None]):
     }
     ChooserMenu > OptionList {
         height: auto;
-        max-height: 12;
+        max-height: 14;
         border: tall $border;
         background: $surface;
         padding: 0;
@@ -131,15 +135,17 @@ class ChooserMenu(ModalScreen[str | None]):
         self.chooser = chooser
 
     def compose(self):
-        yield OptionList(*(Option(label, id=value) for label, value in self.chooser.options))
+        yield OptionList(*(Option(label) for label, _ in self.chooser.options))
 
     def on_mount(self) -> None:
         menu = self.query_one(OptionList)
         region = self.chooser.region
-        widest = max(len(label) for label, _ in self.chooser.options) + 4  # padding and border
-        width = max(region.width, widest)
+        count = len(self.chooser.options)
+        # The longest label whole: border and padding, and a scroll bar's room when the list scrolls.
+        widest = max(cell_len(label) for label, _ in self.chooser.options) + 4 + (2 if count > ROWS else 0)
         screen_width, screen_height = self.app.size
-        rows = min(len(self.chooser.options), 12) + 2
+        width = min(max(region.width, widest), screen_width)
+        rows = min(count, ROWS) + 2
         x = max(min(region.x, screen_width - width), 0)
         y = region.y + 1 if region.y + 1 + rows <= screen_height else max(region.y + 2 - rows, 0)
         menu.styles.width = width
@@ -151,7 +157,7 @@ class ChooserMenu(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        self.dismiss(event.option_index)
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # outside the list
