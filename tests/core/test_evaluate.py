@@ -143,7 +143,11 @@ def test_the_bar_stays_on_the_original_sets_and_the_fresh_held_out_is_never_list
     from tests.benchmarks import route_quality
 
     together, apart = route_quality.GROUPS["all"]
-    assert together == ("tuning", "held-out", "held-out-2", "held-out-3") and apart == ("tuning-2", "held-out-4", "held-out-5")
+    assert together == ("tuning", "held-out", "held-out-2", "held-out-3") and apart == (
+        "tuning-2",
+        "held-out-4",
+        "held-out-5",
+    )
     assert not {"held-out-3", "held-out-4", "held-out-5"} & set(route_quality.GROUPS["tunable"][0])
     assert (route_quality.SETS["tuning-2"] / "baseline.txt").is_file()
     for hidden in ("all", "held-out-3", "held-out-4", "held-out-5"):
