@@ -1,10 +1,11 @@
 """Russian questions: function words in any inflected form carry no topic, whatever list they
-are missing from."""
+are missing from, and a borrowed word meets the bank's English word it is spelled like."""
 
 from __future__ import annotations
 
 import pytest
 from memorybank.core import morphology
+from memorybank.core.cognates import CognateIndex
 from memorybank.core.lang import route_tokens
 from memorybank.core.route import route
 
@@ -44,3 +45,9 @@ def test_function_words_never_make_a_match(tmp_path, monkeypatch):
     monkeypatch.setattr(morphology, "_CACHE", {})
     bank = small_bank(tmp_path / "two" / "memory_bank", files)
     assert route(bank, question).hits[0].path == "flows/notes.md"  # without: the forms of который decide
+
+
+def test_a_borrowed_word_snowball_cuts_short_still_meets_its_cognate():
+    # Snowball stems медиа to мед: the whole word, in Latin letters, is what reads as media
+    assert "media" in CognateIndex(["media", "medical"]).of("медиа")
+    assert "медиа" in CognateIndex(["медиа", "медведь"]).of("media")
