@@ -35,12 +35,23 @@ RUSSIAN_STOPWORDS = frozenset(
 )
 """Russian question and function words (``ё`` written as ``е``, as tokens are)."""
 
-ROUTE_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
-    "the a an of in on for to and or is are what where how which that this do does when why who with "
-    "about i we it not no from but its has have had was were be been being can could should would may "
-    "might must will as at by if into than then there these those them they you my our us me any all "
-    "some such only also just very each both get got".split()
+ROUTE_STOPWORDS = (
+    RUSSIAN_STOPWORDS
+    | frozenset(
+        "the a an of in on for to and or is are what where how which that this do does when why who with "
+        "about i we it not no from but its has have had was were be been being can could should would may "
+        "might must will as at by if into than then there these those them they you my our us me any all "
+        "some such only also just very each both get got".split()
+    )
+    | frozenset(
+        "me myself ours ourselves your yours yourself yourselves he him his himself she her hers herself itself "
+        "their theirs themselves whom am having doing because until while against between through during before "
+        "after above below up down out off over under again further once here few more most other own same so too "
+        "nor don now".split()
+    )
 )
+"""The English half is Snowball's English stopword list (what Snowball's authors call words that carry
+no topic), with the words of a question (``what``, ``how``) and a few verbs (``get``, ``can``)."""
 SEARCH_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
     "the and for that this with from are was were not but its has have had can may must when which "
     "what where how why".split()
