@@ -62,10 +62,12 @@ def skeleton(word: str) -> str:
 
 
 def _forms(token: str) -> tuple[str, ...]:
-    """A word spelled in comparable Latin: a Russian word's stem; an English word whole and as its
-    stem (Snowball cuts ``moderator`` to ``moder`` but ``tokens`` only to ``token``)."""
+    """A word spelled in comparable Latin, whole and as its stem, in either language: Snowball cuts
+    ``moderator`` to ``moder`` but ``tokens`` only to ``token``, and ``медиа`` to ``мед``, which
+    no longer reads as ``media``."""
     if has_cyrillic(token):
-        return (spelling(latin(inflection_stem(token))),)
+        stem, whole = spelling(latin(inflection_stem(token))), spelling(latin(token))
+        return (stem,) if whole == stem else (stem, whole)
     whole, stem = spelling(token), spelling(inflection_stem(token))
     return (whole,) if whole == stem else (whole, stem)
 

@@ -32,7 +32,10 @@ _LINK = re.compile(r"\]\(\s*<?([^)>\s]+)>?[^)]*\)")
 _PATHLIKE = re.compile(r"[^\s,;]+\.md\b")
 
 Ranker = Callable[[Bank, str], list[str]]
-"""A function giving the ranked paths for a question (the route by default)."""
+"""A function giving the ranked paths for a question (the route by default). A route hit that
+folded copies of its text (``RouteHit.copies``) is given as its paths joined by ``COPIES``."""
+COPIES = "\n"
+"""Joins a hit's path and its copies' paths: any of them is the expected document."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,12 +139,13 @@ def _normaliser(bank: Bank, base: str) -> Callable[[str, bool], str]:
 
 
 def route_ranker(bank: Bank, question: str) -> list[str]:
-    return [hit.path for hit in route(bank, question, limit=EVAL_LIMIT).hits]
+    return [COPIES.join((hit.path, *hit.copies)) for hit in route(bank, question, limit=EVAL_LIMIT).hits]
 
 
 def headers_ranker(bank: Bank, question: str) -> list[str]:
     """The reference's design: headers only, no body evidence."""
-    return [hit.path for hit in route(bank, question, limit=EVAL_LIMIT, body_evidence=False).hits]
+    hits = route(bank, question, limit=EVAL_LIMIT, body_evidence=False).hits
+    return [COPIES.join((hit.path, *hit.copies)) for hit in hits]
 
 
 def bm25_ranker(bank: Bank, question: str) -> list[str]:
@@ -166,8 +170,9 @@ def evaluate(
     """
     outcomes = []
     for check in checks:
-        got = tuple(ranker(bank, check.question)[:EVAL_LIMIT])
-        rank = next((i for i, path in enumerate(got, start=1) if path in check.expected), None)
+        ranked = [entry.split(COPIES) for entry in ranker(bank, check.question)[:EVAL_LIMIT]]
+        got = tuple(paths[0] for paths in ranked)
+        rank = next((i for i, paths in enumerate(ranked, start=1) if any(p in check.expected for p in paths)), None)
         outcomes.append(CheckOutcome(check.question, check.expected, check.line, got, rank))
     count = len(outcomes) or 1
     return EvalReport(

@@ -19,6 +19,7 @@ from typing import Any
 
 from memorybank.core.dictionary import BUILTIN_ENTRIES
 from memorybank.core.errors import UsageError
+from memorybank.core.morphology import is_function_word, lemma
 
 VOCABULARY_PATH = "dna/vocabulary.md"
 
@@ -34,12 +35,23 @@ RUSSIAN_STOPWORDS = frozenset(
 )
 """Russian question and function words (``ё`` written as ``е``, as tokens are)."""
 
-ROUTE_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
-    "the a an of in on for to and or is are what where how which that this do does when why who with "
-    "about i we it not no from but its has have had was were be been being can could should would may "
-    "might must will as at by if into than then there these those them they you my our us me any all "
-    "some such only also just very each both get got".split()
+ROUTE_STOPWORDS = (
+    RUSSIAN_STOPWORDS
+    | frozenset(
+        "the a an of in on for to and or is are what where how which that this do does when why who with "
+        "about i we it not no from but its has have had was were be been being can could should would may "
+        "might must will as at by if into than then there these those them they you my our us me any all "
+        "some such only also just very each both get got".split()
+    )
+    | frozenset(
+        "me myself ours ourselves your yours yourself yourselves he him his himself she her hers herself itself "
+        "their theirs themselves whom am having doing because until while against between through during before "
+        "after above below up down out off over under again further once here few more most other own same so too "
+        "nor don now".split()
+    )
 )
+"""The English half is Snowball's English stopword list (what Snowball's authors call words that carry
+no topic), with the words of a question (``what``, ``how``) and a few verbs (``get``, ``can``)."""
 SEARCH_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
     "the and for that this with from are was were not but its has have had can may must when which "
     "what where how why".split()
@@ -66,8 +78,13 @@ def has_cyrillic(text: str) -> bool:
 
 def route_tokens(text: str) -> list[str]:
     """Words of a question or a header field: split on anything but a-z, 0-9 and Cyrillic (so
-    ``filter_thresholds`` gives two words), two letters at least, stopwords dropped, repeats kept."""
-    return [t for t in _ROUTE_SPLIT.split(fold(text)) if len(t) >= 2 and t not in ROUTE_STOPWORDS]
+    ``filter_thresholds`` gives two words), two letters at least, stopwords and Russian function
+    words in any form (``core.morphology``) dropped, repeats kept."""
+    return [
+        t
+        for t in _ROUTE_SPLIT.split(fold(text))
+        if len(t) >= 2 and t not in ROUTE_STOPWORDS and not (t >= "Ѐ" and is_function_word(t))
+    ]
 
 
 def search_tokens(text: str, *, folded: bool = False) -> list[str]:
@@ -149,36 +166,8 @@ def inflection_stem(token: str) -> str:
     return stem
 
 
-_LEMMAS: dict[str, str] = {}
-_MORPH: list[Any] = []
 _WORD_FINAL = frozenset("ьйаяоеы")
 """Letters a Russian word form may change at its end (``путь``/``пути``, ``слой``/``слоя``)."""
-
-
-def lemma(token: str) -> str:
-    """The dictionary form of a Russian word (pymorphy3 with the OpenCorpora dictionaries, its most
-    likely reading); any other token, or any word when the analyser is not installed, is returned
-    as it is. Cached: each distinct word is analysed once per process."""
-    cached = _LEMMAS.get(token)
-    if cached is not None:
-        return cached
-    normal = token
-    if has_cyrillic(token) and not is_identifier(token):
-        with _SNOWBALL_LOCK:
-            if not _MORPH:
-                try:
-                    import pymorphy3  # on first use: loading its dictionaries takes ~0.2 s
-
-                    _MORPH.append(pymorphy3.MorphAnalyzer())
-                except Exception:  # not installed, or its dictionaries are missing: stems still work
-                    _MORPH.append(None)
-            analyser = _MORPH[0]
-            if analyser is not None:
-                normal = fold(analyser.parse(token)[0].normal_form)
-    if len(_LEMMAS) > 500_000:
-        _LEMMAS.clear()
-    _LEMMAS[token] = normal
-    return normal
 
 
 # -- the dictionary ----------------------------------------------------------------------------

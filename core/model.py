@@ -227,6 +227,8 @@ class RouteHit:
     """The best matching ``##`` heading, the place to start reading."""
     section_line: int | None
     breakdown: ScoreBreakdown
+    copies: tuple[str, ...] = ()
+    """Other paths holding byte for byte the same file, folded into this hit (``core.duplicates``)."""
 
 
 @dataclass(frozen=True, slots=True)

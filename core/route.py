@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
+from memorybank.core.duplicates import copies
 from memorybank.core.errors import UsageError
 from memorybank.core.families import families, share_family_headers
 from memorybank.core.headers import (
@@ -38,6 +39,7 @@ from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdow
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
+from memorybank.core.why import explain
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
@@ -64,7 +66,6 @@ Registries give none either (see ``_registries``)."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
-DELIVERY_NOTE = "delivery layer, ranked below knowledge"
 
 
 def _check(limit: int) -> None:
@@ -154,15 +155,16 @@ def route(
             for path, factor in factors.items():
                 scores[path] *= factor
         owners = _owners_named(bank, terms, coverage, headers)
-        hits = []
-        for negative, path in _top(scores, limit, first=owners):
+        found, hits = copies(bank), []
+        extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
+        for negative, path, twins in found.fold(_top(scores, limit + extra, first=owners), limit):
             acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
             place = _enclosing(bank.documents[path], best[1].line) if best else None
             evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
             hit = _hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0))
-            hits.append(_with_family(hit, lifts.get(path, 0.0)))
+            hits.append(_finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -359,35 +361,8 @@ def _hit(
     )
 
 
-def _with_family(hit: RouteHit, lift: float) -> RouteHit:
-    """The hit with the header points its family lent it in its breakdown."""
-    if not lift:
-        return hit
-    return replace(hit, breakdown=replace(hit.breakdown, family=round_half_up(lift, 2)))
-
-
-WHY_WORDS = 3
-"""Matched words a ``why`` names per field: enough to see the match, short enough for one line."""
-
-
-def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
-    """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it. The
-    section to read is the hit's own field; ``section`` is named only when a heading matched."""
-    parts = []
-    if b.canonical_key:
-        parts.append(f"owns canonical_for: {b.canonical_key}")
-    title = b.title_words[:WHY_WORDS]
-    purpose = tuple(w for w in b.purpose_words if w not in title)[:WHY_WORDS]
-    if purpose:
-        parts.append(f'purpose matches "{", ".join(purpose)}"')
-    if title:
-        parts.append(f'title matches "{", ".join(title)}"')
-    if section and b.heading and not (title or purpose or b.canonical_key):
-        parts.append(f'has section "{section}"')
-    shown = {*title, *purpose}
-    body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
-    if body:
-        parts.append(f'body mentions "{", ".join(body)}"')
-    if layer == "delivery":
-        parts.append(DELIVERY_NOTE)
-    return "; ".join(parts)
+def _finished(hit: RouteHit, lift: float, twins: tuple[str, ...]) -> RouteHit:
+    """The hit with the header points its family lent it in its breakdown, and its copies."""
+    if lift:
+        hit = replace(hit, breakdown=replace(hit.breakdown, family=round_half_up(lift, 2)))
+    return replace(hit, copies=twins) if twins else hit

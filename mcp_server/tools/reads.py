@@ -32,7 +32,8 @@ class ReadItem(TypedDict):
 
 class RouteHit(TypedDict):
     """One routed document, compact: ``why`` says in one line what matched; ``section`` is the ``##``
-    heading to read first (at ``line``); ``status`` appears only when it is not ``active``."""
+    heading to read first (at ``line``); ``status`` appears only when it is not ``active``; ``copies``
+    names other paths holding the same file."""
 
     path: str
     title: str
@@ -42,6 +43,7 @@ class RouteHit(TypedDict):
     section: NotRequired[str]
     line: NotRequired[int]
     status: NotRequired[str]
+    copies: NotRequired[list[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ def compact_hit(hit: CoreRouteHit) -> RouteHit:
             found["line"] = hit.section_line
     if hit.status != "active":
         found["status"] = hit.status or "none"
+    if hit.copies:
+        found["copies"] = list(hit.copies)
     return found
 
 

@@ -23,6 +23,8 @@ from memorybank.core.lang import (
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.route import route
 
+from tests.core.route_banks import doc, small_bank
+
 
 @pytest.mark.parametrize("word", ["порог", "пороги", "порогов", "порогам", "порогами"])
 def test_every_form_of_a_word_reaches_its_stem(word):
@@ -83,6 +85,20 @@ def test_why_intent_does_not_fire_on_topics(question):
 @pytest.mark.parametrize("word", ["not", "no", "from", "can", "should", "must", "was", "been", "than", "such"])
 def test_function_words_are_dropped(word):
     assert route_tokens(f"thresholds {word}") == ["thresholds"]
+
+
+@pytest.mark.parametrize("word", ["before", "after", "through", "so", "same", "own", "other", "up", "because"])
+def test_snowballs_english_stopwords_are_dropped(word):
+    assert route_tokens(f"thresholds {word}") == ["thresholds"]
+
+
+def test_a_stopword_never_decides_a_route(tmp_path):
+    files = {
+        "flows/review.md": doc("Review rounds", "How many review rounds a spec needs.", "Two review rounds."),
+        "flows/order.md": doc("Before and after", "What comes before and after, through the same own steps.", ""),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    assert route(bank, "review rounds before, after and through the same own other").hits[0].path == "flows/review.md"
 
 
 def test_questions_lose_their_function_words_in_both_languages():

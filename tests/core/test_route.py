@@ -118,9 +118,9 @@ def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
     bank = small_bank(
         tmp_path / "memory_bank",
         {
-            "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated."),
-            "features/FT-009/brief.md": doc("Cache invalidation", "When the cache is invalidated."),
-        },
+            "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated.", "Owned here."),
+            "features/FT-009/brief.md": doc("Cache invalidation", "When the cache is invalidated.", "The brief."),
+        },  # not byte-identical: copies of one file would fold into one hit
     )
     assert paths(route(bank, "cache invalidation")) == ["engineering/cache.md", "features/FT-009/brief.md"]
 

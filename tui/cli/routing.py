@@ -128,6 +128,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
         if hit.section:
             lines.append(f"    read: ## {hit.section} (line {hit.section_line})")
         lines.append(f"    why: {hit.why}")
+        if hit.copies:
+            lines.append(f"    same file: {', '.join(hit.copies)}")
         if explain:
             b = hit.breakdown
             fields = [

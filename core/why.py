@@ -1,0 +1,32 @@
+"""The ``why`` of a route hit: one short line saying what matched, in the order a reader weighs it."""
+
+from __future__ import annotations
+
+from memorybank.core.model import ScoreBreakdown
+
+DELIVERY_NOTE = "delivery layer, ranked below knowledge"
+WHY_WORDS = 3
+"""Matched words a ``why`` names per field: enough to see the match, short enough for one line."""
+
+
+def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
+    """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it. The
+    section to read is the hit's own field; ``section`` is named only when a heading matched."""
+    parts = []
+    if b.canonical_key:
+        parts.append(f"owns canonical_for: {b.canonical_key}")
+    title = b.title_words[:WHY_WORDS]
+    purpose = tuple(w for w in b.purpose_words if w not in title)[:WHY_WORDS]
+    if purpose:
+        parts.append(f'purpose matches "{", ".join(purpose)}"')
+    if title:
+        parts.append(f'title matches "{", ".join(title)}"')
+    if section and b.heading and not (title or purpose or b.canonical_key):
+        parts.append(f'has section "{section}"')
+    shown = {*title, *purpose}
+    body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
+    if body:
+        parts.append(f'body mentions "{", ".join(body)}"')
+    if layer == "delivery":
+        parts.append(DELIVERY_NOTE)
+    return "; ".join(parts)
