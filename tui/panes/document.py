@@ -7,10 +7,11 @@ section and the numbered source (where a finding's line is shown), ``e`` opens `
 line, ``g`` walks the graph from here.
 
 Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
-it renders the selected section, or the document's first ``WINDOW`` lines (their first ``HEAD``
-for the first frame, the rest just after it), and ``m`` renders the next window. It is a ``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a
-time), not Textual's ``Markdown`` widget, which mounts a widget per block (a table alone is dozens)
-and took a second to lay out. The body's
+it renders the selected section, or the document's first ``WINDOW`` lines (a screenful of them
+for the first frame, the rest just after it), and ``m`` renders the next window. It is a
+``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a time), not Textual's
+``Markdown`` widget, which mounts a widget per block (a table alone is dozens) and took a second to
+lay out. The body's
 links to other documents are in the outline, where Enter follows them. The source view is a
 ``TextArea``, which draws only the lines on screen. The lines come from the bank's in-memory text,
 sliced here, not re-read.
@@ -45,9 +46,9 @@ MIN_OUTLINE = 16
 """The narrowest the outline goes (< narrows it, > widens it)."""
 WINDOW = 80
 """Lines the rendered view renders at a time (a screenful or two; ``m`` renders the next ones)."""
-HEAD = 40
-"""Lines rendered for the first frame of an opened window, at least (twice the view's height on a
-taller terminal): the rest of the window is rendered once that frame is out."""
+HEAD = 8
+"""Lines rendered for the first frame of an opened window beyond the view's height (a line renders
+to a row or more): the rest of the window is rendered once that frame is out."""
 SOURCE_WINDOW = 300
 """Lines of the raw file the source view holds; ``m`` loads them all (wrapping 2,000 lines is slow)."""
 SOURCE_BEFORE = 60
@@ -297,7 +298,7 @@ class DocumentPane(Pane):
                     (" the source, or choose a section in the outline.", "italic"),
                 )
             view = self.query_one("#doc-rendered", MarkdownView)
-            head, cut = window(self.opened.lines, start, end, max(HEAD, 2 * view.size.height))
+            head, cut = window(self.opened.lines, start, end, (view.size.height or 4 * HEAD) + HEAD)
             self._render_markdown(content, note, head=head if cut and self.shown_lines == WINDOW else None)
             if deep:
                 view.scroll_past(window(self.opened.lines, start, self.line - 1, end)[0], above=SOURCE_ABOVE)
