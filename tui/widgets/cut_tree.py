@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -46,10 +47,12 @@ class CutTree(Tree[T]):
         scroll_x, scroll_y = self.scroll_offset
         # One fetch of the line from the scroll position on (the tree caches the whole line), cut here.
         whole = self._render_line(y + scroll_y, scroll_x, scroll_x + BEYOND, style)
-        line = whole.crop(0, width)
-        if shown < 2 or whole.cell_length <= shown or not whole.crop(shown, BEYOND).text.strip():
+        # Whether the text goes on past the view is read from the line's text, not from more crops:
+        # each Strip made costs its caches, and a tree pads every line to its widest.
+        if shown < 2 or whole.cell_length <= shown or cell_len(whole.text.rstrip()) <= shown:
+            line = whole.crop(0, width)
             return line.extend_cell_length(width, style) if line.cell_length < width else line
-        kept = line.crop(0, shown - 1)
+        kept = whole.crop(0, shown - 1)
         segments = list(kept)
         return Strip.join([kept, Strip([Segment("…", segments[-1].style if segments else style)], 1)])
 
