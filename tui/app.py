@@ -228,7 +228,19 @@ class MemoryBankApp(App[None]):
         else:
             self.action_show_help_panel()
 
+    def _close_overlays(self) -> None:
+        """A list or a help shown over the workbench (``OVERLAY``: it holds nothing typed) closes
+        before a palette opens: the palette then offers the workbench's commands, and what it opens
+        is not left under the overlay, which would take the next keys."""
+        while len(self.screen_stack) > 1 and getattr(self.screen, "OVERLAY", False):
+            self.screen.dismiss(None)
+
+    def action_command_palette(self) -> None:
+        self._close_overlays()
+        super().action_command_palette()
+
     def action_jump(self) -> None:
+        self._close_overlays()
         if self.bank is not None and not CommandPalette.is_open(self):
             self.push_screen(
                 CommandPalette(providers=[JumpProvider], placeholder="Jump to a document…", id="--command-palette")

@@ -41,7 +41,7 @@ async def test_it_draws_the_current_choice_and_makes_no_list_until_opened():
         assert isinstance(app.screen, ChooserMenu)
         menu = app.screen.query_one(OptionList)
         assert menu.has_focus and menu.highlighted == 0  # the current choice is highlighted
-        assert menu.region.y == chooser.region.y + 1  # listed where the chooser is, not elsewhere
+        assert menu.region.y == chooser.region.bottom - 1  # under the chosen value, which stays in sight
 
 
 async def test_keys_choose_and_the_change_is_announced_once():
@@ -55,6 +55,32 @@ async def test_keys_choose_and_the_change_is_announced_once():
         assert chooser.value == "decision" and "decision" in str(chooser.render())
         assert app.changes == ["decision"]
         assert chooser.has_focus  # back where the user was
+
+
+async def test_a_letter_in_the_list_highlights_the_next_option_starting_with_it():
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.query_one(Chooser).focus()
+        await pilot.press("enter", "d")
+        menu = app.screen.query_one(OptionList)
+        assert menu.highlighted == 2  # decision
+        await pilot.press("d")
+        assert menu.highlighted == 3  # delivery: the next one
+        await pilot.press("d", "enter")
+        await pilot.pause()
+        assert app.query_one(Chooser).value == "decision" and app.changes == ["decision"]
+
+
+async def test_a_resize_closes_the_list_it_would_have_left_behind():
+    app = Host()
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.query_one(Chooser).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChooserMenu)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not isinstance(app.screen, ChooserMenu) and app.query_one(Chooser).value == "all"
 
 
 async def test_escape_and_a_click_outside_leave_the_value_alone():
@@ -120,3 +146,37 @@ async def test_the_list_is_wide_enough_for_its_longest_label_and_stays_on_screen
         menu = app.screen.query_one(OptionList)
         assert menu.region.width >= len(long) + 4 and menu.region.right <= 60
         assert menu.region.height == 2 + 2  # one row per option: the long label is not wrapped
+
+
+@pytest.mark.parametrize("opener", ["chooser", "keys"])
+async def test_a_palette_opened_over_a_list_or_the_keys_closes_them_and_offers_the_workbenchs_commands(
+    demo_source, opener
+):
+    from memorybank.tui.app import make_app
+    from memorybank.tui.screens.workbench import WorkbenchScreen
+    from textual.command import CommandPalette
+
+    from tests.tui.conftest import SIZE, settle
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        if opener == "chooser":
+            app.screen.query_one("#route-layer", Chooser).focus()
+            await pilot.press("enter")
+        else:
+            await pilot.press("escape", "question_mark")
+        await settle(pilot)
+        assert getattr(app.screen, "OVERLAY", False)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        assert isinstance(app.screen_stack[-2], WorkbenchScreen)  # the overlay is gone, not under the palette
+        await pilot.press(*"Document: go")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, WorkbenchScreen) and app.screen.query_one("#panes").active == "document"
+        await pilot.press("escape", "ctrl+o")  # the jump palette as well
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette) and isinstance(app.screen_stack[-2], WorkbenchScreen)

@@ -203,3 +203,25 @@ async def test_backspace_in_the_results_edits_the_question_and_search_results_ta
         await pilot.press(*" LOCKED")
         await settle(pilot)
         assert query.has_focus and query.value == "SKIP LOCKED"
+
+
+async def test_on_the_layer_filter_esc_goes_to_the_results_and_letters_go_on_the_question(demo_source):
+    from memorybank.tui.widgets.chooser import Chooser
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        route.ask("invoice")
+        await settle(pilot)
+        layer = route.query_one("#route-layer", Chooser)
+        layer.focus()
+        await pilot.press("s")  # typed, as in the results: the question goes on
+        await settle(pilot)
+        assert route.question == "invoices" and route.query_one("#route-question").has_focus
+        layer.focus()
+        await pilot.press("escape")  # out of the boxes, so a digit next switches panes
+        assert route.query_one("#route-results").has_focus
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "document"

@@ -40,6 +40,9 @@ def breakdown_table(hit: RouteHit) -> Table:
 class ExplainDialog(ModalScreen[None]):
     """Why a document ranked where it did for a question."""
 
+    OVERLAY = True
+    """Closed, not covered, when a palette opens: it holds nothing typed."""
+
     DEFAULT_CSS = """
     ExplainDialog {
         align: center middle;

@@ -51,6 +51,9 @@ def table(rows: Iterable[tuple[str, str]]) -> Table:
 class KeysDialog(ModalScreen[None]):
     """One pane's keys, then the workbench's."""
 
+    OVERLAY = True
+    """Closed, not covered, when a palette opens: it holds nothing typed."""
+
     DEFAULT_CSS = """
     KeysDialog {
         align: center middle;

@@ -41,6 +41,7 @@ class FindingsPane(Pane):
     EXTRA_KEYS = (
         ("Enter", "open the document in source, at the finding's line"),
         ("← · →", "fold or unfold a rule's group"),
+        ("Tab", "to the severity and rule filters: Enter lists them, a letter picks one, Enter chooses"),
     )
     COMMANDS_OFFERED = (
         PaletteCommand("Findings: re-run validation", "Check the disk and validate every document again", "revalidate"),

@@ -54,6 +54,7 @@ class RoutePane(Pane):
         ("type", "ask: results come as you type"),
         ("Enter", "from the question to the results (as ↓ does); on a result, open it at its best section"),
         ("Esc", "between the question and the results"),
+        ("Tab", "to the layer filter: Enter lists the layers, a letter picks one, Enter chooses"),
     )
     COMMANDS_OFFERED = (
         PaletteCommand("Route: ask a question", "Put the cursor in the question box", "ask"),
@@ -119,7 +120,9 @@ class RoutePane(Pane):
         self.route_now()
 
     def on_key(self, event: events.Key) -> None:
-        type_into(self.query_one("#route-question", Input), self.query_one("#route-results", DataTable), event)
+        box = self.query_one("#route-question", Input)
+        type_into(box, self.query_one("#route-results", DataTable), event)
+        type_into(box, self.query_one("#route-layer", Chooser), event)
 
     @on(Input.Changed, "#route-question")
     def _typed(self) -> None:
@@ -229,7 +232,8 @@ class RoutePane(Pane):
             self.action_ask()
 
     def action_switch_focus(self) -> None:
-        if self.query_one("#route-question", Input).has_focus:
+        """Esc: from the question (or the layer filter) to the results, from the results to the question."""
+        if self.query_one("#route-question", Input).has_focus or self.query_one("#route-layer", Chooser).has_focus:
             self.action_results()
         else:
             self.action_ask()

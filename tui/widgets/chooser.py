@@ -129,6 +129,8 @@ class ChooserMenu(ModalScreen[int | None]):
     """
 
     BINDINGS = [Binding("escape", "dismiss_menu", "Close", show=False)]
+    OVERLAY = True
+    """Closed, not covered, when a palette opens (see ``MemoryBankApp``)."""
 
     def __init__(self, chooser: Chooser) -> None:
         super().__init__()
@@ -138,6 +140,7 @@ class ChooserMenu(ModalScreen[int | None]):
         yield OptionList(*(Option(label) for label, _ in self.chooser.options))
 
     def on_mount(self) -> None:
+        self._opened_at = self.app.size
         menu = self.query_one(OptionList)
         region = self.chooser.region
         count = len(self.chooser.options)
@@ -147,7 +150,9 @@ class ChooserMenu(ModalScreen[int | None]):
         width = min(max(region.width, widest), screen_width)
         rows = min(count, ROWS) + 2
         x = max(min(region.x, screen_width - width), 0)
-        y = region.y + 1 if region.y + 1 + rows <= screen_height else max(region.y + 2 - rows, 0)
+        # Under the chosen value (over the chooser's bottom edge), or above it when the screen ends.
+        below, above = region.bottom - 1, region.y + 1 - rows
+        y = below if below + rows <= screen_height or above < 0 else above
         menu.styles.width = width
         menu.styles.offset = Offset(x, y)
         values = [value for _, value in self.chooser.options]
@@ -162,6 +167,24 @@ class ChooserMenu(ModalScreen[int | None]):
     def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # outside the list
             self.dismiss(None)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size != self._opened_at and self.app.screen is self:  # the chooser moved: the list closes
+            self.dismiss(None)
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter or digit highlights the next option whose label starts with it."""
+        if not (event.is_printable and event.character and event.character.isalnum()):
+            return
+        menu = self.query_one(OptionList)
+        labels = [label.casefold() for label, _ in self.chooser.options]
+        start = (menu.highlighted or 0) + 1
+        for step in range(len(labels)):
+            index = (start + step) % len(labels)
+            if labels[index].startswith(event.character.casefold()):
+                menu.highlighted = index
+                break
+        event.stop()
 
     def action_dismiss_menu(self) -> None:
         self.dismiss(None)
