@@ -389,6 +389,31 @@ async def test_leaving_the_source_deep_in_a_long_section_renders_down_to_that_li
         await pilot.press("s")  # and back: the source at that same line
         await settle(pilot)
         assert area.document.get_line(area.cursor_location[0]).startswith(following)
+        # A second trip, up by forty lines: the view follows again, though more is rendered now.
+        area.focus()
+        await pilot.press(*["up"] * 40, "s")
+        await settle(pilot)
+        assert_in_sight(app, pane, f"Step {int(step.split()[1]) + 1 - 20}:")
+
+
+async def test_leaving_the_source_early_in_a_section_shows_that_line_too(demo_bank):
+    write_plan(demo_bank)  # "Step n" on raw line 7 + 2n: step 26 is line 59, in the first window
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/plan.md", line=59)
+        pane.query_one("#doc-source", TextArea).focus()
+        await pilot.press("s")
+        await settle(pilot)
+        assert_in_sight(app, pane, "Step 26:")
+
+
+def assert_in_sight(app, pane, text: str) -> None:
+    """``text`` is on screen in the rendered view, within its first eight rows."""
+    view = pane.query_one("#doc-rendered", MarkdownView)
+    rows = screen_text(app)
+    at = next((n for n, row in enumerate(rows) if text in row), None)
+    assert not pane.source_mode and at is not None and view.region.y <= at < view.region.y + 8, (text, rows)
 
 
 async def test_an_empty_group_of_the_outline_shows_no_arrow(demo_bank):

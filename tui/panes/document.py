@@ -24,7 +24,7 @@ from typing import Any
 from memorybank.core.model import Section
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
-from memorybank.tui.panes.opened import Opened, read_opened, window
+from memorybank.tui.panes.opened import Opened, more_note, read_opened, window
 from memorybank.tui.panes.outline import Outline, build_outline
 from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.markdown_view import MarkdownView
@@ -116,6 +116,7 @@ class DocumentPane(Pane):
         self.source_start = 1  # the raw line the source view's first line is
         # The raw lines of the source view's cursor and first visible row, kept when `m` loads every line.
         self._keep: tuple[int, int] | None = None
+        self._follow = False  # leaving the source: the rendered view goes to ``line`` once
         self._wanted_section: str | None = None
         self._built: Outline | None = None  # the outline in the tree, and the document it was built for
         # What a re-read of the same document restores: lines shown (rendered, source), the rendered
@@ -284,23 +285,17 @@ class DocumentPane(Pane):
             switcher.current = "doc-rendered"
             self._heading()
             start, end = self.opened.span(self.section)
-            deep = self.line is not None and start + WINDOW <= self.line <= end and self.shown_lines == WINDOW
-            if deep:  # a line far into a long section: enough windows rendered to hold it, the view at it
-                self.shown_lines = (self.line - start) // WINDOW * WINDOW + WINDOW
+            follow, self._follow = self._follow and self.line is not None and start <= self.line <= end, False
+            if follow:  # back from the source: enough windows rendered to hold its line, the view at it
+                self.shown_lines = max(self.shown_lines, (self.line - start) // WINDOW * WINDOW + WINDOW)
             content, left = window(self.opened.lines, start, end, self.shown_lines)
-            note = None
-            if left:
-                note = Text.assemble(
-                    (f"… {left} more line{'s' if left != 1 else ''}: ", "italic"),
-                    ("m", "bold"),
-                    (" shows more, ", "italic"),
-                    ("s", "bold"),
-                    (" the source, or choose a section in the outline.", "italic"),
-                )
+            note = more_note(left)
             view = self.query_one("#doc-rendered", MarkdownView)
             head, cut = window(self.opened.lines, start, end, (view.size.height or 4 * HEAD) + HEAD)
-            self._render_markdown(content, note, head=head if cut and self.shown_lines == WINDOW else None)
-            if deep:
+            self._render_markdown(
+                content, note, head=head if cut and self.shown_lines == WINDOW and not follow else None
+            )
+            if follow:
                 view.scroll_past(window(self.opened.lines, start, self.line - 1, end)[0], above=SOURCE_ABOVE)
             elif self.shown_lines == WINDOW:
                 view.scroll_home(animate=False)
@@ -361,7 +356,7 @@ class DocumentPane(Pane):
         views = self.query_one("#doc-rendered", MarkdownView), self.query_one("#doc-source", TextArea)
         in_view = self.screen.focused in views
         if self.source_mode and self.opened is not None:  # the rendered view goes to the cursor's line
-            self.line = self._source_place()[0]  # type: ignore[index]
+            self.line, self._follow = self._source_place()[0], True  # type: ignore[index]
         self.source_mode = not self.source_mode
         self._show()
         if in_view:  # the focus goes with the text, never stays on the view just hidden

@@ -82,3 +82,16 @@ def field_value(value: Any) -> Text:
     if isinstance(value, bool):
         return Text("true" if value else "false")
     return Text(str(value))
+
+
+def more_note(left: int) -> Text | None:
+    """What the rendered view says under a window that leaves ``left`` lines out."""
+    if not left:
+        return None
+    return Text.assemble(
+        (f"… {left} more line{'s' if left != 1 else ''}: ", "italic"),
+        ("m", "bold"),
+        (" shows more, ", "italic"),
+        ("s", "bold"),
+        (" the source, or choose a section in the outline.", "italic"),
+    )
