@@ -43,6 +43,10 @@ async def test_filters_by_severity_rule_and_path(demo_source):
         pane.query_one("#findings-rule").value = "broken-link"
         await settle(pilot)
         assert groups(pane) == ["broken-link"]
+        pane.query_one("#findings-rule").value = "invalid-frontmatter"  # none of those among the warnings
+        await settle(pilot)
+        summary = str(pane.query_one("#findings-summary").render())
+        assert groups(pane) == [] and "match these filters" in summary and "clean" not in summary
         pane.query_one("#findings-rule").value = "all"
         pane.query_one("#findings-severity").value = "all"
         await settle(pilot)

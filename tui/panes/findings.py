@@ -118,7 +118,8 @@ class FindingsPane(Pane):
         errors = sum(1 for f in self.shown if f.severity == "error")
         summary = Text()
         if not self.shown:
-            why = " match these filters." if report.total or needle else ": the bank is clean."
+            filtered = needle or self._choice("#findings-severity") or self._choice("#findings-rule")
+            why = " match these filters." if report.total or filtered else ": the bank is clean."
             summary.append("No findings" + why, style="bold")
         else:
             summary.append(count(len(self.shown), "finding"), style="bold")
