@@ -95,3 +95,17 @@ async def test_choosing_a_node_opens_it_and_r_re_roots_the_walk(demo_source):
         assert app.screen.query_one("#panes").active == "document"
         assert app.screen.query_one(DocumentPane).opened.doc.path == "domain/tax-model.md"
         assert tree is graph.query_one("#graph-tree", Tree)
+
+
+async def test_walking_both_ways_from_a_leaf_shows_an_empty_side_without_an_arrow(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        graph = await graph_of(app, pilot, "dna/principles.md")  # the top of the bank: nothing above it
+        await pilot.press("b")
+        await settle(pilot)
+        groups = {str(node.label): node for node in graph.query_one("#graph-tree", Tree).root.children}
+        up = next(node for label, node in groups.items() if label.startswith("↑ derives from"))
+        down = next(node for label, node in groups.items() if label.startswith("↓ derived by"))
+        assert not up.children and not up.allow_expand and str(up.label).endswith("nothing")
+        assert down.children and down.allow_expand

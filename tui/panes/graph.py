@@ -196,10 +196,12 @@ class GraphPane(Pane):
 
         loose(tree.root, root.path)
         if graph.direction == "both":
-            up = tree.root.add(Text("↑ derives from", style="bold"), data=None, expand=True)
-            grow(up, root.path, "up")
-            down = tree.root.add(Text("↓ derived by", style="bold"), data=None, expand=True)
-            grow(down, root.path, "down")
+            for via, title in (("up", "↑ derives from"), ("down", "↓ derived by")):
+                group = tree.root.add(Text(title, style="bold"), data=None, expand=True)
+                grow(group, root.path, via)
+                if not group.children:  # no arrow over nothing
+                    group.allow_expand = False
+                    group.label.append("  nothing", style="italic dim")
         else:
             grow(tree.root, root.path, graph.direction)
         if len(tree.root.children) == 0:
