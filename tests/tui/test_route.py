@@ -11,7 +11,7 @@ from memorybank.tui.panes.document import DocumentPane
 from memorybank.tui.panes.route import RoutePane
 from textual import events
 
-from tests.tui.conftest import SIZE, Notes, settle
+from tests.tui.conftest import SIZE, Notes, settle, write_doc
 
 pytestmark = pytest.mark.anyio
 
@@ -225,3 +225,19 @@ async def test_on_the_layer_filter_esc_goes_to_the_results_and_letters_go_on_the
         await pilot.press("2")
         await settle(pilot)
         assert app.screen.query_one("#panes").active == "document"
+
+
+async def test_a_hit_that_folds_copies_of_its_file_names_them_under_the_table(demo_bank):
+    front = "title: Blob storage spec\ndoc_kind: engineering\nstatus: draft\npurpose: How blobs are stored in S3."
+    for path in ("engineering/blob-spec.md", "engineering/iterations/blob-spec-v2.md"):
+        write_doc(demo_bank, path, front, "# Blob storage spec\n\nBlobs go to S3 under a content hash key.\n")
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        route.ask("blob storage spec")
+        await settle(pilot)
+        paths = [hit.path for hit in route.result.hits]
+        assert sum(p in ("engineering/blob-spec.md", "engineering/iterations/blob-spec-v2.md") for p in paths) == 1
+        other = route.result.hits[0].copies[0]
+        assert f"same file  {other}" in str(route.query_one("#route-detail").render())

@@ -212,6 +212,9 @@ class RoutePane(Pane):
             text.append(f"{hit.purpose}\n" if hit.purpose else "")
             text.append("why  ", style="bold")
             text.append(hit.why or "-")
+            if hit.copies:  # the same file at other paths, folded into this hit
+                text.append("\nsame file  ", style="bold")
+                text.append(", ".join(hit.copies), style="dim")
             if self.result.why_intent:
                 text.append("\nA “why” question: decision records were favoured.", style="italic dim")
             detail.update(text)
