@@ -142,6 +142,11 @@ async def test_text_typed_right_after_ctrl_u_is_kept(demo_source):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await settle(pilot)
         assert box.value == "rel"
+        box.cursor_position = 1  # the caret after the r; then End, clear to its left and type, at once
+        for key in ("end", "ctrl+u", "z"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await settle(pilot)
+        assert box.value == "z"
 
 
 async def test_coming_back_to_route_returns_to_the_question_box_it_was_left_in(demo_source):

@@ -1,9 +1,11 @@
-"""An ``Input`` whose ctrl+u clears at once, so keys typed right after it are kept, and which
-leaves alt+digit to the workbench.
+"""An ``Input`` whose editing keys apply in the order they were typed, and which leaves alt+digit
+to the workbench.
 
-Textual runs a binding's action after the keys already queued behind it have been typed, so a
-fast ``ctrl+u`` then ``rel`` typed ``rel`` first and then cleared everything (2 of 10 tries in
-tmux). Handling ctrl+u as the key arrives keeps the order the user typed in.
+Textual runs a binding's action after the keys already queued behind it have been typed, while a
+character is typed as its key arrives. So a fast ``ctrl+u`` then ``rel`` typed ``rel`` first and
+then cleared everything (2 of 10 tries in tmux), and ``End ctrl+u z`` cleared only what was left of
+the caret before End moved it. This one applies the cursor moves and deletions of its own bindings
+as their keys arrive, in order with the characters around them.
 
 Terminals that send alt+digit as ESC and the digit (tmux among them) reach Textual as the macOS
 option characters ``¡™£¢∞§¶•ª``; an ``Input`` would claim them as text, hiding the workbench's
@@ -19,9 +21,27 @@ from textual.widgets import Input
 ALT_DIGITS = frozenset("¡™£¢∞§¶•ª")
 """alt+1 to alt+9 as Textual reads ESC+digit."""
 
+IN_ORDER = {
+    "left": "cursor_left",
+    "right": "cursor_right",
+    "ctrl+left": "cursor_left_word",
+    "ctrl+right": "cursor_right_word",
+    "home": "home",
+    "ctrl+a": "home",
+    "end": "end",
+    "ctrl+e": "end",
+    "backspace": "delete_left",
+    "delete": "delete_right",
+    "ctrl+d": "delete_right",
+    "ctrl+w": "delete_left_word",
+    "ctrl+u": "delete_left_all",
+    "ctrl+k": "delete_right_all",
+}
+"""``Input``'s own editing keys and their actions, applied as the key arrives."""
+
 
 class SteadyInput(Input):
-    """A text box that applies ctrl+u in order with the keys around it."""
+    """A text box that applies its editing keys in order with the characters around them."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         if character in ALT_DIGITS:
@@ -29,9 +49,10 @@ class SteadyInput(Input):
         return super().check_consume_key(key, character)
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.key == "ctrl+u":
+        action = IN_ORDER.get(event.key)
+        if action is not None:
             event.stop()
             event.prevent_default()
-            self.action_delete_left_all()
+            getattr(self, f"action_{action}")()
             return
         await super()._on_key(event)
