@@ -26,6 +26,13 @@ BEYOND = 100_000
 class CutTree(Tree[T]):
     """``Tree``, with "…" in the last cell of a line that goes on past the edge."""
 
+    DEFAULT_CSS = """
+    CutTree {
+        overflow-x: hidden;
+    }
+    """
+    """No sideways scroll bar: a line past the edge ends in "…", and ← and → fold."""
+
     BINDINGS = [
         Binding("left", "fold", "Fold or go to the parent", show=False),
         Binding("right", "unfold", "Unfold or go to the first child", show=False),
