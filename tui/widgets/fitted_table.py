@@ -70,7 +70,8 @@ class Column:
 def cut_path(path: str, width: int) -> str:
     """``path`` in at most ``width`` cells: whole when it fits; else what tells it from its siblings
     first: the file name, then the start of its folder (``…/FT-025-res…/feature.md``), then the
-    start of the path; a file name alone too long keeps its start and its end (``ADR-004-…-money.md``).
+    start of the path, below its top folder when there are more (``…/0006-ret…/spec/spec-v1.md``);
+    a file name alone too long keeps its start and its end (``ADR-004-…-money.md``).
     A rename (``old → new``) shares the width between its two paths."""
     if cell_len(path) <= width:
         return path
@@ -85,6 +86,9 @@ def cut_path(path: str, width: int) -> str:
         folder, before = parts[-2], "/".join(parts[:-2])
         lead = "…/" if before else ""  # the folders above, left out
         room = width - cell_len(tail) - cell_len(folder)
+        top, _, below_top = before.partition("/")
+        if below_top and room - 4 >= 4:  # deep: the folder under the top one (an issue's id) tells more
+            return f"…/{_first_cells(below_top, room - 4)}…/{folder}{tail}"
         if before and room - 2 >= 3:
             return f"{_first_cells(before, room - 2)}…/{folder}{tail}"
         if room >= len(lead):
