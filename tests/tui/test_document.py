@@ -396,16 +396,19 @@ async def test_leaving_the_source_deep_in_a_long_section_renders_down_to_that_li
         assert_in_sight(app, pane, f"Step {int(step.split()[1]) + 1 - 20}:")
 
 
-async def test_leaving_the_source_early_in_a_section_shows_that_line_too(demo_bank):
-    write_plan(demo_bank)  # "Step n" on raw line 7 + 2n: step 26 is line 59, in the first window
+@pytest.mark.parametrize("step", [26, 37])
+async def test_leaving_the_source_early_in_a_section_shows_that_line_too(demo_bank, step):
+    # "Step n" on raw line 7 + 2n: step 26 is line 59, in the first window; step 37, line 81, at its
+    # end, where the view could not scroll it to the top unless more is rendered after it.
+    write_plan(demo_bank)
     app = make_app(demo_bank, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        pane = await open_doc(app, pilot, "ops/plan.md", line=59)
+        pane = await open_doc(app, pilot, "ops/plan.md", line=7 + 2 * step)
         pane.query_one("#doc-source", TextArea).focus()
         await pilot.press("s")
         await settle(pilot)
-        assert_in_sight(app, pane, "Step 26:")
+        assert_in_sight(app, pane, f"Step {step}:")
 
 
 def assert_in_sight(app, pane, text: str) -> None:

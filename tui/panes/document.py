@@ -286,8 +286,8 @@ class DocumentPane(Pane):
             self._heading()
             start, end = self.opened.span(self.section)
             follow, self._follow = self._follow and self.line is not None and start <= self.line <= end, False
-            if follow:  # back from the source: enough windows rendered to hold its line, the view at it
-                self.shown_lines = max(self.shown_lines, (self.line - start) // WINDOW * WINDOW + WINDOW)
+            if follow:  # back from the source: windows rendered to hold its line and a screenful on
+                self.shown_lines = max(self.shown_lines, (self.line - start + WINDOW // 2) // WINDOW * WINDOW + WINDOW)
             content, left = window(self.opened.lines, start, end, self.shown_lines)
             note = more_note(left)
             view = self.query_one("#doc-rendered", MarkdownView)
