@@ -180,3 +180,19 @@ async def test_a_palette_opened_over_a_list_or_the_keys_closes_them_and_offers_t
         await pilot.press("escape", "ctrl+o")  # the jump palette as well
         await settle(pilot)
         assert isinstance(app.screen, CommandPalette) and isinstance(app.screen_stack[-2], WorkbenchScreen)
+
+
+async def test_a_wide_label_is_cut_in_cells_to_the_chooser():
+    from rich.cells import cell_len
+
+    class Wide(App[None]):
+        CSS = "Chooser { width: 14; }"
+
+        def compose(self) -> ComposeResult:
+            yield Chooser([("决策记录的层级名称", "decision"), ("all", "all")], "decision")
+
+    app = Wide()
+    async with app.run_test(size=(40, 10)):
+        chooser = app.query_one(Chooser)
+        shown = chooser.render().plain
+        assert cell_len(shown) == chooser.content_size.width and "…" in shown and shown.endswith("▼")

@@ -1,9 +1,11 @@
-"""A drop-down choice made of one widget: what Route's layer filter needs, at a fraction of the cost.
+"""A drop-down choice made of one widget: the filters of Route, Findings and Graph.
 
 Textual's ``Select`` composes its current value, its arrows and its whole option list the moment it
-is mounted; on the Route pane that made it close to a fifth of the work before the workbench's first
-frame. ``Chooser`` draws the current choice itself and makes the list only when it is opened: a
-small screen over the workbench, placed under the chooser, dismissed by Enter, a click, or Esc.
+is mounted; on the Route pane, the first pane shown, that made it close to a fifth of the work
+before the workbench's first frame. ``Chooser`` draws the current choice itself and makes the list
+only when it is opened: a small screen over the workbench, placed under the chosen value (or above
+it at the foot of the screen), as wide as its longest label. A letter highlights the next option
+starting with it; Enter or a click chooses; Esc, a click outside or a resize closes it unchanged.
 
 It answers as ``Select`` does where the panes use it: ``value`` (set by code or by the user) and a
 ``Changed`` message carrying the chooser and its new value.
@@ -79,12 +81,10 @@ class Chooser(Widget, can_focus=True):
         return next((label for label, value in self.options if value == self.value), str(self.value))
 
     def render(self) -> Text:
-        width = self.content_size.width
-        label = self.label
-        room = max(width - 2, 1)  # the arrow and the space before it
-        if len(label) > room:
-            label = label[: max(room - 1, 0)] + "…"
-        return Text.assemble(label.ljust(room), " ", (ARROW, "dim"))
+        room = max(self.content_size.width - 2, 1)  # the arrow and the space before it
+        label = Text(self.label, no_wrap=True)
+        label.truncate(room, overflow="ellipsis", pad=True)  # in cells: a wide character counts two
+        return Text.assemble(label, " ", (ARROW, "dim"))
 
     def validate_value(self, value: Any) -> Any:
         if not any(v == value for _, v in self.options):
