@@ -55,6 +55,10 @@ async def test_the_rule_filter_lists_whole_rule_names(demo_source):
             "must-not-define-violated" in row for row in rows
         )
         assert not any("unresolved-rule-ref\n" in row for row in rows)
+        await pilot.press("escape")
+        select.value = "unresolved-rule-reference"  # the longest rule name, whole on the chooser at 80 columns
+        await settle(pilot)
+        assert any("unresolved-rule-reference ▼" in row for row in screen_text(app))
 
 
 async def test_the_graph_footer_keeps_its_keys_and_an_empty_graph_shows_no_lone_root(demo_source):
