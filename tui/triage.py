@@ -21,6 +21,7 @@ from memorybank.core.route import RouteHit, route
 from memorybank.core.sections import SECTIONS, section_for
 from memorybank.core.write.edit import SectionUpdateResult
 from memorybank.core.write.fold import FoldResult, fold, foldable_body  # noqa: F401 - the Inbox pane's, from here
+from memorybank.core.write.fold import plan_fold as fold_planner
 from memorybank.core.write.gates import preview
 from memorybank.core.write.inbox import DiscardResult, InboxEntry, PromoteResult, promote
 from memorybank.core.write.inbox import plan_promote as core_plan_promote
@@ -102,6 +103,8 @@ class PromotePlan:
     result: PromoteResult
     index_lines: tuple[tuple[str, str], ...] = ()
     """Each index the document is registered in, with the line added to it."""
+    plan: Plan | None = None
+    """The file changes previewed: a confirmation lands only if the files still hold what it read."""
 
 
 def relative_derived(bank: Bank, target: str, derived: tuple[str, ...]) -> list[str]:
@@ -144,12 +147,15 @@ def index_lines(plan: Plan, registered_in: list[str]) -> tuple[tuple[str, str], 
     return tuple(lines)
 
 
-def plan_promote(bank: Bank, request: PromoteRequest, *, dry_run: bool = True) -> PromotePlan:
-    """The promotion's preview from the core's plan (a dry run by default), or the promotion done."""
+def plan_promote(
+    bank: Bank, request: PromoteRequest, *, dry_run: bool = True, shown: Plan | None = None
+) -> PromotePlan:
+    """The promotion's preview from the core's plan (a dry run by default), or the promotion done;
+    refused when ``shown`` (the plan previewed) read files that have changed since."""
     if dry_run:
-        shown = preview(bank, core_plan_promote, **promote_arguments(bank, request))
-        return PromotePlan(shown.result, index_lines(shown.plan, shown.result.registered_in))
-    return PromotePlan(promote(bank, **promote_arguments(bank, request)))
+        seen = preview(bank, core_plan_promote, **promote_arguments(bank, request))
+        return PromotePlan(seen.result, index_lines(seen.plan, seen.result.registered_in), seen.plan)
+    return PromotePlan(promote(bank, **promote_arguments(bank, request), shown=shown))
 
 
 def as_bank_paths(source: str, links: Any) -> tuple[str, ...]:
@@ -241,10 +247,12 @@ class FoldPlan:
     before: str
     after: str
     discard: DiscardResult
+    plan: Plan | None = None
+    """The file changes previewed: a confirmation lands only if the files still hold what it read."""
 
     @classmethod
-    def of(cls, result: FoldResult) -> FoldPlan:
-        return cls(result.update, result.before, result.after, result.discard)
+    def of(cls, result: FoldResult, plan: Plan | None = None) -> FoldPlan:
+        return cls(result.update, result.before, result.after, result.discard, plan)
 
     @property
     def diff(self) -> list[str]:
@@ -255,12 +263,16 @@ class FoldPlan:
 
 def plan_fold(bank: Bank, *, note: str, path: str, section: str, content: str, mode: str) -> FoldPlan:
     """The core's fold as a dry run: every gate of the section update and of the discard."""
-    return FoldPlan.of(fold(bank, note=note, path=path, section=section, content=content, mode=mode, dry_run=True))
+    shown = preview(bank, fold_planner, note=note, path=path, section=section, content=content, mode=mode)
+    return FoldPlan.of(shown.result, shown.plan)
 
 
-def apply_fold(bank: Bank, *, note: str, path: str, section: str, content: str, mode: str) -> FoldPlan:
-    """The core's fold: the section, the record line and the note's removal in one transaction."""
-    return FoldPlan.of(fold(bank, note=note, path=path, section=section, content=content, mode=mode))
+def apply_fold(
+    bank: Bank, *, note: str, path: str, section: str, content: str, mode: str, shown: Plan | None = None
+) -> FoldPlan:
+    """The core's fold: the section, the record line and the note's removal in one transaction;
+    refused when ``shown`` (the plan previewed) read files that have changed since."""
+    return FoldPlan.of(fold(bank, note=note, path=path, section=section, content=content, mode=mode, shown=shown))
 
 
 # -- proposals ------------------------------------------------------------------------------------
@@ -274,6 +286,7 @@ class ProposalOutcome:
     result: ExitResult | None = None
     index_lines: tuple[tuple[str, str], ...] = ()
     refusal: str | None = None
+    plan: Plan | None = None
 
 
 @dataclass(frozen=True)
@@ -290,23 +303,33 @@ class ProposalBatch:
     def refused(self) -> list[ProposalOutcome]:
         return [o for o in self.outcomes if o.refusal is not None]
 
+    @property
+    def plan(self) -> Plan:
+        """The file changes of every proposal that passed, added up (a file keeps its first ``before``)."""
+        total = Plan()
+        for outcome in self.outcomes:
+            if outcome.plan is not None and outcome.refusal is None:
+                total = total + outcome.plan
+        return total
+
 
 def _lines_of(result: ExitResult | None, plan: Plan) -> tuple[tuple[str, str], ...]:
     return index_lines(plan, result.registered_in) if isinstance(result, PromoteResult) else ()
 
 
-def run_proposals(bank: Bank, paths: list[str], *, dry_run: bool = True) -> ProposalBatch:
-    """The core's batch of proposals (one operation when applied); a refusal stops only its own note."""
-    batch = apply_proposals(bank, paths, dry_run=dry_run)
+def run_proposals(bank: Bank, paths: list[str], *, dry_run: bool = True, shown: Plan | None = None) -> ProposalBatch:
+    """The core's batch of proposals (one operation when applied); a refusal stops only its own note.
+    Applied with ``shown`` (the preview's ``plan``), it lands only on the files the preview read."""
+    batch = apply_proposals(bank, paths, dry_run=dry_run, shown=shown)
     return ProposalBatch(
-        tuple(ProposalOutcome(o.path, o.result, _lines_of(o.result, o.plan), o.refusal) for o in batch.outcomes)
+        tuple(ProposalOutcome(o.path, o.result, _lines_of(o.result, o.plan), o.refusal, o.plan) for o in batch.outcomes)
     )
 
 
-def preview_apply(bank: Bank, path: str) -> tuple[ExitResult, tuple[tuple[str, str], ...]]:
-    """A note's proposal as a dry run, with the index lines it would add, from the core's plan."""
+def preview_apply(bank: Bank, path: str) -> tuple[ExitResult, tuple[tuple[str, str], ...], Plan]:
+    """A note's proposal as a dry run, with the index lines it would add and the plan, from the core."""
     shown = preview(bank, plan_apply, path=path)
-    return shown.result, _lines_of(shown.result, shown.plan)
+    return shown.result, _lines_of(shown.result, shown.plan), shown.plan
 
 
 def sections_of(bank: Bank, path: str) -> list[str]:

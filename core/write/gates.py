@@ -15,7 +15,7 @@ from memorybank.core.parse import parse_document
 from memorybank.core.paths import resolve_from
 from memorybank.core.write import journal, values
 from memorybank.core.write.lock import BankLock
-from memorybank.core.write.plan import Plan
+from memorybank.core.write.plan import Plan, unchanged_since
 from memorybank.core.write.supplied import read_supplied
 from memorybank.core.write.transaction import Transaction
 
@@ -72,10 +72,20 @@ class Planned(Generic[R]):
         bank.refresh()
 
 
-def execute(bank: Bank, planner: Callable[..., Planned[R]], *, dry_run: bool = False, **arguments: Any) -> R:
+def execute(
+    bank: Bank,
+    planner: Callable[..., Planned[R]],
+    *,
+    dry_run: bool = False,
+    shown: Plan | None = None,
+    **arguments: Any,
+) -> R:
     """Plan a write and, unless ``dry_run``, land it: both in one write session, so no other writer
-    can come between the gates and the files."""
+    can come between the gates and the files. With ``shown`` (the plan a face previewed), the write
+    lands only if its files still hold what the preview read (``unchanged_since``)."""
     with write_session(bank):
+        if shown is not None:
+            unchanged_since(bank.root, shown)
         planned = planner(bank, dry_run=dry_run, **arguments)
         if not dry_run:
             planned.commit(bank)

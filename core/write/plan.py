@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
+
+from memorybank.core.errors import Refusal
 
 ChangeKind = Literal["create", "modify", "delete"]
 
@@ -78,3 +81,33 @@ class Plan:
             kind: ChangeKind = "create" if before is None else ("delete" if after is None else "modify")
             merged[change.path] = FileChange(change.path, kind, before, after)
         return Plan(tuple(merged.values()))
+
+
+def unchanged_since(root: Path, shown: Plan) -> None:
+    """Refuse a commit whose files are not as they were when ``shown`` was previewed.
+
+    A face previews a write, the owner reads it and confirms; meanwhile another process may have
+    written one of its files. The write planned again at the confirmation would then land on what
+    that process wrote (a section replaced with the line it added gone), which the preview never
+    showed. Each file the preview read must still hold the same bytes (or still be missing).
+
+    Raises:
+        Refusal: a file changed; nothing was written.
+    """
+    changed = []
+    for change in shown.changes:
+        target = root / change.path
+        try:
+            now: bytes | None = target.read_bytes()
+        except FileNotFoundError:
+            now = None
+        except OSError:
+            now = b""  # unreadable now: not what the preview read
+        if now != change.before:
+            changed.append(change.path)
+    if changed:
+        raise Refusal(
+            f"{', '.join(changed)} changed since the preview (another process wrote to it); nothing was "
+            "written. Preview again to see the write as it now stands.",
+            reason="changed-since-preview",
+        )

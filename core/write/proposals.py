@@ -25,7 +25,7 @@ from memorybank.core.write.fold import FoldResult, plan_fold
 from memorybank.core.write.gates import Planned, write_session
 from memorybank.core.write.inbox import DiscardResult, PromoteResult, plan_discard, plan_promote, quarantined
 from memorybank.core.write.landing import now_stamp
-from memorybank.core.write.plan import Plan
+from memorybank.core.write.plan import Plan, unchanged_since
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
 
@@ -174,23 +174,30 @@ def plan_apply(bank: Bank, *, path: str, dry_run: bool = True) -> Planned[ExitRe
     return _exit_plan(bank, proposal["action"], note.path, fields, dry_run)
 
 
-def apply_proposal(bank: Bank, *, path: str, dry_run: bool = False) -> ExitResult:
-    """Carry out a note's proposal as its owner: every gate runs again, against today's bank."""
+def apply_proposal(bank: Bank, *, path: str, dry_run: bool = False, shown: Plan | None = None) -> ExitResult:
+    """Carry out a note's proposal as its owner: every gate runs again, against today's bank; with
+    ``shown`` (the plan previewed), only if its files still hold what the preview read."""
     with write_session(bank):
+        if shown is not None:
+            unchanged_since(bank.root, shown)
         planned = plan_apply(bank, path=path, dry_run=dry_run)
         if not dry_run:
             planned.commit(bank)
         return planned.result
 
 
-def apply_proposals(bank: Bank, paths: list[str], *, dry_run: bool = False) -> BatchResult:
+def apply_proposals(bank: Bank, paths: list[str], *, dry_run: bool = False, shown: Plan | None = None) -> BatchResult:
     """Apply several notes' proposals in turn, as one operation.
 
     A proposal whose gates refuse is skipped with its reason (the others still apply); a failure of
-    the file system, or a kill, undoes every proposal of the batch already applied.
+    the file system, or a kill, undoes every proposal of the batch already applied. With ``shown``
+    (the batch's plans previewed, added up), nothing applies unless its files still hold what the
+    preview read.
     """
     outcomes: list[ProposalOutcome] = []
     with write_session(bank), contextlib.nullcontext() if dry_run else journal.operation(bank.root):
+        if shown is not None:
+            unchanged_since(bank.root, shown)
         for path in paths:
             try:
                 planned = plan_apply(bank, path=path, dry_run=dry_run)

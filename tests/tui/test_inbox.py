@@ -433,3 +433,28 @@ async def test_a_proposal_that_no_longer_passes_its_gates_is_refused_verbatim_al
         await pilot.press("y")
         assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen) and len(pane.entries) == 4)
     assert (triage_root / "_inbox/onboarding.md").exists() and not (triage_root / "_inbox/dark-mode.md").exists()
+
+
+async def test_a_fold_confirmed_after_another_process_edited_the_owner_is_refused_and_keeps_that_edit(triage_root):
+    owner = triage_root / "engineering/testing-policy.md"
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        form = app.screen
+        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
+        await settle(pilot)
+        form.query_one("#fold-section", Select).value = "What Must Be Tested"
+        form.query_one("#fold-mode", Select).value = "replace"
+        await pilot.press("ctrl+s")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        outside = "A line another process added after the preview."
+        owner.write_text(owner.read_text(encoding="utf-8") + f"\n{outside}\n", encoding="utf-8")
+        await pilot.press("y")
+        refusal = lambda: str(form.query_one(".dialog-error").render())  # noqa: E731
+        assert await until(pilot, lambda: "changed since the preview" in refusal())
+        assert app.screen is form  # back on the form as typed; Enter previews again
+        assert "_inbox/parser-coverage.md" in [e.path for e in pane.entries]
+    assert outside in owner.read_text(encoding="utf-8")
+    assert (triage_root / "_inbox/parser-coverage.md").exists()

@@ -144,7 +144,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core(lambda: apply_fold(self.bank, **fields))
+                self.run_core(lambda: apply_fold(self.bank, **fields, shown=plan.plan))
 
         title = f"Fold into {plan.update.path} § {plan.update.section}?"
         self.app.push_screen(

@@ -150,7 +150,7 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core(lambda: plan_promote(self.bank, filled, dry_run=False))
+                self.run_core(lambda: plan_promote(self.bank, filled, dry_run=False, shown=plan.plan))
 
         self.app.push_screen(
             PreviewDialog(

@@ -17,6 +17,7 @@ from typing import Any
 
 from memorybank.core import yamlio
 from memorybank.core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, list_inbox
+from memorybank.core.write.plan import Plan
 from memorybank.core.write.proposals import apply_proposal
 from memorybank.tui.dialogs.discard import DiscardDialog, Doomed
 from memorybank.tui.dialogs.fold import FoldDialog
@@ -307,14 +308,14 @@ class InboxPane(BulkTriage, Pane):
         self.run_core(lambda: preview_apply(self.bank, path), partial(self._confirm_apply, path), channel="write")
 
     def _confirm_apply(
-        self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...]]
+        self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...], Plan]
     ) -> None:
-        result, lines = value
+        result, lines, plan = value
         proposal = Proposal.of(next((e.proposal for e in self.entries if e.path == path), None))
 
         def answered(go: bool | None) -> None:
             if go:
-                self.run_core(lambda: apply_proposal(self.bank, path=path), self._applied, channel="write")
+                self.run_core(lambda: apply_proposal(self.bank, path=path, shown=plan), self._applied, channel="write")
 
         self.app.push_screen(
             PreviewDialog(

@@ -55,7 +55,9 @@ class BulkTriage:
         def answered(go: bool | None) -> None:
             if go:
                 self.run_core(
-                    lambda: run_proposals(self.bank, passed, dry_run=False), self._batch_applied, channel="write"
+                    lambda: run_proposals(self.bank, passed, dry_run=False, shown=batch.plan),
+                    self._batch_applied,
+                    channel="write",
                 )
 
         self.app.push_screen(
