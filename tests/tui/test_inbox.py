@@ -458,3 +458,19 @@ async def test_a_fold_confirmed_after_another_process_edited_the_owner_is_refuse
         assert "_inbox/parser-coverage.md" in [e.path for e in pane.entries]
     assert outside in owner.read_text(encoding="utf-8")
     assert (triage_root / "_inbox/parser-coverage.md").exists()
+
+
+async def test_marks_stay_when_the_inbox_changes_on_disk(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("space")
+        pane.query_one("#inbox-notes", DataTable).move_cursor(
+            row=[e.path for e in pane.entries].index("_inbox/dark-mode.md")
+        )
+        await pilot.press("space")
+        assert pane.marked == {"_inbox/flaky-ci.md", "_inbox/dark-mode.md"}  # neither carries a proposal
+        create(Bank.open(triage_root), path="_inbox/new.md", title="A new note", purpose="Captured.", inbox=True)
+        app.recheck()  # an agent captured a note meanwhile
+        assert await until(pilot, lambda: "_inbox/new.md" in [e.path for e in pane.entries])
+        assert pane.marked == {"_inbox/flaky-ci.md", "_inbox/dark-mode.md"}

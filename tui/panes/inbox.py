@@ -134,7 +134,7 @@ class InboxPane(BulkTriage, Pane):
         keep = self.selected.path if self.selected else None
         row = table.cursor_row
         self.entries = entries
-        self.marked &= {e.path for e in entries if e.proposal}
+        self.marked &= {e.path for e in entries}  # a mark stays while its note does, proposal or not
         table.set_rows([(self._cells(e), e.path) for e in entries], keep=keep)
         if entries and (keep is None or keep not in {e.path for e in entries}):
             table.move_cursor(row=min(max(row, 0), len(entries) - 1), animate=False)
