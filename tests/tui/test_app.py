@@ -248,3 +248,18 @@ async def test_a_file_written_by_another_process_shows_up_through_notifications_
         assert await wait_for(pilot, lambda: header.summary.documents == before + 1, 3.0), (
             "the new document did not appear within 3 s"
         )
+
+
+async def test_a_panes_keys_show_each_key_once_and_say_what_enter_opens(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "5", "question_mark")  # Drift: +/- and ]/[ each with a hidden twin
+        await settle(pilot)
+        rows = [row[3:77].strip() for row in screen_text(app)]  # inside the dialog's border
+        first = next(i for i, row in enumerate(rows) if row.startswith("Drift pane"))
+        everywhere = next(i for i, row in enumerate(rows) if row.startswith("Everywhere"))
+        drift = rows[first + 1 : everywhere]
+        assert sum("30 days" in row for row in drift) == 2  # threshold and stale, once each
+        assert any(row.startswith("Enter") and "open the document" in row for row in drift)
+        assert not any(row.startswith("esc") for row in drift)

@@ -27,15 +27,21 @@ EVERYWHERE: tuple[tuple[str, str], ...] = (
 
 
 def pane_keys(bindings: Iterable[Binding], display) -> list[tuple[str, str]]:
-    """A pane's bindings as (keys, what they do); keys bound to one action are shown together."""
+    """A pane's bindings as (keys, what they do); keys bound to one action are shown together, and
+    a key another binding of the same action already shows (``-`` under ``+/-``) is not repeated."""
     rows: dict[str, tuple[list[str], str]] = {}
+    covered: dict[str, set[str]] = {}  # per action, the keys its rows show (``+/-`` shows + and -)
     for binding in bindings:
-        if binding.action in ("leave_filter", "leave_threshold", "switch_focus") or not binding.description:
-            continue
-        keys, _ = rows.setdefault(binding.action.split("(")[0] + binding.description, ([], binding.description))
+        if binding.action.startswith("leave_") or binding.action == "switch_focus" or not binding.description:
+            continue  # Esc out of a box: the pane's hint says so
+        action = binding.action.split("(")[0]
         shown = display(binding)
+        if shown in covered.get(action, set()):
+            continue
+        keys, _ = rows.setdefault(action + binding.description, ([], binding.description))
         if shown not in keys:
             keys.append(shown)
+            covered.setdefault(action, set()).update(shown.split("/"))
     return [(" · ".join(keys), description) for keys, description in rows.values()]
 
 

@@ -39,7 +39,10 @@ class DriftPane(Pane):
         Binding("left_square_bracket", "stale_days(-1)", "Stale -30 days", key_display="[", show=False),
         Binding("escape", "leave_threshold", "Drift", show=False),
     ]
-    EXTRA_KEYS = (("← · →", "fold or unfold a node, or go to its parent"),)
+    EXTRA_KEYS = (
+        ("Enter", "open the document"),
+        ("← · →", "fold or unfold a node, or go to its parent"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Drift: check again", "Read the git history again", "check"),
         PaletteCommand("Drift: raise the threshold by 30 days", "Only wider gaps", "threshold(1)"),

@@ -72,6 +72,7 @@ class InboxPane(BulkTriage, Pane):
         Binding("o", "open_candidate", "Open where it belongs", show=False),
         Binding("e", "edit", "Editor", show=False),
     ]
+    EXTRA_KEYS = (("Enter", "open the note in the Document pane"),)
     COMMANDS_OFFERED = (
         PaletteCommand("Inbox: promote the selected note", "A form, a dry-run preview, then the move", "promote"),
         PaletteCommand(
