@@ -135,7 +135,9 @@ async def test_changes_since_a_ref_and_a_bad_ref_reported_without_a_crash(demo_s
         await settle(pilot)
         assert any('"no-such-ref" is not a commit' in m for m in notes.errors())
         assert pane.changes is None and app.is_running
-        since.value = "2026-05-01"
-        await pilot.press("slash", "enter")
+        assert since.has_focus  # refused: the box keeps the focus, so the fix typed next is no pane key
+        await pilot.press("end", "ctrl+u", *"2026-05-01", "enter")
         await settle(pilot)
+        assert app.screen.query_one("#panes").active == "changes"
         assert {c.path for c in pane.changes.changes} >= {"domain/invoicing-rules.md", "engineering/caching-notes.md"}
+        assert pane.query_one("#changes-table").has_focus  # listed: the results take it

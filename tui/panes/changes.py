@@ -39,6 +39,7 @@ class ChangesPane(Pane):
         Binding("escape", "leave_since", "Changes", show=False),
         Binding("slash", "since", "Since…", key_display="/"),
     ]
+    EXTRA_KEYS = (("Enter", "open the document"),)
     COMMANDS_OFFERED = (PaletteCommand("Changes: since a ref or a date", "HEAD~5, main, v1.2, 2026-05-01", "since"),)
 
     class ChangeChosen(DocumentChosen):
@@ -47,6 +48,8 @@ class ChangesPane(Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.changes: Changes | None = None
+        self._to_results = False
+        """The since value was just submitted: the results take the focus once listed."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
@@ -68,8 +71,8 @@ class ChangesPane(Pane):
 
     @on(Input.Submitted, "#changes-since")
     def _submitted(self) -> None:
+        self._to_results = True  # once listed; a refused value keeps the focus in the box, to fix it
         self.reload()
-        self.query_one("#changes-table", DataTable).focus()
 
     def reload(self) -> None:
         since = self.query_one("#changes-since", Input).value.strip()
@@ -81,12 +84,16 @@ class ChangesPane(Pane):
         )
 
     def _failed(self, error: BaseException) -> None:
+        self._to_results = False
         self.changes = None
         self.query_one("#changes-table", FittedTable).set_rows([])
         self.query_one("#changes-summary", Static).update(getattr(error, "message", str(error)))
 
     def _listed(self, changes: Changes) -> None:
         self.changes = changes
+        if self._to_results:
+            self._to_results = False
+            self.query_one("#changes-table", DataTable).focus()
         counts: dict[str, int] = {}
         rows: list[tuple[list[str | Text], str]] = []
         for index, change in enumerate(changes.changes):
