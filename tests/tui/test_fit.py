@@ -92,6 +92,8 @@ def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():
     shown = [cut_path(path, 28) for path in siblings]
     assert len(set(shown)) == 3 and all(len(s) <= 28 and s.endswith(f"brief-v{n}.md") for s, n in zip(shown, (2, 3, 4)))
     assert cut_path("short.md", 28) == "short.md"
+    # Folders left out are never silent: an inbox note does not pass for a file at the bank's root.
+    assert cut_path("_inbox/webhook-signature-rotation.md", 31) == "…/webhook-signature-rotation.md"
     # Deep in an issue: its id, under the top folder, stays (not "issues/000…").
     specs = [cut_path(f"issues/000{n}-retry-policy/iterations/spec/spec-v1.md", 27) for n in (5, 6)]
     assert specs[1] == "…/0006-ret…/spec/spec-v1.md" and len(set(specs)) == 2

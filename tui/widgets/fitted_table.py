@@ -96,8 +96,8 @@ def cut_path(path: str, width: int) -> str:
         room = width - cell_len(tail) - len(lead) - 1  # 1: the "…" cutting the folder
         if room >= 4:
             return f"{lead}{_first_cells(folder, room)}…{tail}"
-    if cell_len(name) <= width:
-        return name
+    if cell_len(name) <= width:  # its folders left out: "…/" says so when there is room
+        return f"…/{name}" if len(parts) >= 2 and cell_len(name) + 2 <= width else name
     ahead = max((width - 1) * 3 // 5, 1)
     return f"{_first_cells(name, ahead)}…{_last_cells(name, width - 1 - ahead)}"
 
