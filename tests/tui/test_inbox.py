@@ -474,3 +474,25 @@ async def test_marks_stay_when_the_inbox_changes_on_disk(triage_root):
         app.recheck()  # an agent captured a note meanwhile
         assert await until(pilot, lambda: "_inbox/new.md" in [e.path for e in pane.entries])
         assert pane.marked == {"_inbox/flaky-ci.md", "_inbox/dark-mode.md"}
+
+
+async def test_a_fold_form_cancelled_after_edits_comes_back_with_them(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        form = app.screen
+        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
+        await settle(pilot)
+        form.query_one("#fold-mode", Select).value = "replace"
+        form.query_one("#fold-content", TextArea).text = "A long, careful paragraph the owner wrote."
+        await pilot.press("escape")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        again = app.screen
+        assert again.query_one("#fold-content", TextArea).text == "A long, careful paragraph the owner wrote."
+        assert again.query_one("#fold-into", Input).value == "engineering/testing-policy.md"
+        assert again.query_one("#fold-mode", Select).value == "replace"
+        assert "your edits from before" in str(again.query_one(".dialog-note").render())

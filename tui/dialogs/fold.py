@@ -3,7 +3,8 @@
 Choose the owner document (completed from the bank) and one of its sections, append or replace,
 and edit the text to fold. The preview shows the section's diff and the discard that follows,
 whose reason is filled in ("folded into PATH#Section"); confirming writes the section, then
-discards the note. A refusal is shown verbatim and the form stays as typed.
+discards the note. A refusal is shown verbatim and the form stays as typed. A form cancelled after
+edits keeps them as the note's draft: folding the same note again starts from them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 HINT = "Enter or ctrl+s previews (writes nothing) · Tab moves on · Esc cancels"
 MODES = [("append to the section", "append"), ("replace the section", "replace")]
+
+DRAFTS: dict[tuple[str, str], dict[str, str]] = {}
+"""Per bank and note, the fields of a fold form cancelled after edits (kept while the app runs)."""
 
 
 class FoldDialog(CoreDialog[FoldPlan | None]):
@@ -50,12 +54,19 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     ) -> None:
         super().__init__(bank)
         self.note = note
-        self.into = into
-        self.section = section
-        self.content = content
-        self.origin = origin
+        self.offered = dict(into=into, section=section or "", content=content, mode="append")
+        draft = DRAFTS.get(self._key)
+        self.drafted = draft is not None
+        fields = draft or self.offered
+        self.into, self.section, self.content = fields["into"], fields["section"] or None, fields["content"]
+        self.mode = fields["mode"]
+        self.origin = origin + ("  ·  your edits from before" if self.drafted else "")
         self.plan: FoldPlan | None = None
         """The last preview shown."""
+
+    @property
+    def _key(self) -> tuple[str, str]:
+        return str(self.bank.root), self.note
 
     def compose(self) -> ComposeResult:
         sections = sections_of(self.bank, self.into)
@@ -85,7 +96,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
                 ),
             )
             yield self._field(
-                "Mode", FormSelect(MODES, value="append", allow_blank=False, id="fold-mode", compact=True)
+                "Mode", FormSelect(MODES, value=self.mode, allow_blank=False, id="fold-mode", compact=True)
             )
             yield Label(
                 "Text to fold; edit it to read well in its new place (f7 selects all):",
@@ -106,6 +117,14 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     def on_mount(self) -> None:
         target = "#fold-into" if not self.into else "#fold-section"
         self.query_one(target).focus()
+
+    def action_cancel(self) -> None:
+        """Close the form; what was changed in it is kept for the next fold of this note."""
+        fields = self._fields()
+        now = dict(into=fields["path"], section=fields["section"], content=fields["content"], mode=fields["mode"])
+        if now != self.offered:
+            DRAFTS[self._key] = now
+        super().action_cancel()
 
     # -- the form ------------------------------------------------------------------------------
 
@@ -144,6 +163,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
 
         def answered(go: bool | None) -> None:
             if go:
+                DRAFTS.pop(self._key, None)  # written, or refused with the form still open
                 self.run_core(lambda: apply_fold(self.bank, **fields, shown=plan.plan))
 
         title = f"Fold into {plan.update.path} § {plan.update.section}?"
