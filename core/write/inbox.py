@@ -27,6 +27,7 @@ from memorybank.core.write import values
 from memorybank.core.write.compose import NewDocument, compose, inherit
 from memorybank.core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
 from memorybank.core.write.landing import INBOX, now_stamp
+from memorybank.core.write.plan import Plan
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
 
@@ -229,10 +230,13 @@ def plan_discard(
     return Planned(DiscardResult(note.path, note.title, note.purpose, why, not dry_run, dry_run, note.size), tx)
 
 
-def discard(bank: Bank, *, path: str, reason: str, dry_run: bool = False, by: str | None = None) -> DiscardResult:
+def discard(
+    bank: Bank, *, path: str, reason: str, dry_run: bool = False, by: str | None = None, shown: Plan | None = None
+) -> DiscardResult:
     """Drop a quarantined note on the record: a reason is required, and it is kept (with the note's
-    title and the time) in ``_inbox/.record.jsonl``, written in the same transaction."""
-    return execute(bank, plan_discard, dry_run=dry_run, path=path, reason=reason, by=by)
+    title and the time) in ``_inbox/.record.jsonl``, written in the same transaction. With ``shown``,
+    refused when the files it lists changed since (``core.write.plan.unchanged_since``)."""
+    return execute(bank, plan_discard, dry_run=dry_run, shown=shown, path=path, reason=reason, by=by)
 
 
 def _captured(note: Document) -> tuple[str | None, float]:

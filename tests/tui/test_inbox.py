@@ -496,3 +496,20 @@ async def test_a_fold_form_cancelled_after_edits_comes_back_with_them(triage_roo
         assert again.query_one("#fold-into", Input).value == "engineering/testing-policy.md"
         assert again.query_one("#fold-mode", Select).value == "replace"
         assert "your edits from before" in str(again.query_one(".dialog-note").render())
+
+
+async def test_a_note_rewritten_on_disk_while_the_discard_dialog_asks_is_not_discarded(triage_root):
+    note = triage_root / "_inbox/flaky-ci.md"
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("d")
+        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
+        dialog = app.screen
+        rewritten = note.read_text(encoding="utf-8") + "\nAn agent added the real cause: a leaked fixture.\n"
+        note.write_text(rewritten, encoding="utf-8")
+        dialog.query_one("#discard-reason", Input).value = "a slow runner, not bank material"
+        await pilot.press("enter")
+        assert await until(pilot, lambda: "changed since the preview" in error_of(dialog))
+        assert app.screen is dialog
+    assert note.read_text(encoding="utf-8") == rewritten

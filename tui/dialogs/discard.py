@@ -1,7 +1,9 @@
 """Discarding notes: the reason is required (the core refuses an empty one), and the dialog is the
 confirmation, saying what is deleted before Enter deletes it. Several marked notes go with one
 reason; every one is checked first (a dry run each), so a refusal deletes nothing. The reason
-completes (Tab) from the reasons given before in this bank and a few presets."""
+completes (Tab) from the reasons given before in this bank and a few presets. A note that changed
+on disk after the dialog opened (an agent rewrote it) is not discarded: the owner decided on what
+they had read."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
 from memorybank.core.write.inbox import DiscardResult, discard
+from memorybank.core.write.plan import FileChange, Plan
 from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
 from memorybank.tui.reasons import PRESETS, reasons
 from memorybank.tui.widgets.completing_input import CompletingInput
@@ -29,11 +32,29 @@ class Doomed:
     title: str
 
 
-def discard_all(bank: Bank, notes: list[Doomed], reason: str) -> list[DiscardResult]:
-    """Check every note (dry run), then discard them one by one; a refusal in the check stops all."""
+def discard_all(
+    bank: Bank, notes: list[Doomed], reason: str, seen: dict[str, bytes | None] | None = None
+) -> list[DiscardResult]:
+    """Check every note (dry run), then discard them one by one; a refusal in the check stops all.
+    With ``seen`` (each note's bytes when the owner was asked), a note changed since is refused."""
+
+    def shown(path: str) -> Plan | None:
+        return None if seen is None else Plan((FileChange(path, "delete", seen.get(path), None),))
+
     for note in notes:
-        discard(bank, path=note.path, reason=reason, dry_run=True)
-    return [discard(bank, path=note.path, reason=reason) for note in notes]
+        discard(bank, path=note.path, reason=reason, dry_run=True, shown=shown(note.path))
+    return [discard(bank, path=note.path, reason=reason, shown=shown(note.path)) for note in notes]
+
+
+def read_notes(bank: Bank, notes: list[Doomed]) -> dict[str, bytes | None]:
+    """Each note's bytes as they are now (None: already gone)."""
+    found: dict[str, bytes | None] = {}
+    for note in notes:
+        try:
+            found[note.path] = (bank.root / note.path).read_bytes()
+        except OSError:
+            found[note.path] = None
+    return found
 
 
 class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
@@ -46,6 +67,8 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
         super().__init__(bank)
         self.notes = notes
         self.reason = reason
+        self.seen = read_notes(bank, notes)
+        """The notes as the owner was asked about them."""
 
     def compose(self) -> ComposeResult:
         many = len(self.notes) > 1
@@ -93,4 +116,5 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
     def action_discard(self) -> None:
         reason = self.query_one("#discard-reason", Input).value
         notes = list(self.notes)
-        self.run_core(lambda: discard_all(self.bank, notes, reason))
+        seen = self.seen
+        self.run_core(lambda: discard_all(self.bank, notes, reason, seen))
