@@ -105,6 +105,23 @@ async def open_inbox(pilot, note: str) -> InboxPane:
     return pane
 
 
+async def fold_form(pilot, into: str = "engineering/testing-policy.md") -> FoldDialog:
+    """Open the fold form on the highlighted note, with ``into`` as the owner (its sections loaded)."""
+    await pilot.press("f")
+    assert await until(pilot, lambda: isinstance(pilot.app.screen, FoldDialog))
+    form = pilot.app.screen
+    form.query_one("#fold-into", Input).value = into
+    await settle(pilot)
+    return form
+
+
+async def mark_also(pilot, pane: InboxPane, other: str) -> None:
+    """Mark the highlighted note, then ``other``."""
+    await pilot.press("space")
+    pane.query_one("#inbox-notes", DataTable).move_cursor(row=[e.path for e in pane.entries].index(other))
+    await pilot.press("space")
+
+
 def error_of(dialog) -> str:
     box = dialog.query_one(".dialog-error", Static)
     return str(box.render()) if box.has_class("-shown") else ""
@@ -177,11 +194,7 @@ async def test_enter_on_the_fold_forms_section_field_previews_as_its_hint_says(t
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await open_inbox(pilot, "_inbox/parser-coverage.md")
-        await pilot.press("f")
-        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
-        form = app.screen
-        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
-        await settle(pilot)
+        form = await fold_form(pilot)
         section = form.query_one("#fold-section", Select)
         section.value = "What Must Be Tested"
         section.focus()
@@ -199,11 +212,7 @@ async def test_fold_appends_to_the_owner_section_then_discards_the_note_with_the
         pane = await open_inbox(pilot, "_inbox/parser-coverage.md")
         owners = dict(pane.view.owners)
         assert owners["required_test_coverage"] == ("engineering/testing-policy.md",)
-        await pilot.press("f")
-        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
-        form = app.screen
-        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
-        await settle(pilot)
+        form = await fold_form(pilot)
         form.query_one("#fold-section", Select).value = "What Must Be Tested"
         form.query_one("#fold-mode", Select).value = "append"
         assert form.query_one("#fold-content", TextArea).text == "Round-trip tests caught two bugs in the CSV importer."
@@ -256,11 +265,7 @@ async def test_marked_notes_are_discarded_together_with_a_reason_completed_from_
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("space")
-        pane.query_one("#inbox-notes", DataTable).move_cursor(
-            row=[e.path for e in pane.entries].index("_inbox/dark-mode.md")
-        )
-        await pilot.press("space")
+        await mark_also(pilot, pane, "_inbox/dark-mode.md")
         assert pane.marked == {"_inbox/flaky-ci.md", "_inbox/dark-mode.md"}
         await pilot.press("d")
         assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
@@ -345,10 +350,7 @@ async def test_marked_proposals_are_applied_together_after_one_combined_preview(
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         pane = await open_inbox(pilot, "_inbox/onboarding.md")
-        await pilot.press("space")
-        table = pane.query_one("#inbox-notes", DataTable)
-        table.move_cursor(row=[e.path for e in pane.entries].index("_inbox/dark-mode.md"))
-        await pilot.press("space")
+        await mark_also(pilot, pane, "_inbox/dark-mode.md")
         assert pane.marked == {"_inbox/onboarding.md", "_inbox/dark-mode.md"}
         await pilot.press("A")
         assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
@@ -440,11 +442,7 @@ async def test_a_fold_confirmed_after_another_process_edited_the_owner_is_refuse
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         pane = await open_inbox(pilot, "_inbox/parser-coverage.md")
-        await pilot.press("f")
-        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
-        form = app.screen
-        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
-        await settle(pilot)
+        form = await fold_form(pilot)
         form.query_one("#fold-section", Select).value = "What Must Be Tested"
         form.query_one("#fold-mode", Select).value = "replace"
         await pilot.press("ctrl+s")
@@ -464,11 +462,7 @@ async def test_marks_stay_when_the_inbox_changes_on_disk(triage_root):
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("space")
-        pane.query_one("#inbox-notes", DataTable).move_cursor(
-            row=[e.path for e in pane.entries].index("_inbox/dark-mode.md")
-        )
-        await pilot.press("space")
+        await mark_also(pilot, pane, "_inbox/dark-mode.md")
         assert pane.marked == {"_inbox/flaky-ci.md", "_inbox/dark-mode.md"}  # neither carries a proposal
         create(Bank.open(triage_root), path="_inbox/new.md", title="A new note", purpose="Captured.", inbox=True)
         app.recheck()  # an agent captured a note meanwhile
@@ -480,11 +474,7 @@ async def test_a_fold_form_cancelled_after_edits_comes_back_with_them(triage_roo
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await open_inbox(pilot, "_inbox/parser-coverage.md")
-        await pilot.press("f")
-        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
-        form = app.screen
-        form.query_one("#fold-into", Input).value = "engineering/testing-policy.md"
-        await settle(pilot)
+        form = await fold_form(pilot)
         form.query_one("#fold-mode", Select).value = "replace"
         form.query_one("#fold-content", TextArea).text = "A long, careful paragraph the owner wrote."
         await pilot.press("escape")
