@@ -16,28 +16,36 @@ still typed.
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.widgets import Input
 
 ALT_DIGITS = frozenset("¡™£¢∞§¶•ª")
 """alt+1 to alt+9 as Textual reads ESC+digit."""
 
+EDITING = frozenset(
+    {
+        "cursor_left",
+        "cursor_right",
+        "cursor_left_word",
+        "cursor_right_word",
+        "home",
+        "end",
+        "delete_left",
+        "delete_right",
+        "delete_left_word",
+        "delete_left_all",
+        "delete_right_all",
+    }
+)
+"""``Input``'s actions that move the cursor or delete, without arguments: applied as their key arrives."""
+
 IN_ORDER = {
-    "left": "cursor_left",
-    "right": "cursor_right",
-    "ctrl+left": "cursor_left_word",
-    "ctrl+right": "cursor_right_word",
-    "home": "home",
-    "ctrl+a": "home",
-    "end": "end",
-    "ctrl+e": "end",
-    "backspace": "delete_left",
-    "delete": "delete_right",
-    "ctrl+d": "delete_right",
-    "ctrl+w": "delete_left_word",
-    "ctrl+u": "delete_left_all",
-    "ctrl+k": "delete_right_all",
+    key.strip(): binding.action
+    for binding in Input.BINDINGS
+    if isinstance(binding, Binding) and binding.action in EDITING
+    for key in binding.key.split(",")
 }
-"""``Input``'s own editing keys and their actions, applied as the key arrives."""
+"""Each key ``Input`` binds to one of those actions (its own table, not a copy of it)."""
 
 
 class SteadyInput(Input):
