@@ -15,7 +15,7 @@ from memorybank.tui.panes.inbox import InboxPane
 from memorybank.tui.screenshots import ReplayedServer, inbox_clock, pin_inbox_times
 from textual.widgets import DataTable, Input, Select
 
-from tests.tui.conftest import SIZE, settle
+from tests.tui.conftest import SIZE, settle, until
 
 
 @pytest.fixture
@@ -36,7 +36,10 @@ async def on_note(pilot, name: str) -> None:
     await pilot.press("escape", "8")
     await settle(pilot)
     pane = pilot.app.screen.query_one(InboxPane)
-    pane.query_one("#inbox-notes", DataTable).move_cursor(row=[e.path for e in pane.entries].index(f"_inbox/{name}"))
+    path = f"_inbox/{name}"
+    assert await until(pilot, lambda: path in [e.path for e in pane.entries]), f"{path} never listed"
+    pane.query_one("#inbox-notes", DataTable).move_cursor(row=[e.path for e in pane.entries].index(path))
+    assert await until(pilot, lambda: pane.view is not None and pane.view.entry.path == path)
     await settle(pilot, rounds=3)
 
 
