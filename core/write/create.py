@@ -67,7 +67,7 @@ def _body(title: str, supplied: str | None, inherited: Inherited, warnings: list
     if supplied is not None and supplied.strip():
         if inherited.body is not None:
             warnings.append(f"Body supplied, so the prose of {inherited.template.path} was not used.")  # type: ignore[union-attr]
-        return supplied_body(title, supplied)
+        return supplied_body(title, supplied, warnings)
     if inherited.body is not None:
         return retitle(inherited.body, title)
     return f"# {title}\n"

@@ -32,11 +32,15 @@ def now_stamp() -> str:
     return clock.stamp()
 
 
-def supplied_body(title: str, text: str) -> str:
-    """A caller's body under the document's title; an H1 it already has is retitled, not doubled."""
+def supplied_body(title: str, text: str, warnings: list[str]) -> str:
+    """A caller's body under the document's title; an H1 it already has is retitled, not doubled,
+    and a warning names the heading it replaced when that said something else."""
     stripped = text.strip()
     first = stripped.split("\n", 1)[0]
     if first.startswith("# "):
+        own = first[2:].strip()
+        if own != title.strip():
+            warnings.append(f'The body\'s heading "# {own}" became "# {title}": a document\'s H1 is its title.')
         return retitle(stripped, title)
     return f"# {title}\n\n{stripped}"
 

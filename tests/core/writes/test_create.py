@@ -201,8 +201,8 @@ def test_a_supplied_body_replaces_the_template_prose_with_a_warning(fixture_copy
     assert any("prose of flows/templates/adr/ADR-ID.md was not used" in w for w in result.warnings)
 
 
-def test_a_body_that_brings_its_own_h1_is_retitled_not_doubled(fixture_copy):
-    create(
+def test_a_body_that_brings_its_own_h1_is_retitled_not_doubled_and_says_so(fixture_copy):
+    result = create(
         fixture_copy,
         doc_kind="domain",
         path="domain/h.md",
@@ -212,6 +212,11 @@ def test_a_body_that_brings_its_own_h1_is_retitled_not_doubled(fixture_copy):
     )
     text = (fixture_copy.root / "domain/h.md").read_text()
     assert text.count("\n# ") == 1 and "# Real Title\n\nText." in text
+    assert any('"# Draft title" became "# Real Title"' in w for w in result.warnings)
+    same = create(
+        fixture_copy, doc_kind="domain", path="domain/i.md", title="Same", purpose="p.", body="# Same\n\nText."
+    )
+    assert not any("heading" in w for w in same.warnings)
 
 
 def test_unknown_kind_warns_and_still_creates(fixture_copy):
