@@ -133,6 +133,9 @@ async def test_a_document_removed_on_disk_says_so_instead_of_crashing(demo_bank,
         assert any("Not a document of this bank: ops/monitoring.md" in m for m in notes.errors())
         assert pane.markdown_source == ""  # its body does not stay behind
         assert not any("alert" in row for row in screen_text(app)[3:])
+        rows = screen_text(app)
+        assert rows[3].strip() == "Not a document of this bank: ops/monitoring.md"  # said once, not twice
+        assert any("ctrl+o jumps to another document" in row for row in rows[4:])
 
 
 async def test_opening_another_document_never_shows_the_previous_body_under_the_new_heading(demo_source):

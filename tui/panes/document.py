@@ -57,6 +57,9 @@ SOURCE_ABOVE = 3
 """Lines shown above the line the source view opens at."""
 
 
+ELSEWHERE = "ctrl+o jumps to another document; alt+← goes back to the one before."
+
+
 class DocumentPane(Pane):
     """One document: outline, section, edges, frontmatter."""
 
@@ -184,16 +187,17 @@ class DocumentPane(Pane):
         top = area.wrapped_document.offset_to_location(Offset(0, area.scroll_offset.y))[0]
         return self.source_start + area.cursor_location[0], self.source_start + top
 
-    def _clear(self, heading: Text | str) -> None:
+    def _clear(self, heading: Text | str, note: Text | None = None) -> None:
         """Nothing of the previous document stays on screen under another heading."""
         self.opened = self._built = None
         self.query_one("#doc-heading", Static).update(heading)
         self.query_one("#doc-outline", Tree).clear()
-        self._render_markdown("")
+        self._render_markdown("", note)
         self.query_one("#doc-source", TextArea).load_text("")
 
     def _failed(self, error: BaseException) -> None:
-        self._clear(Text(f"{self.path}: {getattr(error, 'message', error)}"))
+        message = str(getattr(error, "message", error))  # a bank's refusal names the path itself
+        self._clear(Text(message if f"{self.path}" in message else f"{self.path}: {message}"), Text(ELSEWHERE))
 
     def _opened(self, opened: Opened) -> None:
         self.opened = opened
