@@ -80,3 +80,27 @@ async def test_a_cell_that_is_not_one_line_of_text_is_left_to_data_table():
         drawn = table._render_cell(0, 0, table.rich_style, width)
         table._cell_render_cache.clear()
         assert cells(drawn) == cells(DataTable._render_cell(table, 0, 0, table.rich_style, width))
+
+
+def test_a_fitted_column_takes_its_longest_cell_first_and_shares_when_it_cannot():
+    """Whole titles while the other flexible columns keep their least; past that, the fitted
+    column takes what the others leave it."""
+    table = FittedTable([Column("Age", 5), Column("Title", weight=3, fit=True), Column("Proposal", weight=2, least=8)])
+    table._rows = [(["1d", "Retries bunch up at the top of the hour", "promote→ops/x.md"], "a")]
+    # 80 cells: 6 of padding, 5 fixed and 2 for a scrollbar leave 67; the title's 39 first.
+    assert table.widths(80) == [5, 39, 28]
+    assert table.widths(60) == [5, 39, 8]  # the proposal down to its least
+    assert table.widths(50) == [5, 29, 8]  # the title no longer whole: it takes what is left
+    table._rows = [(["1d", "Short", ""], "a")]
+    assert table.widths(80) == [5, 5, 62]  # as wide as its label, no wider
+
+
+def test_a_proposal_badge_keeps_its_action_and_cuts_its_destination():
+    from memorybank.tui.panes.inbox_view import short_badge
+
+    badge = "promote→ops/deploy-freeze-calendar.md"
+    assert short_badge(badge, 40) == badge
+    assert short_badge(badge, 30) == "promote→deploy-freez…lendar.md"
+    assert short_badge(badge, 19) == "promote"  # a destination in 11 cells says nothing
+    assert short_badge(badge, 12) == "promote"
+    assert short_badge("discard", 5) == "disc…"

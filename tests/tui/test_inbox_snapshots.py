@@ -45,8 +45,9 @@ async def on_note(pilot, name: str) -> None:
 
 def test_inbox_pane(snap_compare, inbox_demo):
     """The Inbox tab (8) active: "4 notes · 1 stale (over 14 days) · 1 proposal", the notes oldest
-    first (Deploy freeze calendar 18d in yellow from codex with its promote→ops/… badge, then the
-    EU reverse charge 4d from cursor, the flaky PDF test 3d and the retries note 1d from claude-code);
+    first, every title whole (Deploy freeze calendar 18d in yellow from codex with its promote
+    badge, then the EU reverse charge for B2B invoices 4d from cursor, the flaky PDF test 3d and
+    "Retries bunch up at the top of the hour" 1d from claude-code);
     under them the highlighted note's path and frontmatter, and on the right codex's proposal with
     its reason, then "Where it belongs" led by ops/deploy-runbook.md § Deploy Freeze, owning
     deploy_procedure. The footer offers p, f, d, a and r."""

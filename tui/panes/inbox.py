@@ -27,7 +27,7 @@ from memorybank.tui.dialogs.reject import RejectDialog
 from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
 from memorybank.tui.panes.inbox_bulk import BulkTriage
-from memorybank.tui.panes.inbox_view import age, badge, origin, where_it_belongs
+from memorybank.tui.panes.inbox_view import age, badge, origin, short_badge, where_it_belongs
 from memorybank.tui.previews import proposal_preview
 from memorybank.tui.proposals import Proposal
 from memorybank.tui.triage import (
@@ -109,9 +109,9 @@ class InboxPane(BulkTriage, Pane):
             [
                 Column("", 1),
                 Column("Age", 5, justify="right"),
-                Column("From", 14),
-                Column("Title", weight=3),
-                Column("Proposal", weight=2),
+                Column("From", 12),
+                Column("Title", weight=3, fit=True),
+                Column("Proposal", weight=2, least=8, cut=short_badge),
             ],
             id="inbox-notes",
         )

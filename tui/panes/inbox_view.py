@@ -8,6 +8,8 @@ from memorybank.core.write.inbox import STALE_DAYS, InboxEntry
 from memorybank.tui.panes.base import count
 from memorybank.tui.proposals import Proposal
 from memorybank.tui.triage import NoteView
+from memorybank.tui.widgets.fitted_table import cut_path
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 
@@ -28,6 +30,16 @@ def origin(entry: InboxEntry) -> str:
 def badge(raw: dict[str, Any] | None) -> str:
     proposal = Proposal.of(raw)
     return proposal.badge if proposal else ""
+
+
+def short_badge(badge: str, width: int) -> str:
+    """A proposal's badge in ``width`` cells: its destination cut in the middle after the action
+    while a few cells of it fit (``promote→…/calendar.md``), else the action alone."""
+    action, arrow, to = badge.partition("→")
+    room = width - cell_len(action) - 1
+    if arrow and room >= 12:
+        return f"{action}→{cut_path(to, room)}"
+    return action if cell_len(action) <= width else action[: max(width - 1, 0)] + "…"
 
 
 def where_it_belongs(view: NoteView) -> Group:

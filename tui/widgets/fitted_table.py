@@ -10,6 +10,7 @@ same segments, in a fraction of the time. The Route pane redraws every cell on e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,13 @@ class Column:
     path: bool = False
     """A bank path: cut in the middle so the file name stays (``issues/0004-…/brief-v3.md``); the
     ends of sibling paths are what tells them apart."""
+    fit: bool = False
+    """A flexible column that takes the width of its longest cell before its flexible siblings
+    share the rest (each keeping its ``least``): whole titles, where they can be whole."""
+    least: int = 6
+    """The fewest cells a flexible column is given."""
+    cut: Callable[[str, int], str] | None = None
+    """How a cell too long for its column is shortened (else it ends in an ellipsis)."""
 
 
 def cut_path(path: str, width: int) -> str:
@@ -102,6 +110,20 @@ def cut_path(path: str, width: int) -> str:
     return f"{_first_cells(name, ahead)}…{_last_cells(name, width - 1 - ahead)}"
 
 
+def _shortened(cell: Any, width: int, spec: Column) -> Any:
+    """A cell as its column shows it: a path cut in the middle, or cut as the column says (a
+    styled cell keeps its style); anything else as it is, for the ellipsis to end."""
+    if isinstance(cell, Text):
+        if spec.cut is None or cell.cell_len <= width:
+            return cell
+        return Text(spec.cut(cell.plain, width), style=cell.style, no_wrap=True, overflow="ellipsis")
+    if spec.path:
+        return cut_path(cell, width)
+    if spec.cut is not None and cell_len(cell) > width:
+        return spec.cut(cell, width)
+    return cell
+
+
 def _first_cells(text: str, width: int) -> str:
     taken, used = [], 0
     for char in text:
@@ -131,12 +153,29 @@ class FittedTable(DataTable[Any]):
 
     def widths(self, total: int) -> list[int]:
         """Each column's width for a table ``total`` cells wide (cell padding excluded)."""
-        padding = 2 * self.cell_padding * len(self.specs)
-        fixed = sum(c.width for c in self.specs if c.width is not None)
-        weights = sum(c.weight for c in self.specs if c.width is None) or 1
-        left = max(total - padding - fixed - 2, 0)  # 2: room for a vertical scrollbar
-        shares = [c.width if c.width is not None else max(left * c.weight // weights, 6) for c in self.specs]
-        return shares
+        specs = self.specs
+        padding = 2 * self.cell_padding * len(specs)
+        left = max(total - padding - sum(c.width for c in specs if c.width is not None) - 2, 0)  # 2: a scrollbar
+        sizes: dict[int, int] = {i: c.width for i, c in enumerate(specs) if c.width is not None}
+        flexible = [i for i, c in enumerate(specs) if c.width is None]
+        fits = {i: self._longest(i) for i in flexible if specs[i].fit}
+        rest = [i for i in flexible if i not in fits]
+        room = left - sum(specs[i].least for i in rest)
+        if fits and sum(fits.values()) <= room:  # every cell of the fitted columns whole
+            sizes.update(fits)
+            left -= sum(fits.values())
+        elif fits:  # the fitted columns share what the others leave them
+            weights = sum(specs[i].weight for i in fits) or 1
+            sizes.update({i: max(room * specs[i].weight // weights, specs[i].least) for i in fits})
+            left = sum(specs[i].least for i in rest)
+        weights = sum(specs[i].weight for i in rest) or 1
+        sizes.update({i: max(left * specs[i].weight // weights, specs[i].least) for i in rest})
+        return [sizes[i] for i in range(len(specs))]
+
+    def _longest(self, column: int) -> int:
+        """Cells of the widest cell of a column, its label included."""
+        cells = (cells[column] for cells, _ in self._rows)
+        return max([cell_len(self.specs[column].label), *(cell_len(getattr(c, "plain", c)) for c in cells)])
 
     def set_rows(self, rows: list[tuple[list[str | Text], str]], *, keep: str | None = None) -> None:
         """Replace every row (cells, key); the cursor goes back to ``keep`` when it is still there."""
@@ -145,20 +184,20 @@ class FittedTable(DataTable[Any]):
 
     def _lay_out(self, keep: str | None = None, width: int | None = None) -> None:
         width = width or self.size.width or self.app.size.width
-        if width == self._laid_out_width and self.columns:
-            self.clear()  # same width: the columns stand, only the rows change (a keystroke's answer)
+        sizes = self.widths(width)
+        if width == self._laid_out_width and sizes == self._sizes and self.columns:
+            self.clear()  # the columns stand, only the rows change (a keystroke's answer)
         else:
-            self._laid_out_width = width
+            self._laid_out_width, self._sizes = width, sizes
             self.clear(columns=True)
-            self._sizes = self.widths(width)
             for spec, size in zip(self.specs, self._sizes):
                 self.add_column(Text(spec.label, justify=spec.justify), width=size)  # type: ignore[arg-type]
         for cells, key in self._rows:
             shown = [
-                cell
+                _shortened(cell, size, spec)
                 if isinstance(cell, Text)
                 else Text(
-                    cut_path(cell, size) if spec.path else cell,
+                    _shortened(cell, size, spec),
                     no_wrap=True,
                     overflow="ellipsis",
                     justify=spec.justify,  # type: ignore[arg-type]
