@@ -11,7 +11,7 @@ from memorybank.core.write.fold import FoldResult
 from memorybank.core.write.inbox import DiscardResult, PromoteResult
 from memorybank.core.write.proposals import ExitResult
 from memorybank.tui.triage import FoldPlan, PromotePlan, ProposalBatch
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -63,12 +63,36 @@ def discard_grid(result: DiscardResult) -> Table:
     return grid
 
 
-def diff_text(lines: list[str]) -> Text:
-    """A unified diff's lines, coloured."""
+DIFF_STYLES = {"@": "cyan", "+": "green", "-": "red"}
+CONTINUED = "↪"
+"""In the gutter of a diff line too long for the width: the row goes on the line above's text."""
+
+
+class DiffLines:
+    """A unified diff's lines, coloured, each wrapped under its own text with ``↪`` in the gutter
+    of every row it continues on: a wrapped line never reads as a line of its own."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width - 1, 1)
+        for line in self.lines:
+            style = DIFF_STYLES.get(line[:1], "dim")
+            if line.startswith("@@"):  # a hunk header is read whole, cut where it must be
+                yield Text(line, style=style, no_wrap=True, overflow="ellipsis")
+                continue
+            rows = Text(line[1:], style=style).wrap(console, width) or [Text("")]
+            for index, row in enumerate(rows):
+                gutter = Text(line[:1], style=style) if index == 0 else Text(CONTINUED, style="dim")
+                yield Text.assemble(gutter, row, no_wrap=True)
+
+
+def diff_text(lines: list[str]) -> RenderableType:
+    """A unified diff's lines, coloured, for a preview."""
     if not lines:
         return Text("(the section does not change)", style="yellow")
-    styles = {"@": "cyan", "+": "green", "-": "red"}
-    return Text("\n").join(Text(line, style=styles.get(line[:1], "dim")) for line in lines)
+    return DiffLines(lines)
 
 
 def fold_preview(plan: FoldPlan) -> RenderableType:

@@ -112,7 +112,7 @@ def test_fold_form(snap_compare, inbox_demo):
 def test_fold_preview(snap_compare, inbox_demo):
     """The fold's preview: engineering/payment-retries.md § Backoff and Jitter (replace, with the
     byte counts), the diff removing "Delays are fixed…" in red and adding the note's two lines in
-    green, then the discard of _inbox/retries-bunch-up.md with the reason "folded into
+    green (the second wrapped, its continuation marked ↪ in the gutter), then the discard of _inbox/retries-bunch-up.md with the reason "folded into
     engineering/payment-retries.md#Backoff and Jitter"."""
 
     async def run_before(pilot):
