@@ -38,17 +38,31 @@ def _row(question: str, expected: str) -> str:
     return f"| {question.replace('|', chr(92) + '|')} | `{expected}` |"
 
 
+PREFERRED = {
+    "doc_kind": ("governance", "dna", "reference"),
+    "doc_function": ("reference", "canonical"),
+    "status": ("active",),
+}
+"""The values the new file's governed fields take, in order of preference, among what the bank's
+``dna/`` declares (the first when it declares none): the file never adds a finding of its own."""
+
+
+ORDER = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "status")
+
+
 def _new_file(bank: Bank) -> str:
-    front = {
-        "title": "Route Checks",
-        "doc_kind": "governance",
-        "doc_function": "reference",
-        "purpose": "The questions people ask of this bank and the document that answers each; memorybank eval measures routing against them.",
-        "derived_from": ["governance.md"] if "dna/governance.md" in bank else [],
-        "status": "active",
-    }
-    if not front["derived_from"]:
-        del front["derived_from"]
+    front: dict[str, object] = {"title": "Route Checks"}
+    for field, preferred in PREFERRED.items():
+        allowed = bank.contract.values_for(field)
+        value = next((v for v in preferred if not allowed or v in allowed), None)
+        if value is not None:  # a field whose declared values fit none of ours is left out
+            front[field] = value
+    front["purpose"] = (
+        "The questions people ask of this bank and the document that answers each; memorybank eval measures routing against them."
+    )
+    if "dna/governance.md" in bank:
+        front["derived_from"] = ["governance.md"]
+    front = {key: front[key] for key in ORDER if key in front}
     body = "\n".join(
         [
             "# Route Checks",

@@ -76,3 +76,23 @@ def test_the_credential_firewall_catches_what_slipped_through_before(text):
     with pytest.raises(Refusal, match="what looks like an? ") as refused:
         refuse_credentials(f"Notes.\n{text}\n", "x.md")
     assert "a AWS" not in refused.value.message
+
+
+@pytest.mark.skipif(not REAL_BANKS, reason="the real banks are not beside the project")
+def test_the_first_pin_takes_the_values_the_bank_declares_and_adds_no_finding(tmp_path):
+    """ai-setup declares doc_function canonical, index and template: the new file is canonical."""
+    import shutil
+
+    from memorybank.core.bank import Bank
+
+    root = tmp_path / "ai"
+    shutil.copytree(next(p for p in REAL_BANKS if p.parent.name == "asromanychev__ai-setup"), root)
+    bank = Bank.open(root)
+    assert "reference" not in bank.contract.doc_functions and bank.contract.doc_functions
+    before = {(f.rule, f.path) for f in validate(bank).findings}
+    pin_route_check(bank, question="how do plugins write to the database", expected="project/overview.md")
+    bank = Bank.open(root)
+    added = {(f.rule, f.path) for f in validate(bank).findings} - before
+    assert not {finding for finding in added if finding[0] != "route-check-failed"}, added
+    text = (root / "dna/route-checks.md").read_text()
+    assert "doc_function: canonical" in text
