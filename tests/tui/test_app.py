@@ -263,3 +263,32 @@ async def test_a_panes_keys_show_each_key_once_and_say_what_enter_opens(demo_sou
         assert sum("30 days" in row for row in drift) == 2  # threshold and stale, once each
         assert any(row.startswith("Enter") and "open the document" in row for row in drift)
         assert not any(row.startswith("esc") for row in drift)
+
+
+async def test_pane_keys_typed_in_one_burst_each_reach_the_pane_in_front(demo_source):
+    """Keys that arrive before the focus has moved: a letter never lands in the pane just left
+    (typed into Route's question, which brought Route back), and every digit switches."""
+    from textual import events
+    from textual.widgets import TabbedContent
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        route.ask("deploy")
+        await settle(pilot)
+        route.action_results()
+        await settle(pilot)
+        for key in ("2", "w", "3", "4", "5"):  # posted at once, as a burst reaches the app
+            app.post_message(events.Key(key, key))
+        await settle(pilot, rounds=4)
+        assert app.screen.query_one("#panes", TabbedContent).active == "drift"
+        assert route.question == "deploy"
+        assert app.screen.focused is not None and app.screen.pane("drift") in app.screen.focused.ancestors
+        await pilot.press("1")
+        await settle(pilot)
+        route.action_ask()
+        await settle(pilot)
+        await pilot.press("end", "2")  # in a text box a digit is a digit
+        await settle(pilot)
+        assert route.question == "deploy2" and app.screen.query_one("#panes", TabbedContent).active == "route"

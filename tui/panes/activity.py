@@ -132,4 +132,4 @@ class ActivityPane(Pane):
         detail.display = True
 
     def focus_default(self) -> None:
-        self.query_one("#activity-calls", DataTable).focus()
+        self.focus_now(self.query_one("#activity-calls", DataTable))

@@ -129,8 +129,15 @@ class Pane(Vertical):
         """Give the focus to the pane's main control (its first focusable widget by default)."""
         for widget in self.query("*").results(Widget):
             if widget.focusable:
-                widget.focus()
+                self.focus_now(widget)
                 return
+
+    def focus_now(self, widget: Widget) -> None:
+        """Give ``widget`` the focus in this frame, if this pane is the one in front. ``focus()``
+        waits its turn behind the keys already queued: a burst of keys would reach the pane just
+        left, and a pane left meanwhile would take the focus (and its tab) back."""
+        if self.active and widget.is_mounted:
+            widget.screen.set_focus(widget)
 
     # -- core calls off the event loop -----------------------------------------------------
 

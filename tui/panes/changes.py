@@ -93,7 +93,7 @@ class ChangesPane(Pane):
         self.changes = changes
         if self._to_results:
             self._to_results = False
-            self.query_one("#changes-table", DataTable).focus()
+            self.focus_now(self.query_one("#changes-table", DataTable))
         counts: dict[str, int] = {}
         rows: list[tuple[list[str | Text], str]] = []
         for index, change in enumerate(changes.changes):
@@ -126,7 +126,7 @@ class ChangesPane(Pane):
         self.query_one("#changes-since", Input).focus()
 
     def action_leave_since(self) -> None:
-        self.query_one("#changes-table", DataTable).focus()
+        self.focus_now(self.query_one("#changes-table", DataTable))
 
     def focus_default(self) -> None:
-        self.query_one("#changes-table", DataTable).focus()
+        self.focus_now(self.query_one("#changes-table", DataTable))

@@ -395,4 +395,4 @@ class DocumentPane(Pane):
             self.post_message(self.GraphRequested(self.opened.doc.path))
 
     def focus_default(self) -> None:
-        self.query_one("#doc-outline", Tree).focus()
+        self.focus_now(self.query_one("#doc-outline", Tree))

@@ -221,4 +221,4 @@ class DriftPane(Pane):
         self.query_one("#drift-tree", Tree).focus()
 
     def focus_default(self) -> None:
-        self.query_one("#drift-tree", Tree).focus()
+        self.focus_now(self.query_one("#drift-tree", Tree))

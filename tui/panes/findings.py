@@ -211,4 +211,4 @@ class FindingsPane(Pane):
         self.query_one("#findings-severity", Chooser).value = severity
 
     def focus_default(self) -> None:
-        self.query_one("#findings-tree", Tree).focus()
+        self.focus_now(self.query_one("#findings-tree", Tree))

@@ -233,4 +233,4 @@ class GraphPane(Pane):
 
     def focus_default(self) -> None:
         tree = self.query_one("#graph-tree", Tree)
-        (tree if tree.display else self.query_one("#graph-direction")).focus()
+        self.focus_now(tree if tree.display else self.query_one("#graph-direction"))

@@ -360,4 +360,4 @@ class InboxPane(BulkTriage, Pane):
             self.app.open_in_editor(self.bank.root / entry.path)  # type: ignore[attr-defined]
 
     def focus_default(self) -> None:
-        self.query_one("#inbox-notes", DataTable).focus()
+        self.focus_now(self.query_one("#inbox-notes", DataTable))

@@ -230,9 +230,9 @@ class RoutePane(Pane):
     def focus_default(self) -> None:
         """The results when there are some (so 1-9 keep switching panes), else the question box."""
         if self.question and self.result is not None and self.result.hits:
-            self.action_results()
+            self.focus_now(self.query_one("#route-results", DataTable))
         else:
-            self.action_ask()
+            self.focus_now(self.query_one("#route-question", Input))
 
     def action_switch_focus(self) -> None:
         """Esc: from the question (or the layer filter) to the results, from the results to the question."""

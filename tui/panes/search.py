@@ -160,7 +160,7 @@ class SearchPane(Pane):
         self.query_one("#search-results", DataTable).focus()
 
     def focus_default(self) -> None:
-        self.query_one("#search-query", Input).focus()
+        self.focus_now(self.query_one("#search-query", Input))
 
 
 def workbench_hint(hint: str) -> str:

@@ -25,7 +25,7 @@ from memorybank.tui.panes.base import Pane
 from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, tab_label
 from memorybank.tui.settings import Settings
 from memorybank.tui.widgets.bank_header import BankHeader, BankSummary, summarise
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -33,7 +33,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Input, TabbedContent, TabPane, TextArea
 
 if TYPE_CHECKING:
     from memorybank.mcp_server.server import ToolCall
@@ -59,7 +59,9 @@ class WorkbenchScreen(Screen[None]):
     """The owner's workbench over one bank."""
 
     BINDINGS = [
-        *(Binding(spec.key, f"show_pane('{spec.id}')", spec.title, show=False) for spec in PANES),
+        # Priority: a digit switches as soon as it arrives, before a key typed after it reaches the
+        # pane it leaves; in a text box it is a digit (``check_action``).
+        *(Binding(spec.key, f"pane_key('{spec.id}')", spec.title, show=False, priority=True) for spec in PANES),
         *(
             Binding(f"alt+{spec.key}", f"show_pane('{spec.id}')", spec.title, show=False, priority=True)
             for spec in PANES
@@ -192,7 +194,7 @@ class WorkbenchScreen(Screen[None]):
             return
         if focus:
             pane = self.pane(pane_id)
-            if not pane.composed:  # focus left in the pane before would bring its tab back
+            if not self._holds_focus(pane):  # a key already queued must not reach the pane left
                 self.set_focus(None)
             pane.when_mounted(partial(self._focus_in, pane_id, pane))
             self.call_after_refresh(self._keep_focus_in, pane)
@@ -205,17 +207,36 @@ class WorkbenchScreen(Screen[None]):
         pane's main control."""
         left = self._left_focus.pop(pane_id, None)
         if left is not None and left.is_mounted and left.can_focus and not left.disabled and pane in left.ancestors:
-            left.focus()
+            pane.focus_now(left)
         else:
             pane.focus_default()
 
     def _keep_focus_in(self, pane: Pane) -> None:
-        """Focus the pane again once it is laid out, unless the user already moved into it."""
-        if pane.is_mounted and not self._holds_focus(pane):
+        """Focus the pane again once it is laid out, unless the user already moved into it (or on)."""
+        if pane.is_mounted and pane.active and not self._holds_focus(pane):
             pane.focus_default()
 
     def action_show_pane(self, pane_id: str) -> None:
         self.show_pane(pane_id)
+
+    def action_pane_key(self, pane_id: str) -> None:
+        self.show_pane(pane_id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A pane's digit is refused in a text box, so it goes on as a digit."""
+        typing = isinstance(self.focused, Input | TextArea) and not getattr(self.focused, "read_only", False)
+        return not (action == "pane_key" and typing)
+
+    async def on_key(self, event: events.Key) -> None:
+        """A key that reached no widget (the focus was on its way into the pane just shown): the
+        pane in front answers it, as it would have with the focus."""
+        if self.focused is not None or not self._tabs_mounted:
+            return
+        pane = self.active_pane
+        for binding in pane._bindings.key_to_bindings.get(event.key, ()):
+            if await self.app.run_action(binding.action, pane):
+                event.stop()
+                return
 
     @on(TabbedContent.TabActivated, "#panes")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
