@@ -76,6 +76,8 @@ class SearchResult:
     broadened: bool = False
     """True when no document held every concept of the query, so documents holding some are shown."""
     hint: str | None = None
+    matched: int = 0
+    """How many documents hold the query (the hits are the first ``limit`` of them)."""
 
 
 def _check_limit(limit: int, maximum: int) -> None:
@@ -147,7 +149,7 @@ def search(
                     int(round_half_up(count / EXACT_WEIGHT, 0)),
                 )
             )
-        return SearchResult(query, tuple(hits), len(concepts) > 1 and not strict)
+        return SearchResult(query, tuple(hits), len(concepts) > 1 and not strict, matched=len(ranked))
 
 
 def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) -> dict[str, float]:

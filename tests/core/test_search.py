@@ -135,3 +135,18 @@ def test_the_search_command(capsys):
     assert data["broadened"] is True and data["hits"]
     assert main(["search", "kubernetes", "--root", str(FIXTURE)]) == 0
     assert EMPTY_HINT in capsys.readouterr().out
+
+
+def test_a_search_says_how_many_documents_hold_the_query_beyond_the_ones_listed(tmp_path, capsys):
+    root = tmp_path / "bank"
+    root.mkdir()
+    for n in range(7):
+        (root / f"note-{n}.md").write_text(f"---\ntitle: Note {n}\n---\n# Note {n}\n\nThe ledger closes at noon.\n")
+    bank = Bank.open(root)
+    result = search(bank, "ledger", limit=3)
+    assert len(result.hits) == 3 and result.matched == 7
+    assert search(bank, "ledger").matched == 7
+    assert main(["search", "ledger", "--root", str(root), "-n", "3"]) == 0
+    assert "(the first 3 of 7 documents; --limit shows more)" in capsys.readouterr().out
+    assert main(["search", "ledger", "--root", str(root)]) == 0
+    assert "first" not in capsys.readouterr().out

@@ -141,3 +141,17 @@ async def test_changes_since_a_ref_and_a_bad_ref_reported_without_a_crash(demo_s
         assert app.screen.query_one("#panes").active == "changes"
         assert {c.path for c in pane.changes.changes} >= {"domain/invoicing-rules.md", "engineering/caching-notes.md"}
         assert pane.query_one("#changes-table").has_focus  # listed: the results take it
+
+
+async def test_search_says_when_its_list_is_the_first_of_more(demo_source, monkeypatch):
+    monkeypatch.setattr("memorybank.tui.panes.search.LIMIT", 2)
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "6")
+        pane = app.screen.query_one(SearchPane)
+        pane.ask("invoice")
+        await settle(pilot)
+        assert len(pane.result.hits) == 2 and pane.result.matched > 2
+        summary = str(app.screen.query_one("#search-summary").render())
+        assert summary.startswith(f"the first 2 of {pane.result.matched} documents")

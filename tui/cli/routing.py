@@ -167,6 +167,8 @@ def format_search(result: SearchResult) -> str:
     lines = []
     if result.broadened:
         lines.append("(no document holds every word; showing documents that hold some of them)")
+    if result.matched > len(result.hits):
+        lines.append(f"(the first {len(result.hits)} of {result.matched} documents; --limit shows more)")
     for rank, hit in enumerate(result.hits, start=1):
         where = f"{hit.path}:{hit.line}" if hit.line else hit.path
         lines.append(

@@ -109,7 +109,10 @@ class SearchPane(Pane):
                 for index, hit in enumerate(result.hits)
             ]
         )
-        text = Text(count(len(result.hits), "document"), style="bold")
+        shown = len(result.hits)
+        text = Text(count(shown, "document"), style="bold")
+        if result.matched > shown:  # the list is the best of more
+            text = Text(f"the first {shown} of {result.matched} documents", style="bold")
         if result.broadened:
             text.append("  ·  no document holds every word; these hold some", style="italic")
         if result.hint and not result.hits:
