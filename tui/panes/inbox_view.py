@@ -37,8 +37,9 @@ def short_badge(badge: str, width: int) -> str:
     while a few cells of it fit (``promote→…/calendar.md``), else the action alone."""
     action, arrow, to = badge.partition("→")
     room = width - cell_len(action) - 1
+    path, _, _ = to.partition(" § ")  # a fold's section goes first, its document's name last
     if arrow and room >= 12:
-        return f"{action}→{cut_path(to, room)}"
+        return f"{action}→{cut_path(path, room)}"
     return action if cell_len(action) <= width else action[: max(width - 1, 0)] + "…"
 
 

@@ -1,0 +1,46 @@
+"""What a proposal says in the Inbox: a fold proposal names where it would fold, in the list, beside
+the note and in the dialogs that decide it."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+from mcp_types import Implementation
+from memorybank.mcp_server.server import build_server
+from memorybank.tui.app import make_app
+from memorybank.tui.dialogs.reject import RejectDialog
+from memorybank.tui.proposals import Proposal
+
+from tests.tui.conftest import SIZE, screen_text, settle, until
+from tests.tui.test_inbox import open_inbox, triage_root  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.anyio
+
+INTO, SECTION = "engineering/testing-policy.md", "What Must Be Tested"
+
+
+def test_a_fold_proposal_reads_as_its_document_section_and_mode():
+    raw = {"action": "fold", "into": INTO, "section": SECTION, "mode": "append", "proposed_by": "cursor"}
+    proposal = Proposal.of(raw)
+    assert proposal.badge == f"fold→{INTO} § {SECTION}"
+    assert proposal.headline == f"fold → {INTO} § {SECTION} (append)"
+    assert Proposal.of({"action": "discard"}).headline == "discard"
+
+
+async def test_the_inbox_shows_where_a_fold_proposal_would_fold(triage_root):  # noqa: F811
+    async with Client(build_server(triage_root), client_info=Implementation(name="cursor", version="1")) as client:
+        folded = await client.call_tool(
+            "bank_fold", {"path": "_inbox/parser-coverage.md", "into": INTO, "section": SECTION, "mode": "append"}
+        )
+        assert not folded.is_error, folded.content
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await settle(pilot)
+        shown = "\n".join(screen_text(app))
+        assert "fold→…/testing-policy.md" in shown or f"fold→{INTO}" in shown  # the list's cell
+        assert "testing-policy.md" in shown.split("Proposal by cursor", 1)[1]  # beside the note
+        await pilot.press("r")
+        assert await until(pilot, lambda: isinstance(app.screen, RejectDialog))
+        await settle(pilot)
+        assert f"{INTO} § {SECTION}" in "\n".join(screen_text(app))
