@@ -11,7 +11,7 @@ from memorybank.tui.app import make_app
 from memorybank.tui.dialogs.reject import RejectDialog
 from memorybank.tui.proposals import Proposal
 
-from tests.tui.conftest import SIZE, screen_text, settle, until
+from tests.tui.conftest import screen_text, settle, until
 from tests.tui.test_inbox import open_inbox, triage_root  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.anyio
