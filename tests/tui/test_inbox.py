@@ -488,7 +488,7 @@ async def test_a_fold_form_cancelled_after_edits_comes_back_with_them(triage_roo
         assert "your edits from before" in str(again.query_one(".dialog-note").render())
 
 
-async def test_a_note_rewritten_on_disk_while_the_discard_dialog_asks_is_not_discarded(triage_root):
+async def test_a_note_rewritten_on_disk_while_the_discard_dialog_asks_is_kept_until_enter_again(triage_root):
     note = triage_root / "_inbox/flaky-ci.md"
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -500,6 +500,10 @@ async def test_a_note_rewritten_on_disk_while_the_discard_dialog_asks_is_not_dis
         note.write_text(rewritten, encoding="utf-8")
         dialog.query_one("#discard-reason", Input).value = "a slow runner, not bank material"
         await pilot.press("enter")
-        assert await until(pilot, lambda: "changed since the preview" in error_of(dialog))
-        assert app.screen is dialog
-    assert note.read_text(encoding="utf-8") == rewritten
+        assert await until(pilot, lambda: "changed on disk while this dialog asked" in error_of(dialog))
+        assert app.screen is dialog and "Enter discards it as it now stands" in error_of(dialog)
+        assert note.read_text(encoding="utf-8") == rewritten
+        await pilot.press("enter")  # the owner has read that it changed: the note as it stands goes
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+    assert not note.exists()
+    assert "a slow runner, not bank material" in (triage_root / "_inbox/.record.jsonl").read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
 from memorybank.core.write.inbox import DiscardResult, discard
 from memorybank.core.write.plan import FileChange, Plan
 from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
@@ -110,6 +111,20 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
 
     def on_mount(self) -> None:
         self.query_one("#discard-reason", Input).focus()
+
+    def show_refusal(self, error: BaseException | None) -> None:
+        """A note changed on disk since the dialog asked: nothing was discarded; the dialog now asks
+        about the notes as they stand, so Enter again discards those (the reason stays as typed)."""
+        if isinstance(error, Refusal) and error.reason == "changed-since-preview":
+            self.seen = read_notes(self.bank, self.notes)
+            which = "it" if len(self.notes) == 1 else "them"
+            error = Refusal(
+                f"{error.message.split(' changed since', 1)[0]} changed on disk while this dialog asked; nothing "
+                f"was discarded. Enter discards {which} as {which} now stand{'s' if which == 'it' else ''}; Esc keeps "
+                f"{which}.",
+                reason=error.reason,
+            )
+        super().show_refusal(error)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#discard")
