@@ -10,7 +10,7 @@ from memorybank.tui.proposals import Proposal
 from memorybank.tui.triage import NoteView
 from memorybank.tui.widgets.fitted_table import cut_path
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 
@@ -43,10 +43,22 @@ def short_badge(badge: str, width: int) -> str:
     return action if cell_len(action) <= width else action[: max(width - 1, 0)] + "…"
 
 
+class PathLine:
+    """A lead and a bank path on one line, the path cut in the middle to the width it is drawn at
+    (``1 issues/…/plan/plan-v2.md``): siblings differ at their ends."""
+
+    def __init__(self, lead: Text, path: str) -> None:
+        self.lead, self.path = lead, path
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = max(options.max_width - self.lead.cell_len, 1)
+        yield Text.assemble(self.lead, cut_path(self.path, room), no_wrap=True, overflow="ellipsis")
+
+
 def where_it_belongs(view: NoteView) -> Group:
     """The proposal, if any, then the router's candidates and the owners of the keys the note
     names; a path is cut at the column's edge rather than wrapped mid-name."""
-    lines: list[Text] = []
+    lines: list[Text | PathLine] = []
 
     def line(*parts: str | tuple[str, str]) -> None:
         lines.append(Text.assemble(*parts, no_wrap=True, overflow="ellipsis"))
@@ -62,7 +74,7 @@ def where_it_belongs(view: NoteView) -> Group:
     if not view.candidates:
         lines.append(Text("The router finds no document on this topic: a new fact, to promote.", style="italic"))
     for number, hit in enumerate(view.candidates, 1):
-        line((f"{number} ", "bold"), hit.path)
+        lines.append(PathLine(Text(f"{number} ", style="bold"), hit.path))
         if hit.section:
             line((f"  § {hit.section}", "dim"))
         if hit.breakdown.canonical_key:

@@ -1,5 +1,6 @@
-"""What a proposal says in the Inbox: a fold proposal names where it would fold, in the list, beside
-the note and in the dialogs that decide it."""
+"""What the Inbox says about a note: a fold proposal names where it would fold (in the list, beside
+the note and in the dialogs that decide it), and the documents where it belongs keep the ends of
+their paths."""
 
 from __future__ import annotations
 
@@ -44,3 +45,21 @@ async def test_the_inbox_shows_where_a_fold_proposal_would_fold(triage_root):  #
         assert await until(pilot, lambda: isinstance(app.screen, RejectDialog))
         await settle(pilot)
         assert f"{INTO} § {SECTION}" in "\n".join(screen_text(app))
+
+
+def test_where_it_belongs_cuts_a_long_path_in_the_middle_so_siblings_stay_apart():
+    import io
+
+    from memorybank.tui.panes.inbox_view import PathLine
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(width=34, file=io.StringIO(), record=True, color_system=None)
+    for path in (
+        "issues/0004-s3-blob-storage/iterations/spec/spec-v1.md",
+        "issues/0004-s3-blob-storage/iterations/plan/plan-v2.md",
+    ):
+        console.print(PathLine(Text("1 "), path))
+    rows = console.export_text().splitlines()
+    assert rows[0].endswith("/spec/spec-v1.md") and rows[1].endswith("/plan/plan-v2.md")
+    assert all(len(row) <= 34 for row in rows)
