@@ -124,7 +124,7 @@ def test_github_annotations_are_chosen_under_actions(capsys, monkeypatch, tmp_pa
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
         "::error file=tests/fixtures/banks/reference/broken/bad-yaml.md,line=5,title=memorybank invalid-frontmatter::"
-        "YAML frontmatter does not parse (mapping values are not allowed in this context (line 4)). Values were "
+        "YAML frontmatter does not parse (mapping values are not allowed in this context). Values were "
         'recovered leniently; quote any value containing ": ".'
     )
     assert any(line.startswith("::warning file=tests/fixtures/banks/reference/orphan.md,title=") for line in lines)

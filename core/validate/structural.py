@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from memorybank.core.validate.locate import parse_error_line, value_line
@@ -39,14 +40,17 @@ def invalid_frontmatter(ctx: Context) -> Iterator[Finding]:
     me = RULES["invalid-frontmatter"]
     for doc in ctx.bank:
         if doc.parse_error and ctx.in_scope(doc.path):
-            if "never closes" in doc.parse_error:
-                message = f"Frontmatter does not parse: {doc.parse_error}. Close the block with a --- line."
+            line = parse_error_line(doc.body_line, doc.parse_error)
+            # The parser counts lines from the block's start; the finding's line is the file's.
+            error = re.sub(r"\s*\(line \d+\)", "", doc.parse_error) if line else doc.parse_error
+            if "never closes" in error:
+                message = f"Frontmatter does not parse: {error}. Close the block with a --- line."
             else:
                 message = (
-                    f"YAML frontmatter does not parse ({doc.parse_error}). Values were recovered leniently; "
+                    f"YAML frontmatter does not parse ({error}). Values were recovered leniently; "
                     'quote any value containing ": ".'
                 )
-            yield me.finding(doc.path, message, parse_error_line(doc.body_line, doc.parse_error))
+            yield me.finding(doc.path, message, line)
 
 
 @rule("broken-derived-from", "error", "A derived_from entry points at a file that does not exist in the bank.")
