@@ -43,6 +43,7 @@ async def test_filters_by_severity_rule_and_path(demo_source):
         pane.query_one("#findings-rule").value = "broken-link"
         await settle(pilot)
         assert groups(pane) == ["broken-link"]
+        assert "(filtered)" in str(pane.query_one("#findings-summary").render())  # a rule filter says so too
         pane.query_one("#findings-rule").value = "invalid-frontmatter"  # none of those among the warnings
         await settle(pilot)
         summary = str(pane.query_one("#findings-summary").render())
@@ -79,3 +80,22 @@ async def test_a_clean_bank_says_so(tmp_path):
         pane = await findings(app, pilot)
         assert pane.report.total == 0
         assert "the bank is clean" in str(pane.query_one("#findings-summary").render())
+
+
+async def test_a_long_path_keeps_its_line_number_and_the_detail_names_the_file(tmp_path):
+    from tests.tui.conftest import screen_text, write_doc
+
+    root = tmp_path / "memory_bank"
+    deep = "issues/0002-source-checkpoint/iterations/activation/artifact-activation-1.md"
+    write_doc(root, "README.md", "title: Bank", "# Bank\n")
+    write_doc(root, deep, "title: Artifact\npurpose: x: y", "# Artifact\n")
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await findings(app, pilot)
+        pane.query_one("#findings-rule").value = "invalid-frontmatter"
+        await settle(pilot)
+        rows = screen_text(app)
+        leaf = next(row for row in rows if "artifact-activation-1.md:" in row)
+        assert "/artifact-activation-1.md:3" in leaf  # the path cut in the middle, its line kept
+        detail = str(pane.query_one("#findings-rule-doc").render())
+        assert detail.startswith(f"{deep}:3")

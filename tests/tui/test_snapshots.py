@@ -95,7 +95,7 @@ def test_graph_pane(snap_compare, demo_source):
 def test_findings_pane(snap_compare, demo_source):
     """Three findings, errors first: ✗ missing-derived-from (engineering/caching-notes.md:6), then
     ⚠ unregistered-doc and ⚠ broken-link (ops/monitoring.md:19); the filters on all severities and
-    all rules; the rule documentation of the highlighted finding at the bottom."""
+    all rules; at the bottom the highlighted finding's path and line, then its rule's documentation."""
 
     async def run_before(pilot):
         await settle(pilot)

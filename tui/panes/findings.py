@@ -15,6 +15,7 @@ from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
 from memorybank.tui.widgets.chooser import Chooser
 from memorybank.tui.widgets.cut_tree import CutTree
+from memorybank.tui.widgets.fitted_table import cut_path
 from memorybank.tui.widgets.steady_input import SteadyInput
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
@@ -124,7 +125,7 @@ class FindingsPane(Pane):
         else:
             summary.append(count(len(self.shown), "finding"), style="bold")
             summary.append(f": {count(errors, 'error')}, {count(len(self.shown) - errors, 'warning')}")
-            if needle or len(self.shown) != report.total:
+            if needle or self._choice("#findings-severity") or self._choice("#findings-rule"):
                 summary.append("  (filtered)", style="dim")
         self.query_one("#findings-summary", Static).update(summary)
 
@@ -143,8 +144,9 @@ class FindingsPane(Pane):
             label.append(name, style="bold")
             label.append(f"  {len(found)} {found[0].severity}{'s' if len(found) > 1 else ''}", style="dim")
             group = tree.root.add(label, data=None, expand=True)
+            room = max((tree.size.width or self.app.size.width) * 3 // 5, 24)  # the rest for the message
             for finding in found:
-                where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+                where = cut_path(finding.path, room) + (f":{finding.line}" if finding.line else "")
                 leaf = Text(where, style="bold")
                 leaf.append(f"  {finding.message}")
                 node = group.add_leaf(leaf, data=finding)
@@ -166,6 +168,8 @@ class FindingsPane(Pane):
             return
         rule = RULES.get(finding.rule)
         text = Text()
+        text.append(f"{finding.path}:{finding.line}" if finding.line else finding.path, style="bold")
+        text.append("\n")
         text.append(f"{finding.rule}", style="bold")
         text.append(f" ({finding.severity})  ", style="dim")
         text.append(finding.message + "\n")
