@@ -121,11 +121,13 @@ def batch_preview(batch: ProposalBatch) -> RenderableType:
             parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.source}  →  {result.path}", "bold")))
             parts.append(promote_grid(result, outcome.index_lines))
         elif isinstance(result, DiscardResult):
-            parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.path}  discarded", "bold")))
+            parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.path}  to be discarded", "bold")))
             parts.append(discard_grid(result))
         elif isinstance(result, FoldResult):
-            where = f"{result.update.path} :: {result.update.section}"
-            parts.append(Text.assemble(("✓ ", "bold green"), (f"{result.discard.path}  folded into  {where}", "bold")))
+            where = f"{result.update.path} § {result.update.section}"
+            parts.append(
+                Text.assemble(("✓ ", "bold green"), (f"{result.discard.path}  to be folded into  {where}", "bold"))
+            )
             parts.append(fold_preview(FoldPlan.of(result)))
     return Group(*parts)
 

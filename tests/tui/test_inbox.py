@@ -357,7 +357,7 @@ async def test_marked_proposals_are_applied_together_after_one_combined_preview(
         assert app.screen.title_text == "Apply 2 proposals?"
         preview = preview_text(app.screen)
         assert "✓ _inbox/onboarding.md  →  processes/onboarding.md" in preview
-        assert "✓ _inbox/dark-mode.md  discarded" in preview and "not planned; nothing to keep" in preview
+        assert "✓ _inbox/dark-mode.md  to be discarded" in preview and "not planned; nothing to keep" in preview
         await pilot.press("y")
         assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen) and len(pane.entries) == 3)
         assert not pane.marked
