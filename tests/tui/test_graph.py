@@ -109,3 +109,24 @@ async def test_walking_both_ways_from_a_leaf_shows_an_empty_side_without_an_arro
         down = next(node for label, node in groups.items() if label.startswith("↓ derived by"))
         assert not up.children and not up.allow_expand and str(up.label).endswith("nothing")
         assert down.children and down.allow_expand
+
+
+async def test_a_root_removed_on_disk_leaves_no_tree_under_the_message_and_comes_back_with_it(demo_bank):
+    from tests.tui.conftest import screen_text, until
+
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        graph = await graph_of(app, pilot, "domain/invoicing-rules.md")
+        moved = demo_bank / "domain" / "invoicing-rules.md"
+        text = moved.read_bytes()
+        moved.unlink()
+        app.recheck()
+        assert await until(pilot, lambda: graph.graph is None)
+        rows = screen_text(app)
+        assert any("Not a document of this bank: domain/invoicing-rules.md" in row for row in rows)
+        assert not any("Invoicing Rules" in row for row in rows)
+        moved.write_bytes(text)
+        app.recheck()
+        assert await until(pilot, lambda: graph.graph is not None)
+        assert graph.query_one("#graph-tree", Tree).display

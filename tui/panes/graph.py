@@ -126,7 +126,11 @@ class GraphPane(Pane):
 
     def _failed(self, error: BaseException) -> None:
         self.graph = None
-        self.query_one("#graph-tree", Tree).clear()
+        tree = self.query_one("#graph-tree", Tree)
+        tree.clear()
+        tree.root.set_label("")  # a root that is gone is not shown under the message saying so
+        tree.root.data = None
+        tree.display = False
         self.query_one("#graph-summary", Static).update(getattr(error, "message", str(error)))
 
     def _walked(self, graph: Graph) -> None:
