@@ -246,3 +246,26 @@ async def test_a_hit_that_folds_copies_of_its_file_names_them_under_the_table(de
         assert sum(p in ("engineering/blob-spec.md", "engineering/iterations/blob-spec-v2.md") for p in paths) == 1
         other = route.result.hits[0].copies[0]
         assert f"same file  {other}" in str(route.query_one("#route-detail").render())
+
+
+def test_explain_names_the_opening_when_the_best_section_is_above_any_heading(tmp_path):
+    """A document whose answer sits above its first ## heading: its section points are said to come
+    from the opening, not left beside an empty name."""
+    import io
+
+    from memorybank.core.bank import Bank
+    from memorybank.core.route import route
+    from memorybank.tui.dialogs.explain import breakdown_table
+    from rich.console import Console
+
+    from tests.tui.conftest import write_doc
+
+    write_doc(tmp_path, "README.md", "title: Bank", "# Bank\n\n- [Queue](queue.md)\n")
+    body = "# Job Queue\n\nWe chose sidekiq over resque: threads need far less memory.\n\n## Retries\n\nThree.\n"
+    write_doc(tmp_path, "queue.md", "title: Job Queue\npurpose: How background work runs.", body)
+    hit = route(Bank.open(tmp_path), "why sidekiq instead of resque").hits[0]
+    assert hit.section is None and hit.breakdown.section > 0
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(breakdown_table(hit))
+    row = next(line for line in console.export_text().splitlines() if "+ best section" in line)
+    assert "the opening, above the first ## heading" in row

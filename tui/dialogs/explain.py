@@ -30,7 +30,9 @@ def breakdown_table(hit: RouteHit) -> Table:
     if b.family:
         table.add_row("+ family headers", f"{b.family:.2f}", "its package folder's best header match")
     table.add_row("+ body", f"{b.body:.2f}", ", ".join(b.body_words))
-    table.add_row("+ best section", f"{b.section:.2f}", hit.section or "")
+    # Points with no section named came from the text above the first ## heading.
+    opening = "the opening, above the first ## heading" if b.section else ""
+    table.add_row("+ best section", f"{b.section:.2f}", hit.section or opening)
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
