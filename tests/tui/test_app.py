@@ -292,3 +292,26 @@ async def test_pane_keys_typed_in_one_burst_each_reach_the_pane_in_front(demo_so
         await pilot.press("end", "2")  # in a text box a digit is a digit
         await settle(pilot)
         assert route.question == "deploy2" and app.screen.query_one("#panes", TabbedContent).active == "route"
+
+
+async def test_at_80_columns_the_header_keeps_the_inbox_proposals_and_stale_notes(tmp_path):
+    """A large bank at 80 columns: the counts lose their words before the inbox loses what waits."""
+    from memorybank.tui.widgets.bank_header import BankSummary
+    from textual.app import App
+
+    class One(App[None]):
+        def compose(self):
+            yield BankHeader()
+
+    app = One()
+    async with app.run_test(size=(80, 3)) as pilot:
+        header = app.query_one(BankHeader)
+        header.summary = BankSummary("ai", 420, 75, 394, 1, 1, 1, True)
+        await pilot.pause()
+        line = str(header.render())
+        assert len(line) <= 80 and "…" not in line
+        assert "✗ 75" in line and "⚠ 394" in line and "1 proposal" in line and "1 stale" in line, line
+        await pilot.resize_terminal(60, 3)
+        await pilot.pause()
+        line = str(header.render())
+        assert len(line) <= 60 and "contract ✓" in line, line

@@ -58,6 +58,10 @@ def summarise(bank: Bank) -> BankSummary:
     )
 
 
+LEVELS = 5
+"""How many ways the header line has of saying the same, from all words to the fewest cells."""
+
+
 class BankHeader(Static):
     """The bank at a glance, always on top."""
 
@@ -74,14 +78,16 @@ class BankHeader(Static):
             text.append(" memorybank ", style="bold reverse")
             text.append(f"  {self.busy or 'reading the bank'}…", style="bold")
             return text
-        for level in range(3):  # the widest line that fits
+        for level in range(LEVELS):  # the widest line that fits
             text = self._line(self.summary, level)
             if text.cell_len <= self.size.width:
                 break
         return text
 
     def _line(self, s: BankSummary, level: int) -> Text:
-        """Level 0 says everything in words; 1 and 2 shorten it for narrow terminals."""
+        """Level 0 says everything in words; each level after it says less for narrower terminals:
+        tighter separators, then the counts without their words (✗ and ⚠ say which), then the inbox's
+        proposals and stale notes shortened, then left out."""
 
         def plural(n: int, word: str) -> str:
             return f"{n} {word}{'' if n == 1 else 's'}"
@@ -91,17 +97,23 @@ class BankHeader(Static):
         text.append(f" {s.name} ", style="bold reverse")
         text.append(f"  {s.documents} documents" if level == 0 else f" {s.documents} docs", style="bold")
         text.append(sep)
+        worded = level < 2
         if s.errors:
-            text.append(f"✗ {plural(s.errors, 'error')}", style="bold red")
+            text.append(f"✗ {plural(s.errors, 'error')}" if worded else f"✗ {s.errors}", style="bold red")
         else:
-            text.append("✓ 0 errors", style="bold green")
-        text.append(f" ⚠ {plural(s.warnings, 'warning')}", style="bold yellow" if s.warnings else "dim")
+            text.append("✓ 0 errors" if worded else "✓ 0", style="bold green")
+        warnings = plural(s.warnings, "warning") if worded else str(s.warnings)
+        text.append(f" ⚠ {warnings}", style="bold yellow" if s.warnings else "dim")
         text.append(sep)
         text.append(f"inbox {s.inbox}", style="bold" if s.inbox else "dim")
-        if s.proposals and level < 2:
-            text.append(f" ({plural(s.proposals, 'proposal')})")
-        if s.stale and level < 2:
-            text.append(f" {s.stale} stale", style="yellow")
+        if level < 3:
+            if s.proposals:
+                text.append(f" ({plural(s.proposals, 'proposal')})")
+            if s.stale:
+                text.append(f" {s.stale} stale", style="yellow")
+        elif level == 3 and (s.proposals or s.stale):
+            parts = [f"{s.proposals} prop." if s.proposals else "", f"{s.stale} stale" if s.stale else ""]
+            text.append(f" ({' · '.join(p for p in parts if p)})", style="yellow" if s.stale else "")
         text.append(sep)
         if s.contract:
             text.append("contract ✓", style="green")
@@ -110,7 +122,7 @@ class BankHeader(Static):
         if self.serving:
             text.append(sep)
             address = self.serving.removeprefix("http://").removesuffix("/mcp")
-            shown = (f"MCP on {address}", f"mcp {address}", f"mcp :{address.rsplit(':', 1)[-1]}")[level]
+            shown = (f"MCP on {address}", f"mcp {address}", f"mcp :{address.rsplit(':', 1)[-1]}")[min(level, 2)]
             text.append(shown, style="bold cyan")
         if self.busy:
             text.append(f" · {self.busy}…", style="italic dim")
