@@ -101,7 +101,7 @@ async def fold_form(pilot) -> None:
 def test_fold_form(snap_compare, inbox_demo):
     """The fold form for the retries note: into engineering/payment-retries.md (the router's first
     candidate), section Backoff and Jitter, mode "replace the section", and the note's body in the
-    text box, ready to edit; the hint says Enter or ctrl+s previews."""
+    text box, ready to edit; the hint says Enter or ctrl+s previews and space or ↓ opens a list."""
 
     async def run_before(pilot):
         await fold_form(pilot)

@@ -142,6 +142,10 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
+        to = self.query_one("#promote-to", CompletingInput)
+        shown = to._suggestion  # the dimmed rest of a path: a folder alone is no destination, that is
+        if shown.endswith(".md") and not to.value.strip().endswith(".md") and to.cursor_at_end:
+            to.value = shown
         request = self.filled()
         self.run_core(lambda: plan_promote(self.bank, request), self._confirm)
 

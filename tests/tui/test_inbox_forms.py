@@ -1,0 +1,34 @@
+"""The Inbox's forms take what they show: Enter on a destination whose file name is only suggested
+previews that file, not the folder typed so far."""
+
+from __future__ import annotations
+
+import pytest
+from memorybank.tui.app import make_app
+from memorybank.tui.dialogs.preview import PreviewDialog
+from memorybank.tui.dialogs.promote import PromoteDialog
+from textual.widgets import Input
+
+from tests.tui.conftest import SIZE, settle, until
+from tests.tui.test_inbox import open_inbox, triage_root  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_enter_on_a_folder_with_a_file_name_suggested_previews_that_file(triage_root):  # noqa: F811
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("p")
+        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
+        form = app.screen
+        field = form.query_one("#promote-to", Input)
+        field.value = ""
+        field.focus()
+        await settle(pilot)
+        await pilot.press(*"engineering/")
+        assert await until(pilot, lambda: field._suggestion.endswith(".md"))
+        suggested = field._suggestion
+        await pilot.press("enter")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        assert field.value == suggested and suggested in app.screen.title_text
