@@ -20,7 +20,7 @@ from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
 from memorybank.core.write import firewall, values
 from memorybank.core.write.gates import Planned, content_from, execute
-from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.rawdoc import RawDoc, head_of
 from memorybank.core.write.transaction import Transaction
 
 CONTEXT_CHARS = 80
@@ -116,7 +116,15 @@ def closest_passage(text: str, wanted: str, first_line: int = 1) -> tuple[int, s
 
 
 def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
-    """The one-file transaction that writes ``text`` back in ``raw``'s own style."""
+    """The one-file transaction that writes ``text`` back in ``raw``'s own style; refused when the
+    text would read with another frontmatter block than the file has (a body edit that starts the
+    file with ``---``, or closes a block that never closed): frontmatter goes through its gates."""
+    if head_of(text) != head_of(raw.text):
+        raise Refusal(
+            f"This would change the frontmatter of {raw.path}: body edits cannot write or close a "
+            "frontmatter block. Set fields with bank_set_field or bank_set_status, whose gates check them.",
+            reason="frontmatter-out-of-reach",
+        )
     tx = Transaction(bank.root)
     tx.write(raw.path, raw.encode(text))
     return tx

@@ -57,7 +57,11 @@ class RawDoc:
 
     def split(self) -> tuple[str, str]:
         """``(head, body)``: the frontmatter block through its closing line, and the rest."""
-        split = split_frontmatter(self.text)
-        if not split.closed:
-            return "", self.text
-        return self.text[: split.head_end], self.text[split.head_end :]
+        head = head_of(self.text)
+        return head, self.text[len(head) :]
+
+
+def head_of(text: str) -> str:
+    """The frontmatter block ``text`` reads with, through its closing line ("" when none closes)."""
+    split = split_frontmatter(text)
+    return text[: split.head_end] if split.closed else ""

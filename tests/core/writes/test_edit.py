@@ -171,3 +171,26 @@ def test_a_fragment_not_found_names_the_closest_passage_and_its_line(seeded):
     with pytest.raises(Refusal) as unlike:
         edit(seeded, path=CONTEXT, find="zzzz qqqq wwww", replace="x")
     assert "closest passage" not in unlike.value.message
+
+
+def test_a_body_edit_can_neither_write_nor_close_a_frontmatter_block(tmp_path, write_file):
+    """A file with no frontmatter, or a block that never closes, is all body to an edit: an edit that
+    would make it read with a frontmatter block (status, keys another document owns) is refused."""
+    write_file(tmp_path, "README.md", "# Bank\n\n- [Legacy](legacy.md)\n- [Broken](broken.md)\n")
+    write_file(tmp_path, "legacy.md", "# Legacy notes\n\nOld notes kept by hand.\n\n## Log\n\nx\n")
+    write_file(tmp_path, "broken.md", "---\ntitle: Broken\nstatus: draft\n\n# Broken\n\n## Log\n\nbody\n")
+    write_file(tmp_path, "fine.md", "---\ntitle: Fine\n---\n# Fine\n\n## Log\n\nbody\n")
+    bank = Bank.open(tmp_path)
+    before = tree_snapshot(tmp_path)
+    attempts = [
+        lambda: edit(bank, path="legacy.md", find="# Legacy notes", replace="---\nstatus: active\n---\n# Legacy notes"),
+        lambda: edit(bank, path="broken.md", find="\n# Broken", replace="canonical_for: [x]\n---\n# Broken"),
+        lambda: update_section(bank, path="broken.md", section="Log", content="---\nclosed"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(Refusal) as refused:
+            attempt()
+        assert refused.value.reason == "frontmatter-out-of-reach"
+    assert tree_snapshot(tmp_path) == before
+    edit(bank, path="fine.md", find="body", replace="above\n\n---\n\nbelow")  # a rule in the body is body
+    assert (tmp_path / "fine.md").read_text().startswith("---\ntitle: Fine\n---\n# Fine")
