@@ -19,6 +19,7 @@ from memorybank.core.write import values
 from memorybank.core.write.compose import Inherited, NewDocument, compose, inherit
 from memorybank.core.write.gates import (
     GOVERNED_KEYS,
+    OWNER_KEYS,
     Planned,
     check_target,
     content_from,
@@ -52,6 +53,8 @@ def _clean_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
                 f"`extra` cannot set {key}: it has its own parameter, and the gates run on that one.",
                 reason="governed-field",
             )
+        if key in OWNER_KEYS:
+            raise Refusal(f"`extra` cannot set {key}: only the bank's owner writes it.", reason="owner-field")
         if not key.replace("_", "a").replace("-", "a").isalnum() or not (key[0].isalpha() or key[0] == "_"):
             raise Refusal(f'"{key}" is not a frontmatter key.', reason="bad-key")
         out[key] = values.extra_value(key, value)

@@ -36,6 +36,8 @@ GOVERNED_KEYS = frozenset(
     }
 )
 """Frontmatter keys that only their own parameters (and their gates) may set."""
+OWNER_KEYS = frozenset({"review_note"})
+"""Frontmatter keys only the owner writes (a rejected proposal's note): no ``extra`` sets them."""
 
 
 @contextmanager
@@ -167,6 +169,12 @@ def check_governance(
             raise Refusal(f'derived_from "{entry}" points at the document itself.', reason="self-derived")
         targets.append(resolved)
     keys = list(canonical_for)
+    if keys and status == "archived":
+        raise Refusal(
+            f"{target} would be born archived while owning {', '.join(repr(k) for k in keys)}: an archived "
+            "document that keeps its keys blocks whoever should own them next. Give it no canonical_for, or another status.",
+            reason="owns-keys",
+        )
     for key in keys:
         if keys.count(key) > 1:
             raise Refusal(f'canonical_for lists "{key}" more than once.', reason="duplicate-key")

@@ -122,6 +122,8 @@ def test_a_refused_write_changes_no_byte_of_the_bank(fixture_copy):
         (dict(status="active", derived_from=[]), Refusal, "requires every active non-root document"),
         (dict(canonical_for=["k"], must_not_define=["k"]), Refusal, "also in must_not_define"),
         (dict(extra={"status": "active"}), Refusal, "cannot set status"),
+        (dict(extra={"review_note": "Approved by the owner"}), Refusal, "only the bank's owner writes it"),
+        (dict(status="archived", canonical_for=["squatted_key"]), Refusal, "born archived while owning"),
         (dict(body="Deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n"), Refusal, "private key"),
         (dict(body="# New\n\n... existing content ...\n"), Refusal, "instead of holding the content"),
         (dict(body="x", body_file="/tmp/x.md"), UsageError, "either body or bodyFile"),
