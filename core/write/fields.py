@@ -344,8 +344,11 @@ def _carry_into_index(bank: Bank, index: str, doc_path: str, key: str, old: str,
         targets = [resolve_link(index, t)[0] for t in re.findall(r"\]\(\s*<?([^)\s>]+)", line)]
         if doc_path not in targets:
             continue
-        if key == "purpose" and escape_text(old) in line:
-            lines[number] = line.replace(escape_text(old), escape_text(new), 1)
+        # The summary follows the links: a purpose that also spells part of a link target
+        # ("api" in "api-gateway.md") is replaced where it is the summary, never inside the link.
+        after = max((m.end() for m in re.finditer(r"\]\([^)]*\)", line)), default=0)
+        if key == "purpose" and escape_text(old) in line[after:]:
+            lines[number] = line[:after] + line[after:].replace(escape_text(old), escape_text(new), 1)
             changed = True
         elif key == "title":
             for pattern, replacement in (

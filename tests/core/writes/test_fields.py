@@ -194,3 +194,13 @@ def test_set_field_refusals(tmp_path, write_file):
     assert tree_snapshot(tmp_path) == before
     with pytest.raises(NotADocument):
         set_field(bank, path="nope.md", field="purpose", value="x")
+
+
+def test_a_purpose_spelled_inside_the_link_is_replaced_in_the_summary_only(tmp_path, write_file):
+    write_file(tmp_path, "README.md", "# Bank\n\n- [`Gateway`](api-gateway.md) — api\n")
+    write_file(tmp_path, "api-gateway.md", "---\ntitle: Gateway\npurpose: api\n---\n# Gateway\n")
+    bank = Bank.open(tmp_path)
+    set_field(bank, path="api-gateway.md", field="purpose", value="How requests reach the services")
+    assert (tmp_path / "README.md").read_text() == (
+        "# Bank\n\n- [`Gateway`](api-gateway.md) — How requests reach the services\n"
+    )
