@@ -145,9 +145,11 @@ def test_the_bar_stays_on_the_original_sets_and_the_fresh_held_out_is_never_list
     together, apart = route_quality.GROUPS["all"]
     assert together == ("tuning", "held-out", "held-out-2", "held-out-3")
     assert apart == ("tuning-2", "held-out-4", "held-out-5")
-    assert not {"held-out-3", "held-out-4", "held-out-5"} & set(route_quality.GROUPS["tunable"][0])
+    assert not {"held-out-3", "held-out-4"} & set(route_quality.GROUPS["tunable"][0])
+    assert "held-out-5" in route_quality.GROUPS["tunable"][0], "held-out-5 was measured once, then tuned on"
+    assert route_quality.NEVER_LOOKED_AT == ("held-out-3", "held-out-4")
     assert (route_quality.SETS["tuning-2"] / "baseline.txt").is_file()
-    for hidden in ("all", "held-out-3", "held-out-4", "held-out-5"):
+    for hidden in ("all", "held-out-3", "held-out-4"):
         monkeypatch.setattr("sys.argv", ["route_quality", "--set", hidden, "--misses"])
         with pytest.raises(SystemExit):
             route_quality.main()
