@@ -51,3 +51,34 @@ def test_a_borrowed_word_snowball_cuts_short_still_meets_its_cognate():
     # Snowball stems медиа to мед: the whole word, in Latin letters, is what reads as media
     assert "media" in CognateIndex(["media", "medical"]).of("медиа")
     assert "медиа" in CognateIndex(["медиа", "медведь"]).of("media")
+
+
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [("устройства", "device"), ("снимок", "snapshot"), ("повреждён", "corrupted"), ("товара", "product")],
+)
+def test_the_dictionary_knows_the_common_words_of_engineering_prose(word, english):
+    from memorybank.core.lang import BUILTIN, fold
+
+    assert english in BUILTIN.term(fold(word)).translations
+
+
+def test_a_russian_question_about_an_english_bank_meets_its_everyday_words(tmp_path):
+    """Not only a bank's own terms: the verbs and nouns any engineering text uses (saved, snapshot,
+    corrupted, device, confirm) are what a Russian question about English prose is made of."""
+    files = {
+        "engineering/sync.md": doc(
+            "Sync storage",
+            "Where the client keeps its sync state.",
+            "## Recovery\n\nIf the saved snapshot is corrupted, the client drops it and syncs from scratch.",
+        ),
+        "engineering/devices.md": doc(
+            "Device verification",
+            "How a user confirms a new device.",
+            "## Flow\n\nThe app shows an emoji comparison; the user confirms the other device.",
+        ),
+        "product/overview.md": doc("Overview", "What the library offers.", "A chat library for mobile apps."),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    assert route(bank, "что если сохранённый снимок повреждён").hits[0].path == "engineering/sync.md"
+    assert route(bank, "как подтвердить новое устройство").hits[0].path == "engineering/devices.md"
