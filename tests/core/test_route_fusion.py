@@ -40,7 +40,8 @@ def _package(tmp_path: Path) -> Bank:
 def test_a_package_folder_is_a_family_and_a_top_level_folder_is_not(tmp_path):
     found = families(_package(tmp_path))
     assert found.family_of["features/FT-7/plan.md"] == "features/FT-7"
-    assert "features/FT-7/README.md" not in found.receivers["features/FT-7"]  # an index gives, never receives
+    assert "features/FT-7/README.md" not in found.receivers["features/FT-7"]  # an index never receives
+    assert "features/FT-7/README.md" in found.indexes  # and never gives
     assert "domain/billing.md" not in found.family_of and "prompts/a/one.md" not in found.family_of
 
 
@@ -56,6 +57,30 @@ def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_
     monkeypatch.setattr(families_module, "FAMILY_SHARE", 0.0)
     bank = _package(tmp_path / "again")
     assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
+
+
+def test_a_folders_index_lends_its_collections_name_to_no_member(tmp_path):
+    """A runbook folder's README names the collection ("procedures of the shop bot"): a question
+    sharing that word with it must not lift every runbook over the document whose body answers."""
+    files = {
+        "ops/runbooks/README.md": doc(
+            "Runbooks", "Operational procedures of the shop bot.", "- [Postgres tests](postgres.md)"
+        ),
+        "ops/runbooks/postgres.md": doc(
+            "Postgres integration tests",
+            "Running the database tests locally.",
+            "Start the container; the tests use the asyncpg library from a pytest handler fixture.",
+        ),
+        "engineering/coding-style.md": doc(
+            "Coding style",
+            "How code is written here.",
+            "## Async\n\nNever call a blocking library from a bot handler: use async clients.",
+        ),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    hits = {h.path: h for h in route(bank, "can a bot handler call a blocking library").hits}
+    assert hits["ops/runbooks/postgres.md"].breakdown.family == 0
+    assert next(iter(hits)) == "engineering/coding-style.md"
 
 
 def test_the_explained_route_says_what_the_family_lent(tmp_path, capsys):
