@@ -1,5 +1,7 @@
 """Russian questions: function words in any inflected form carry no topic, whatever list they
-are missing from, and a borrowed word meets the bank's English word it is spelled like."""
+are missing from, and a borrowed word meets the bank's English word it is spelled like; the
+dictionary carries the everyday words of engineering prose, and an English word meets it through
+any of its forms."""
 
 from __future__ import annotations
 
@@ -82,3 +84,22 @@ def test_a_russian_question_about_an_english_bank_meets_its_everyday_words(tmp_p
     bank = small_bank(tmp_path / "memory_bank", files)
     assert route(bank, "что если сохранённый снимок повреждён").hits[0].path == "engineering/sync.md"
     assert route(bank, "как подтвердить новое устройство").hits[0].path == "engineering/devices.md"
+
+
+def test_an_english_word_meets_the_dictionary_through_any_of_its_forms():
+    from memorybank.core.lang import BUILTIN
+
+    assert BUILTIN.term("deleted").translations == BUILTIN.term("delete").translations
+    assert "перевод" in BUILTIN.term("translations").translations
+    assert "публик" in BUILTIN.term("publishing").translations
+
+
+def test_an_english_question_about_a_russian_bank_meets_it_through_inflected_words(tmp_path):
+    files = {
+        "domain/frontend.md": doc(
+            "Интерфейс бота", "Тексты и язык интерфейса.", "## Язык\n\nПеревод сообщений бота пока не заложен."
+        ),
+        "ops/release.md": doc("Выпуск", "Как выпускается бот.", "Собрать образ и выкатить бота."),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    assert route(bank, "what must be settled before adding translations").hits[0].path == "domain/frontend.md"
