@@ -128,3 +128,32 @@ def test_a_section_holding_every_word_of_the_question_beats_one_repeating_a_few(
     assert best["doc.md"][1].heading == "limits"
     monkeypatch.setattr(section_index, "COVERAGE_FLOOR", 1.0)
     assert best_sections(sections.__getitem__, ["doc.md"], concepts)["doc.md"][1].heading == "timeouts"
+
+
+def test_a_header_match_naming_a_sliver_of_the_question_leaves_the_answer_to_the_bodies(tmp_path, monkeypatch):
+    """The bank's headers know most of the question's words, spread over several documents; the
+    best header match names two of them. The bodies, not that match, decide which document answers."""
+    from memorybank.core import route as route_module
+
+    files = {
+        "domain/catalog.md": doc(
+            "Catalog",
+            "The products buyers see.",
+            "The catalog service returns the products of a category; when a product id is unknown the buyer sees an error.",
+        ),
+        "domain/architecture.md": doc(
+            "Architecture",
+            "Layers of the bot.",
+            "## Services\n\nA catalog service never raises when a product id is unknown: it returns an empty list,"
+            " and the handler decides what to show.",
+        ),
+        "engineering/errors.md": doc("Error handling", "How errors are logged.", "Errors are logged with their id."),
+        "product/empty-states.md": doc("Empty states", "What an empty screen shows.", "A placeholder and a hint."),
+        "product/lists.md": doc("Lists and pagination", "How long lists are split.", "Ten rows a page."),
+        "product/returns.md": doc("Return policy", "When a buyer may return an order.", "Within 14 days."),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    question = "does the catalog service raise an error or return an empty list when a product id is unknown"
+    assert route(bank, question).hits[0].path == "domain/architecture.md"
+    monkeypatch.setattr(route_module, "FULL_MATCH", 0.0)
+    assert route(bank, question).hits[0].path == "domain/catalog.md"  # bodies scaled to the best match only
