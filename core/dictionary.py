@@ -1,7 +1,10 @@
 """The built-in Russian-English dictionary: Russian stems and the English words they translate.
 
 Written for memory banks: their structure, governance, decisions and delivery, product,
-engineering, UI, text, and common nouns. A bank extends it with ``dna/vocabulary.md`` and with the
+engineering, UI, text, and common nouns; then the everyday words of engineering prose (saved,
+snapshot, corrupted, device, confirm, return, empty, order), chosen from the Russian words most
+frequent across real banks that it did not know, and from the Russian questions it missed: a
+question about English prose is made of those as much as of the bank's own terms. A bank extends it with ``dna/vocabulary.md`` and with the
 pairs its own titles teach (``core.lexicon``); ``core.lang`` matches words against it.
 """
 
@@ -76,6 +79,74 @@ _DICTIONARY = """
 приватн: privacy; причин: reason cause; уведомлен: notification notifications; офлайн: offline;
 библиотек: library; мобильн: mobile
 одн: one single; два: two; две: two; двух: two; трех: three; перв: first; втор: second
+нов: new; новост: news; текущ: current; отдельн: separate standalone; реализ: implementation implement implemented;
+существующ: existing; использ: use using used usage; результат: result results outcome; внешн: external;
+внутрен: internal; явн: explicit explicitly; чита: read reading; чтен: reading read;
+проект: project; содерж: contain contents content; требу: require requires required; отсутств: missing absent absence;
+поведен: behavior behaviour; запис: record write entry entries; строк: line string row lines; систем: system;
+следующ: next following; уровн: level levels; уровен: level; пуст: empty; полн: full complete; сохран: save saved persist keep;
+ожида: expect expected wait waiting; класс: class; финальн: final; готов: ready done; минимальн: minimal minimum;
+максимальн: maximum max; работ: work works working job; несколько: several multiple; объект: object objects;
+успешн: successful success; успех: success; ручн: manual manually; вручн: manually manual; получ: get receive obtain;
+общ: common shared general; завис: depend depends hang; подтвер: confirm confirmation verify; точк: point;
+вопрос: question questions; последн: last latest; структур: structure; определ: define definition determine;
+основн: main basic core primary; блок: block blocks; порядк: order ordering; порядок: order ordering;
+выполн: execute run perform completed done; разн: different various; сначал: first; прям: direct directly;
+напрям: directly direct; соответств: match correspond matching; приня: accept accepted adopted; факт: fact actual;
+фактическ: actual; показ: show display shown; идентификатор: identifier id; дополнительн: additional extra;
+операц: operation operations; част: part parts partial; часто: often frequently; стабильн: stable;
+действи: action actions; действующ: current active effective; запрет: forbid forbidden prohibited; вариант: option variant;
+публичн: public; секци: section; заверш: finish complete completion finished; активн: active; сейчас: now currently;
+закрыт: closed close; вывод: output conclusion; набор: set; валидн: valid; един: single unified; единствен: only single;
+указ: specify indicate; начал: start beginning; исходн: source original; стек: stack; человек: human person;
+люд: people; услови: condition conditions; понят: concept clear understand; недоступн: unavailable;
+расшир: extend extension extensions; писа: write writing; пада: fail crash failing; паден: crash failure;
+упаст: fail crash; открыт: open opened; совместим: compatible compatibility; устойчив: robust resilient;
+верификац: verification; вернут: return; возвра: return returns; ранн: early; дефект: defect bug;
+расхожден: mismatch divergence discrepancy; среда: environment; больш: large big; детал: detail details;
+замен: replace replacement; механизм: mechanism; режим: mode; случа: case cases; сраз: immediately;
+стандартн: standard default; умолчан: default; приоритет: priority; актуальн: current up-to-date relevant;
+метаданн: metadata; канал: channel; старт: start; регистр: register registration registry; сущност: entity entities;
+коротк: short; разработ: development develop developer; автоматическ: automatic automatically;
+обычн: usual normal regular plain; поддерж: support supported; переда: pass transfer send;
+исполн: execution execute; исполняем: executable binary; предел: limit; рабоч: working work; влия: affect impact;
+налич: presence; лома: break breaks broken; дубл: duplicate duplication; элемент: element item items;
+включ: include enable enabled; сигнал: signal; независим: independent; числ: number numeric count; номер: number;
+процедур: procedure; смысл: meaning sense; пропуск: skip skipped; пропуст: skip; комментар: comment comments;
+возможн: possible possibility ability; будущ: future; подготов: preparation prepare; домен: domain;
+обработ: handle handling processing handler; обнаруж: detect detection discover; сбой: failure fault crash;
+точн: exact precise; инженерн: engineering; драйвер: driver; директор: directory; стратеги: strategy;
+отказ: refusal failure reject; гарант: guarantee; копир: copy copying; контрол: control; потер: loss lost;
+учет: accounting tracking; вызов: call; вызыв: call calls invoke; вызва: call called; метод: method;
+правк: edit fix change; техническ: technical; приложен: app application; нормализ: normalization normalize;
+обход: bypass workaround traversal; колонк: column; анализ: analysis; карточк: card; содержим: content contents;
+способ: way method; реестр: registry; уникальн: unique; скрыт: hidden hide; глобальн: global;
+итог: result total summary; защит: protection protect; красн: red; зелен: green; установ: install installation setup;
+фаз: phase; оценк: estimate evaluation assessment; качеств: quality; промпт: prompt; параллельн: parallel;
+высок: high; быстр: fast quick; настро: configure settings setup; собра: collect collected build;
+собира: collect build; сторон: side; политик: policy; групп: group groups; отклон: reject rejected;
+необходим: necessary required; редактир: edit editing editor; триггер: trigger; импорт: import; экспорт: export;
+цепочк: chain; восстанов: restore recovery recover; участник: participant member; абстракц: abstraction;
+информац: information info; област: area scope; направлен: direction; перенос: move transfer migration;
+перенес: move moved; соглашен: convention agreement; договор: agreement convention; именован: naming name;
+устройств: device devices; размер: size; фото: photo photos; загруз: upload load download; снимк: snapshot;
+снимок: snapshot; вложен: attachment attachments nested; переименов: rename renaming; середин: middle;
+заглушк: stub placeholder; надежн: reliable reliability; расклад: layout; процент: percent percentage;
+покупател: buyer customer; товар: product goods item; оператор: operator; администратор: admin administrator;
+админ: admin; русск: russian; английск: english; категор: category categories; сайт: site website;
+шапк: header; подвал: footer; устаревш: outdated deprecated obsolete; фонов: background; джоб: job jobs;
+задани: task job assignment; курс: rate course; курсор: cursor; адрес: address url; пауз: pause delay;
+метк: label tag labels tags; выписк: statement; собственник: owner; организац: organization; доск: board;
+выход: exit logout; хук: hook hooks; счетчик: counter counters; реакци: reaction reactions; повторн: repeated;
+эмодзи: emoji; получател: recipient; чернов: draft; противореч: contradict contradiction conflict;
+переписк: conversation transcript; машин: machine machines; графическ: graphical gui; подпакет: subpackage;
+консольн: console cli; разбор: parsing parse; обращ: access call; целев: target; фиксир: record pin fix;
+постро: build built; строит: build builds; выдач: output listing; застрев: stuck; прогон: run; прогна: run ran;
+спек: spec specs; спецификац: specification spec; фикстур: fixture fixtures; настоящ: real actual;
+оборв: interrupted aborted; прерв: interrupted abort; прерыв: interruption interrupt; нажа: press click;
+нажим: press click; жизн: life lifetime; матч: match matches; нулев: zero; прошл: past previous;
+флаг: flag flags; принима: accept accepts; обертк: wrapper; алиас: alias; транскрипт: transcript;
+неудач: failure failed unsuccessful; юнит: unit; динамическ: dynamic; повреж: corrupt corrupted damaged
 """
 
 

@@ -10,6 +10,12 @@ tuning-2 (sections counted by coverage): Recall@1 0.59 to 0.64, Recall@3 0.83 to
 member's own status instead, an archived plan sharing its feature's headers stayed below it
 (Recall@1 0.63, and held-out-2 lost a question).
 
+An index (a ``README.md`` or a ``doc_function: index``) neither lends nor receives: its headers
+name a collection ("Runbooks", "Operational procedures of the bot"), not what each member is about,
+so a question sharing a word with the collection's name does not lift every member (measured on
+the tunable sets, with held-out-5 among them: four questions rose, none fell; on
+``lynxlg__telegram_shop_bot`` Recall@3 0.72 to 0.78, where a runbook inherited its folder's README).
+
 A family is the documents directly in one folder at least two levels deep (``features/FT-020/``,
 not ``adr/``), when there are at most ``MAX_MEMBERS`` of them: a deeper folder with many documents
 is a collection (prompts, templates), whose members are about different things.
@@ -39,6 +45,8 @@ class Families:
         self.members = members
         self.family_of = {path: folder for folder, paths in members.items() for path in paths}
         self.receivers = {folder: tuple(p for p in paths if p not in indexes) for folder, paths in members.items()}
+        self.indexes = frozenset(indexes)
+        """Documents that lend their family nothing (see the module's docstring)."""
 
 
 def families(bank: Bank, _previous: object = None) -> Families:
@@ -58,7 +66,7 @@ def families(bank: Bank, _previous: object = None) -> Families:
 
 def share_family_headers(headers: dict[str, float], found: Families, layers: Mapping[str, float]) -> dict[str, float]:
     """Raise each family member's header score (in place) to ``FAMILY_SHARE`` of the family's best
-    match, put under the member's own layer. The match keeps the status of the member that made it:
+    match made by a member that is not an index, put under the member's own layer. The match keeps the status of the member that made it:
     it is the family's evidence, so an archived plan sharing its live feature's headers is not
     discounted for its own status (its own header match still is).
 
@@ -72,7 +80,7 @@ def share_family_headers(headers: dict[str, float], found: Families, layers: Map
     """
     best: dict[str, float] = {}
     lifts: dict[str, float] = {}
-    family_of = found.family_of
+    family_of, indexes = found.family_of, found.indexes
     if len(headers) > GIVERS:  # only the best header matches can lift a member into an answer
         cut = heapq.nlargest(GIVERS, headers.values())[-1]
         givers = [(p, v) for p, v in headers.items() if v >= cut]
@@ -80,7 +88,7 @@ def share_family_headers(headers: dict[str, float], found: Families, layers: Map
         givers = list(headers.items())
     for path, score in givers:
         folder = family_of.get(path)
-        if folder is not None and score > 0 and layers[path]:
+        if folder is not None and score > 0 and layers[path] and path not in indexes:
             unlayered = score / layers[path]
             if unlayered > best.get(folder, 0.0):
                 best[folder] = unlayered

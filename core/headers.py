@@ -174,6 +174,12 @@ class HeaderMatch:
         for (filed, found, _), idf in zip(raw, idfs):
             self.concepts.append((filed, found, idf / top))
 
+    @property
+    def known_weight(self) -> float:
+        """The summed rarity weights of the question's concepts that some header holds: what a
+        field naming all of them would score at weight 1."""
+        return sum(factor for _, _, factor in self.concepts)
+
     def _concept(self, term: QueryTerm, vocabulary: Vocabulary) -> tuple[tuple[dict, ...], Found, int]:
         """Best score per field, the matches, and how many documents hold the concept in their headers."""
         index = self.index

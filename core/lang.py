@@ -208,6 +208,7 @@ class Vocabulary:
         for key in sorted(self.ru_to_en, key=len, reverse=True):  # stable: equal lengths keep order
             self._by_initial.setdefault(key[:1], []).append(key)
         self._stems: dict[str, str | None] = {}
+        self._english_stems: dict[str, tuple[str, ...]] | None = None
         self.local = local
         """Rows the bank's ``dna/vocabulary.md`` added."""
         self.source = source
@@ -253,7 +254,19 @@ class Vocabulary:
         if has_cyrillic(token):
             stem = self.stem_of(token)
             return QueryTerm(token, self.ru_to_en.get(stem, ()) if stem else (), stem)
-        return QueryTerm(token, self.en_to_ru.get(token, ()))
+        return QueryTerm(token, self.en_to_ru.get(token) or self._keys_by_english_stem(token))
+
+    def _keys_by_english_stem(self, token: str) -> tuple[str, ...]:
+        """The keys of the dictionary's English words sharing the token's Snowball stem, so
+        ``deleted``, ``publishing`` or ``translations`` meet ``delete``, ``publish``, ``translation``
+        as a Russian word meets its key through any of its forms."""
+        if self._english_stems is None:  # on the first English word the dictionary lacks
+            stems: dict[str, list[str]] = {}
+            for word, keys in self.en_to_ru.items():
+                bucket = stems.setdefault(inflection_stem(word), [])
+                bucket.extend(key for key in keys if key not in bucket)
+            self._english_stems = {stem: tuple(keys) for stem, keys in stems.items()}
+        return self._english_stems.get(inflection_stem(token), ())
 
     def terms(self, tokens: Iterable[str]) -> list[QueryTerm]:
         return [self.term(t) for t in tokens]

@@ -40,7 +40,8 @@ def _package(tmp_path: Path) -> Bank:
 def test_a_package_folder_is_a_family_and_a_top_level_folder_is_not(tmp_path):
     found = families(_package(tmp_path))
     assert found.family_of["features/FT-7/plan.md"] == "features/FT-7"
-    assert "features/FT-7/README.md" not in found.receivers["features/FT-7"]  # an index gives, never receives
+    assert "features/FT-7/README.md" not in found.receivers["features/FT-7"]  # an index never receives
+    assert "features/FT-7/README.md" in found.indexes  # and never gives
     assert "domain/billing.md" not in found.family_of and "prompts/a/one.md" not in found.family_of
 
 
@@ -56,6 +57,30 @@ def test_a_member_whose_body_answers_inherits_its_familys_headers_and_leads(tmp_
     monkeypatch.setattr(families_module, "FAMILY_SHARE", 0.0)
     bank = _package(tmp_path / "again")
     assert route(bank, question).hits[0].path == "features/FT-7/brief.md"  # without the family's headers
+
+
+def test_a_folders_index_lends_its_collections_name_to_no_member(tmp_path):
+    """A runbook folder's README names the collection ("procedures of the shop bot"): a question
+    sharing that word with it must not lift every runbook over the document whose body answers."""
+    files = {
+        "ops/runbooks/README.md": doc(
+            "Runbooks", "Operational procedures of the shop bot.", "- [Postgres tests](postgres.md)"
+        ),
+        "ops/runbooks/postgres.md": doc(
+            "Postgres integration tests",
+            "Running the database tests locally.",
+            "Start the container; the tests use the asyncpg library from a pytest handler fixture.",
+        ),
+        "engineering/coding-style.md": doc(
+            "Coding style",
+            "How code is written here.",
+            "## Async\n\nNever call a blocking library from a bot handler: use async clients.",
+        ),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    hits = {h.path: h for h in route(bank, "can a bot handler call a blocking library").hits}
+    assert hits["ops/runbooks/postgres.md"].breakdown.family == 0
+    assert next(iter(hits)) == "engineering/coding-style.md"
 
 
 def test_the_explained_route_says_what_the_family_lent(tmp_path, capsys):
@@ -103,3 +128,32 @@ def test_a_section_holding_every_word_of_the_question_beats_one_repeating_a_few(
     assert best["doc.md"][1].heading == "limits"
     monkeypatch.setattr(section_index, "COVERAGE_FLOOR", 1.0)
     assert best_sections(sections.__getitem__, ["doc.md"], concepts)["doc.md"][1].heading == "timeouts"
+
+
+def test_a_header_match_naming_a_sliver_of_the_question_leaves_the_answer_to_the_bodies(tmp_path, monkeypatch):
+    """The bank's headers know most of the question's words, spread over several documents; the
+    best header match names two of them. The bodies, not that match, decide which document answers."""
+    from memorybank.core import route as route_module
+
+    files = {
+        "domain/catalog.md": doc(
+            "Catalog",
+            "The products buyers see.",
+            "The catalog service returns the products of a category; when a product id is unknown the buyer sees an error.",
+        ),
+        "domain/architecture.md": doc(
+            "Architecture",
+            "Layers of the bot.",
+            "## Services\n\nA catalog service never raises when a product id is unknown: it returns an empty list,"
+            " and the handler decides what to show.",
+        ),
+        "engineering/errors.md": doc("Error handling", "How errors are logged.", "Errors are logged with their id."),
+        "product/empty-states.md": doc("Empty states", "What an empty screen shows.", "A placeholder and a hint."),
+        "product/lists.md": doc("Lists and pagination", "How long lists are split.", "Ten rows a page."),
+        "product/returns.md": doc("Return policy", "When a buyer may return an order.", "Within 14 days."),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    question = "does the catalog service raise an error or return an empty list when a product id is unknown"
+    assert route(bank, question).hits[0].path == "domain/architecture.md"
+    monkeypatch.setattr(route_module, "FULL_MATCH", 0.0)
+    assert route(bank, question).hits[0].path == "domain/catalog.md"  # bodies scaled to the best match only

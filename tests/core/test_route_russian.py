@@ -1,5 +1,7 @@
 """Russian questions: function words in any inflected form carry no topic, whatever list they
-are missing from, and a borrowed word meets the bank's English word it is spelled like."""
+are missing from, and a borrowed word meets the bank's English word it is spelled like; the
+dictionary carries the everyday words of engineering prose, and an English word meets it through
+any of its forms."""
 
 from __future__ import annotations
 
@@ -51,3 +53,53 @@ def test_a_borrowed_word_snowball_cuts_short_still_meets_its_cognate():
     # Snowball stems медиа to мед: the whole word, in Latin letters, is what reads as media
     assert "media" in CognateIndex(["media", "medical"]).of("медиа")
     assert "медиа" in CognateIndex(["медиа", "медведь"]).of("media")
+
+
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [("устройства", "device"), ("снимок", "snapshot"), ("повреждён", "corrupted"), ("товара", "product")],
+)
+def test_the_dictionary_knows_the_common_words_of_engineering_prose(word, english):
+    from memorybank.core.lang import BUILTIN, fold
+
+    assert english in BUILTIN.term(fold(word)).translations
+
+
+def test_a_russian_question_about_an_english_bank_meets_its_everyday_words(tmp_path):
+    """Not only a bank's own terms: the verbs and nouns any engineering text uses (saved, snapshot,
+    corrupted, device, confirm) are what a Russian question about English prose is made of."""
+    files = {
+        "engineering/sync.md": doc(
+            "Sync storage",
+            "Where the client keeps its sync state.",
+            "## Recovery\n\nIf the saved snapshot is corrupted, the client drops it and syncs from scratch.",
+        ),
+        "engineering/devices.md": doc(
+            "Device verification",
+            "How a user confirms a new device.",
+            "## Flow\n\nThe app shows an emoji comparison; the user confirms the other device.",
+        ),
+        "product/overview.md": doc("Overview", "What the library offers.", "A chat library for mobile apps."),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    assert route(bank, "что если сохранённый снимок повреждён").hits[0].path == "engineering/sync.md"
+    assert route(bank, "как подтвердить новое устройство").hits[0].path == "engineering/devices.md"
+
+
+def test_an_english_word_meets_the_dictionary_through_any_of_its_forms():
+    from memorybank.core.lang import BUILTIN
+
+    assert BUILTIN.term("deleted").translations == BUILTIN.term("delete").translations
+    assert "перевод" in BUILTIN.term("translations").translations
+    assert "публик" in BUILTIN.term("publishing").translations
+
+
+def test_an_english_question_about_a_russian_bank_meets_it_through_inflected_words(tmp_path):
+    files = {
+        "domain/frontend.md": doc(
+            "Интерфейс бота", "Тексты и язык интерфейса.", "## Язык\n\nПеревод сообщений бота пока не заложен."
+        ),
+        "ops/release.md": doc("Выпуск", "Как выпускается бот.", "Собрать образ и выкатить бота."),
+    }
+    bank = small_bank(tmp_path / "memory_bank", files)
+    assert route(bank, "what must be settled before adding translations").hits[0].path == "domain/frontend.md"
