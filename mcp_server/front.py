@@ -312,15 +312,16 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
                 continue
             try:
                 message = json.loads(line)
-            except ValueError:
-                # Not JSON: answered here as JSON-RPC says, and never handed to the SDK.
+                unfit = unfit_for_sdk(message)
+            except (ValueError, RecursionError):
+                message, unfit = None, "each line must be one JSON-RPC message"
+            if unfit is not None:
+                # Answered here as JSON-RPC says, and never handed to the SDK, whose parser would
+                # drop the line without a word (or, nested deep enough, stop the process).
                 door.handshake = False
+                ident = message.get("id") if isinstance(message, dict) else None
                 door.send(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": None,
-                        "error": {"code": -32700, "message": "Parse error: each line must be one JSON-RPC message."},
-                    }
+                    {"jsonrpc": "2.0", "id": ident, "error": {"code": -32700, "message": f"Parse error: {unfit}."}}
                 )
                 continue
             door.answer(message)
@@ -339,6 +340,32 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     relay.join(timeout=5)
     if failure and not isinstance(failure[0], (KeyboardInterrupt, SystemExit)):
         raise failure[0]
+
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects a message may have (no tool's arguments come close)."""
+
+
+def unfit_for_sdk(message: Any) -> str | None:
+    """Why a parsed line cannot go on to the SDK, or None: nesting deeper than ``MAX_DEPTH``, or a
+    string holding a lone UTF-16 surrogate (JSON allows the escape; Unicode has no such character)."""
+    stack = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return "a string holds a lone UTF-16 surrogate, which is not a character"
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                return f"the message nests arrays and objects deeper than {MAX_DEPTH} levels"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                stack.append((item, depth + 1))
+                if isinstance(key, str):
+                    stack.append((key, depth))
+    return None
 
 
 def warm(bank: Any) -> None:

@@ -251,3 +251,41 @@ def test_the_same_refusals_over_stdio(bank_with_note):
         assert_short_and_plain(answer["result"]["content"][0]["text"])
     assert "root:" not in done.stdout
     assert tree_snapshot(bank_with_note.parent) == before
+
+
+def test_lines_the_sdk_would_drop_or_die_on_are_answered_and_the_server_goes_on(bank_with_note):
+    """Nesting 3,000 arrays deep (the decoder's recursion), 200 objects deep (the SDK's parser) and a
+    lone surrogate escape each get a parse error with their id; the next request is answered."""
+    project = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "memorybank", "mcp", "--root", str(bank_with_note)]
+
+    def call(ident: int, extra: str) -> str:
+        return (
+            f'{{"jsonrpc":"2.0","id":{ident},"method":"tools/call","params":{{"name":"bank_route",'
+            f'"arguments":{{"question":"deploy"{extra}}}}}}}\n'
+        )
+
+    payload = "".join(json.dumps(line) + "\n" for line in OPENING) + "".join(
+        [
+            call(20, ',"x":' + "[" * 3000 + "]" * 3000),
+            call(21, ',"x":' + '{"a":' * 200 + "1" + "}" * 200),
+            call(22, ',"y":"a\\ud800b"'),
+            call(23, ""),
+        ]
+    )
+    done = subprocess.run(
+        command,
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(project)},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    replies = {r.get("id"): r for r in map(json.loads, filter(str.strip, done.stdout.splitlines()))}
+    for ident in (21, 22):
+        assert replies[ident]["error"]["code"] == -32700
+    assert "surrogate" in replies[22]["error"]["message"]
+    assert any(r.get("error", {}).get("code") == -32700 for r in replies.values() if r.get("id") in (20, None))
+    assert "result" in replies[23] and not replies[23]["result"]["isError"]
