@@ -89,7 +89,10 @@ def parse_date(text: str) -> datetime:
         moment = datetime.fromisoformat(text.replace("z", "Z"))
     except ValueError:
         raise UsageError(f'"{text}" is neither an ISO date nor a usable git ref.') from None
-    return moment.astimezone() if moment.tzinfo is None else moment
+    try:
+        return moment.astimezone() if moment.tzinfo is None else moment
+    except (ValueError, OverflowError):  # the first or last days of the calendar, in local time
+        raise UsageError(f'"{text}" is too close to the calendar\'s ends to compare with; pass a later date.') from None
 
 
 def changes_since(bank: Bank, since: str) -> Changes:

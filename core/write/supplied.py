@@ -43,6 +43,8 @@ def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, al
             f"pass the text inline as {name}.",
             reason="files-off",
         )
+    if "\x00" in file:
+        raise Refusal(f"{name}File holds a NUL byte, which no file name can: {file!r}", reason="nul-byte")
     project = project_root(bank_root)
     given = Path(file).expanduser()
     path = Path(os.path.realpath(given if given.is_absolute() else (cwd or Path.cwd()) / given))

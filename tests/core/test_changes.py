@@ -270,3 +270,10 @@ def test_a_repository_without_commits_falls_back_to_modification_times_for_a_dat
     assert result.mode == "mtime" and "no commits yet" in result.note and [c.path for c in result.changes] == ["a.md"]
     with pytest.raises(GitError, match="no commits yet"):
         changes_since(bank, "HEAD~1")
+
+
+def test_a_date_at_the_calendars_start_is_a_usage_error_not_a_crash():
+    """The suite runs in UTC (tests/conftest.py): year 1 has no local time before it to compare with."""
+    with pytest.raises(UsageError, match="calendar's ends"):
+        parse_date("0001-01-01")
+    assert parse_date("9999-12-31").year == 9999

@@ -185,6 +185,12 @@ def test_a_fifo_or_a_folder_inside_the_project_is_refused_without_blocking(fixtu
             create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="x.", body_file=name)
 
 
+def test_a_body_file_with_a_nul_byte_is_refused_by_name(fixture_copy):
+    with pytest.raises(Refusal, match="NUL byte") as refused:
+        create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="x.", body_file="notes.md\x00")
+    assert refused.value.reason == "nul-byte"
+
+
 def test_a_server_may_switch_supplied_files_off(fixture_copy, tmp_path):
     body = tmp_path / "body.md"
     body.write_text("Text.\n")
