@@ -168,7 +168,30 @@ def check_governance(
         if resolved == target:
             raise Refusal(f'derived_from "{entry}" points at the document itself.', reason="self-derived")
         targets.append(resolved)
-    keys = list(canonical_for)
+    _check_keys(bank, target, status, list(canonical_for), must_not_define)
+    if contract.requires_derived_from and not entries and target not in contract.roots:
+        if status == "active":
+            raise Refusal(
+                "Governance requires every active non-root document to declare derived_from.",
+                reason="missing-derived-from",
+            )
+        warnings.append("No derived_from: governance requires one before this document can become active.")
+    if contract.forbids_cycles and targets:
+        cycle = _closes_cycle(bank, target, targets)
+        if cycle:
+            raise Refusal(
+                f"derived_from would close a cycle: {' -> '.join(cycle)}. Cyclic dependencies are forbidden here.",
+                reason="cycle",
+            )
+    if doc_kind and contract.doc_kinds and doc_kind not in contract.doc_kinds:
+        warnings.append(f'doc_kind "{doc_kind}" is not among the values declared in dna/.')
+    if status and contract.statuses and status not in contract.statuses:
+        warnings.append(f'status "{status}" is not among the values declared in dna/.')
+    return warnings
+
+
+def _check_keys(bank: Bank, target: str, status: str, keys: list[str], must_not_define: Iterable[str]) -> None:
+    """Refuse ``canonical_for`` keys that would break "one fact, one home"."""
     if keys and status == "archived":
         raise Refusal(
             f"{target} would be born archived while owning {', '.join(repr(k) for k in keys)}: an archived "
@@ -190,25 +213,6 @@ def check_governance(
             f'canonical_for "{clash[0]}" is also in must_not_define: a document cannot own what it promises not to define.',
             reason="must-not-define",
         )
-    if contract.requires_derived_from and not entries and target not in contract.roots:
-        if status == "active":
-            raise Refusal(
-                "Governance requires every active non-root document to declare derived_from.",
-                reason="missing-derived-from",
-            )
-        warnings.append("No derived_from: governance requires one before this document can become active.")
-    if contract.forbids_cycles and targets:
-        cycle = _closes_cycle(bank, target, targets)
-        if cycle:
-            raise Refusal(
-                f"derived_from would close a cycle: {' -> '.join(cycle)}. Cyclic dependencies are forbidden here.",
-                reason="cycle",
-            )
-    if doc_kind and contract.doc_kinds and doc_kind not in contract.doc_kinds:
-        warnings.append(f'doc_kind "{doc_kind}" is not among the values declared in dna/.')
-    if status and contract.statuses and status not in contract.statuses:
-        warnings.append(f'status "{status}" is not among the values declared in dna/.')
-    return warnings
 
 
 def _closes_cycle(bank: Bank, target: str, starts: list[str]) -> list[str] | None:
