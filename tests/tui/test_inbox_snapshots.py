@@ -13,6 +13,7 @@ from memorybank.core.write.proposals import propose
 from memorybank.tui.app import make_app
 from memorybank.tui.panes.inbox import InboxPane
 from memorybank.tui.screenshots import ReplayedServer, inbox_clock, pin_inbox_times
+from memorybank.tui.widgets.bank_header import BankHeader
 from textual.widgets import DataTable, Input, Select
 
 from tests.tui.conftest import SIZE, settle, until
@@ -40,6 +41,8 @@ async def on_note(pilot, name: str) -> None:
     assert await until(pilot, lambda: path in [e.path for e in pane.entries]), f"{path} never listed"
     pane.query_one("#inbox-notes", DataTable).move_cursor(row=[e.path for e in pane.entries].index(path))
     assert await until(pilot, lambda: pane.view is not None and pane.view.entry.path == path)
+    header = pilot.app.screen.query_one(BankHeader)
+    assert await until(pilot, lambda: header.summary is not None and not header.busy)  # the header's counts in
     await settle(pilot, rounds=3)
 
 
@@ -101,7 +104,7 @@ async def fold_form(pilot) -> None:
 def test_fold_form(snap_compare, inbox_demo):
     """The fold form for the retries note: into engineering/payment-retries.md (the router's first
     candidate), section Backoff and Jitter, mode "replace the section", and the note's body in the
-    text box, ready to edit; the hint says Enter or ctrl+s previews and space or ↓ opens a list."""
+    text box, ready to edit; the hint says Enter or ctrl+s previews and space opens a list."""
 
     async def run_before(pilot):
         await fold_form(pilot)

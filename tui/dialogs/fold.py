@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-HINT = "Enter or ctrl+s previews (writes nothing) · space or ↓ opens a list · Tab moves on · Esc cancels"
+HINT = "Enter or ctrl+s previews · space opens a list · Tab moves on · Esc cancels"
 MODES = [("append to the section", "append"), ("replace the section", "replace")]
 
 DRAFTS: dict[tuple[str, str], dict[str, str]] = {}
