@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -112,7 +113,29 @@ def tool(
         # structured_output=False: no output schema (see the module docstring); the tool returns a
         # finished CallToolResult whose structuredContent is the core result.
         server.add_tool(run, name=tool_name, description=text, annotations=annotations, structured_output=False)
+        keep_text_as_given(server, tool_name)
         server.tool_names.add(tool_name)
         return fn
 
     return decorate
+
+
+def keep_text_as_given(server: BankServer, name: str) -> None:
+    """Hand a tool's text parameters (``body``, ``content``, ``section``: ``str | None``) over as the
+    client sent them. The SDK decodes a string argument as JSON whenever its type is not plain
+    ``str``, a courtesy for clients that send lists as strings: a body reading ``null`` became no
+    body at all, and one reading ``[1, 2]`` was refused as not a string."""
+    meta = server._tool_manager.get_tool(name).fn_metadata  # type: ignore[union-attr]
+    textual = set()
+    for field_name, field in meta.arg_model.model_fields.items():
+        if set(typing.get_args(field.annotation)) == {str, type(None)}:
+            textual |= {field_name, field.alias or field_name}
+    if not textual:
+        return
+    decode = meta.pre_parse_json
+
+    def pre_parse_json(data: dict[str, Any]) -> dict[str, Any]:
+        decoded = decode(data)
+        return {key: data[key] if key in textual else value for key, value in decoded.items()}
+
+    object.__setattr__(meta, "pre_parse_json", pre_parse_json)  # a pydantic model: no field of that name

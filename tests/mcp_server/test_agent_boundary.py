@@ -289,3 +289,14 @@ def test_lines_the_sdk_would_drop_or_die_on_are_answered_and_the_server_goes_on(
     assert "surrogate" in replies[22]["error"]["message"]
     assert any(r.get("error", {}).get("code") == -32700 for r in replies.values() if r.get("id") in (20, None))
     assert "result" in replies[23] and not replies[23]["result"]["isError"]
+
+
+async def test_text_that_reads_as_json_is_taken_as_text(bank_with_note):
+    """The SDK decodes string arguments whose type is not plain str: a body "null" became no body, a
+    body "[1, 2]" was refused as not a string. Text parameters reach the core as sent."""
+    async with await seeded_session(bank_with_note) as s:
+        for n, body in enumerate(("null", "[1, 2]", '{"a": 1}')):
+            await s.call("bank_create", docKind="domain", path=f"domain/j{n}.md", title=f"J{n}", purpose="p", body=body)
+            assert (bank_with_note / f"domain/j{n}.md").read_text(encoding="utf-8").endswith(f"# J{n}\n\n{body}\n")
+        await s.call("bank_update_section", path=CONTEXT, section="Problem", content="null")
+        assert "## Problem\n\nnull\n" in (bank_with_note / CONTEXT).read_text(encoding="utf-8")
