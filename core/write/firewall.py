@@ -39,6 +39,11 @@ CREDENTIALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
 )
 
+_AUTHORIZATION = re.compile(r"(?i)\bauthorization\s*:\s*(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{20,})")
+"""An HTTP Authorization header carrying its credentials (a placeholder such as ``<token>`` or
+``$TOKEN`` is not a run of token characters)."""
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+"""Zero-width characters: a token split by one is still the token."""
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@'\"`<>]+):([^\s@/'\"`<>]+)@([^\s:/'\"`<>]+)")
 _SECRET_ASSIGNMENT = re.compile(
     r"(?i)\b([a-z0-9_.-]*(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|"
@@ -63,10 +68,16 @@ def _looks_secret(value: str) -> bool:
 
 
 def _credential(text: str) -> tuple[str, int] | None:
+    text = text.translate(_INVISIBLE)  # lines stay where they were: only zero-width characters go
     for kind, pattern in CREDENTIALS:
         match = pattern.search(text)
         if match:
             return kind, match.start()
+    for match in _AUTHORIZATION.finditer(text):
+        token = match.group(1)  # base64 may hold no digit: two of lower, upper and digits will do
+        mixed = sum(bool(re.search(c, token)) for c in ("[a-z]", "[A-Z]", "[0-9]")) >= 2
+        if mixed and not _PLACEHOLDER.match(token):
+            return "a credential in an Authorization header", match.start()
     for match in _URL_PASSWORD.finditer(text):
         user, password, host = match.groups()
         if host.lower() in _LOCAL_HOSTS or host.startswith("127.") or _PLACEHOLDER.match(password):

@@ -60,6 +60,13 @@ def test_the_credential_firewall_refuses_nothing_the_real_banks_hold():
     assert checked > 1000
 
 
+def test_an_authorization_header_with_a_placeholder_is_documentation_not_a_secret():
+    from memorybank.core.write.firewall import refuse_credentials
+
+    for text in ("Authorization: Bearer <token>", "Authorization: Bearer $API_TOKEN", "Authorization: Basic ${CREDS}"):
+        refuse_credentials(f"Call it with:\n{text}\n", "x.md")
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -68,6 +75,9 @@ def test_the_credential_firewall_refuses_nothing_the_real_banks_hold():
         "DB_PASSWORD=S3cretPass1",
         "k_AKIAIOSFODNN7EXAMPLE",
         "BOT_TOKEN=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+        "curl -H 'Authorization: Bearer 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a' https://api",
+        "Authorization: Basic dXNlcjpQYXNzdzByZDEyMzQ=",
+        "token ghp_\u200b" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",  # split by a zero-width space
     ],
 )
 def test_the_credential_firewall_catches_what_slipped_through_before(text):
