@@ -35,8 +35,7 @@ def test_fold_appends_the_note_body_then_discards_it_with_the_reason(tmp_path, c
         "--into",
         "engineering/testing-policy.md",
         "--section",
-        "what must be tested",
-        "--append",
+        "what must be tested",  # no --append: appending is the default, a fold never wipes by default
         "--root",
         root,
     ]

@@ -71,7 +71,7 @@ def plan_fold(
     path: str,
     section: str,
     content: str | None = None,
-    mode: str = "replace",
+    mode: str = "append",
     by: str | None = None,
     dry_run: bool = True,
 ) -> Planned[FoldResult]:
@@ -101,7 +101,7 @@ def fold(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> FoldResult:
     """Fold a quarantined note into one ``##`` section of the document that owns its fact.
 
     Takes ``plan_fold``'s arguments: ``note``, ``path`` (the owner), ``section``, ``content``
-    (default: the note's body without its title), ``mode`` (``replace`` or ``append``), ``by``.
+    (default: the note's body without its title), ``mode`` (``append``, the default, or ``replace``), ``by``.
 
     Raises:
         Refusal: the note is not in the quarantine, the section is missing, or a gate of the

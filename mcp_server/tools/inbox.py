@@ -36,9 +36,9 @@ Nothing moves until they do."""
 OWNER_DISCARD = """Propose dropping an _inbox/ note (a folded note: reason = where it went). Records the proposal
 for the owner to apply; nothing is deleted now."""
 OWNER_FOLD = """Propose folding an _inbox/ note's text into the ## section of the document that already owns
-its fact (replace or append), then dropping the note. Runs every gate now; records the proposal for the owner."""
+its fact (append, the default, or replace), then dropping the note. Runs every gate now; records the proposal for the owner."""
 AGENT_FOLD = """Fold an _inbox/ note's text into the ## section of the document that already owns its fact
-(replace or append) and drop the note, in one write. Only on the user's word."""
+(append, the default, or replace) and drop the note, in one write. Only on the user's word."""
 AGENT_PROMOTE = """Promote an _inbox/ note to its place: same gates as bank_create, status active, links rewritten,
 registered in its index, the note removed. Only on the user's word."""
 AGENT_DISCARD = """Delete an _inbox/ note, with the reason on record (a folded note: where it went). Only on the
@@ -88,7 +88,7 @@ def register(server: BankServer) -> None:
 
         @tool(server, read_only=False, name="bank_fold", description=OWNER_FOLD)
         def propose_fold(
-            path: Note, into: Into, section: Section, ctx: Context, mode: Mode = "replace", dryRun: bool = False
+            path: Note, into: Into, section: Section, ctx: Context, mode: Mode = "append", dryRun: bool = False
         ) -> ProposalResult:
             return propose(
                 bank,
@@ -137,7 +137,7 @@ def register(server: BankServer) -> None:
 
     @tool(server, read_only=False, destructive=True, name="bank_fold", description=AGENT_FOLD)
     def fold_note(
-        path: Note, into: Into, section: Section, ctx: Context, mode: Mode = "replace", dryRun: bool = False
+        path: Note, into: Into, section: Section, ctx: Context, mode: Mode = "append", dryRun: bool = False
     ) -> FoldResult:
         return fold(
             bank,

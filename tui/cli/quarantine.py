@@ -130,13 +130,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "an owner; promote makes a new document instead.",
         epilog=examples(
             "memorybank inbox fold _inbox/retries-bunch-up.md --into engineering/payment-retries.md \\",
-            '    --section "Backoff and Jitter" --append --dry-run',
+            '    --section "Backoff and Jitter" --dry-run',
         ),
     )
     p.add_argument("path", help=NOTE)
     p.add_argument("--into", required=True, metavar="PATH", help="the owner document's bank path")
     p.add_argument("--section", required=True, help="the ## section to update")
-    p.add_argument("--append", action="store_true", help="append to the section instead of replacing it")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--append", action="store_true", help="append to the section (the default)")
+    how.add_argument("--replace", action="store_true", help="replace the section's text with the note's")
     p.add_argument("--content", help="the text to fold (default: the note's body without its title)")
     p.add_argument("--dry-run", action="store_true", help="show the section's diff and the discard; write nothing")
     _json_flag(p)
@@ -236,7 +238,7 @@ def run_inbox_fold(args: argparse.Namespace) -> int:
         path=args.into,
         section=args.section,
         content=args.content,
-        mode="append" if args.append else "replace",
+        mode="replace" if args.replace else "append",
         by="owner",
         dry_run=args.dry_run,
     )
