@@ -221,6 +221,8 @@ def plan_discard(
     """Plan dropping a note on the record, under the write session; see ``discard``."""
     note = quarantined(bank, path, "discarded")
     why = require(reason, "`reason` is required: a note is dropped on the record, or not at all.")
+    if "\n" in why or "\r" in why:
+        raise Refusal("A discard's reason must fit on one line: it is quoted in one.", reason="multi-line")
     entry = {"at": now_stamp(), "action": "discarded", "note": note.path, "title": note.title, "reason": why}
     if by:
         entry["by"] = by

@@ -119,6 +119,8 @@ def test_discard_needs_a_reason_and_only_touches_the_inbox(with_model):
         discard(with_model, path="_inbox/linked.md", reason=" ")
     with pytest.raises(Refusal, match="Only quarantined documents can be discarded"):
         discard(with_model, path="domain/model.md", reason="no")
+    with pytest.raises(Refusal, match="fit on one line"):
+        discard(with_model, path="_inbox/linked.md", reason="x\ny")
     dry = discard(with_model, path="_inbox/linked.md", reason="dup", dry_run=True)
     assert not dry.discarded and dry.title == "Linked Note" and (with_model.root / "_inbox/linked.md").exists()
     done = discard(with_model, path="memory_bank/_inbox/linked.md", reason="folded into domain/model.md")
