@@ -16,6 +16,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError, SectionNotFound, UsageError
 from memorybank.core.model import Document, Section
 from memorybank.core.parse import jsonable
+from memorybank.core.versions import version_of
 
 BATCH_CEILING = 40_000
 """Bytes a batch read returns at most (about 11,000 tokens)."""
@@ -92,6 +93,9 @@ class ReadResult:
     total_lines: int = 0
     continue_at: int | None = None
     """When ``truncated``: the first raw-file line not returned; read on with ``lines="N-"``."""
+    version: str = ""
+    """The file's version (``ifVersion`` of ``bank_edit`` and ``bank_update_section`` refuses a
+    write to a file changed since)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,10 @@ def read_document(
     with bank.lock:
         doc = bank.document(path)
         text = bank.text(doc.path)
+        try:
+            version = version_of((bank.root / doc.path).read_bytes())
+        except OSError:  # gone since the refresh: no version to write against
+            version = ""
     available = [s.title for s in doc.sections]
     front = jsonable(doc.frontmatter)
     raw_lines = _raw_lines(text)
@@ -193,6 +201,7 @@ def read_document(
         lines=span,
         total_lines=len(raw_lines),
         continue_at=continue_at,
+        version=version,
     )
 
 

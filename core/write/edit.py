@@ -20,6 +20,7 @@ from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
 from memorybank.core.write import firewall, values
 from memorybank.core.write.gates import Planned, content_from, execute
+from memorybank.core.write.plan import unchanged_since_read
 from memorybank.core.write.rawdoc import RawDoc, head_of
 from memorybank.core.write.transaction import Transaction
 
@@ -139,8 +140,10 @@ def plan_edit(
     section: str | None = None,
     dry_run: bool = True,
     notes_locked: bool = False,
+    if_version: str | None = None,
 ) -> Planned[EditResult]:
-    """Plan ``edit`` under the write session (see it); nothing is written."""
+    """Plan ``edit`` under the write session (see it); nothing is written. With ``if_version`` (what
+    ``bank_read`` reported), a file changed since is refused."""
     doc = editable(bank, path, notes_locked=notes_locked)
     if not find:
         raise Refusal(
@@ -149,6 +152,7 @@ def plan_edit(
     if find == replace:
         raise Refusal("`find` and `replace` are identical; nothing to do.", reason="no-op")
     raw = RawDoc.load(bank.root, doc.path)
+    unchanged_since_read(doc.path, raw.original, if_version)
     head, body = raw.split()
     start, end, where = 0, len(body), ""
     chosen = None
@@ -219,6 +223,7 @@ def plan_update_section(
     dry_run: bool = True,
     cwd: Path | None = None,
     notes_locked: bool = False,
+    if_version: str | None = None,
 ) -> Planned[SectionUpdateResult]:
     """Plan ``update_section`` under the write session (see it); nothing is written."""
     if mode not in ("replace", "append"):
@@ -232,6 +237,7 @@ def plan_update_section(
     if new is None or not new.strip():
         raise Refusal("`content` is empty. To remove a section, edit the document by hand and say so.", reason="empty")
     raw = RawDoc.load(bank.root, doc.path)
+    unchanged_since_read(doc.path, raw.original, if_version)
     current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
     chosen = find_section(current, section)
     if chosen is None:

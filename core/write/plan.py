@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from memorybank.core.errors import Refusal
+from memorybank.core.versions import version_of
 
 ChangeKind = Literal["create", "modify", "delete"]
 
@@ -110,4 +111,14 @@ def unchanged_since(root: Path, shown: Plan) -> None:
             f"{', '.join(changed)} changed since the preview (another process wrote to it); nothing was "
             "written. Preview again to see the write as it now stands.",
             reason="changed-since-preview",
+        )
+
+
+def unchanged_since_read(path: str, data: bytes, expected: str | None) -> None:
+    """Refuse a write to ``path`` (whose bytes are ``data`` now) when the caller read another version."""
+    if expected is not None and expected.strip() and version_of(data) != expected.strip():
+        raise Refusal(
+            f"{path} changed since you read it (version {expected.strip()}, now {version_of(data)}); nothing was "
+            "written. Read it again and make the change on what it now says.",
+            reason="changed-since-read",
         )

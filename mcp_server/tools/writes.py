@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 DocPath = Annotated[str, Field(description="Bank path, e.g. adr/ADR-1.md")]
 Section = Annotated[str, Field(description="A ## heading")]
 FileArg = Annotated[str | None, Field(description="Read it from a file inside the project instead (≤1 MB)")]
+IfVersion = Annotated[
+    str | None, Field(description="The version bank_read reported: refused if the file changed since")
+]
 
 
 def register(server: BankServer) -> None:
@@ -71,12 +74,20 @@ def register(server: BankServer) -> None:
         find: Annotated[str, Field(min_length=1, description="Exact text, whitespace included; must occur once")],
         replace: str,
         section: Annotated[str | None, Field(description="Only look in this ## section")] = None,
+        ifVersion: IfVersion = None,
         dryRun: bool = False,
     ) -> EditResult:
         """Replace one exact fragment of a document's body. Zero or several matches are refused. The
         frontmatter is out of reach: use bank_set_field or bank_set_status."""
         return edit(
-            bank, path=path, find=find, replace=replace, section=section, dry_run=dryRun, notes_locked=notes_locked
+            bank,
+            path=path,
+            find=find,
+            replace=replace,
+            section=section,
+            dry_run=dryRun,
+            notes_locked=notes_locked,
+            if_version=ifVersion,
         )
 
     @tool(server, read_only=False, destructive=True)
@@ -86,6 +97,7 @@ def register(server: BankServer) -> None:
         content: Annotated[str | None, Field(min_length=1)] = None,
         contentFile: FileArg = None,
         mode: Literal["replace", "append"] = "replace",
+        ifVersion: IfVersion = None,
         dryRun: bool = False,
     ) -> SectionUpdateResult:
         """Replace or append to the body of one existing ## section; everything else stays byte for byte. An
@@ -99,6 +111,7 @@ def register(server: BankServer) -> None:
             mode=mode,
             dry_run=dryRun,
             notes_locked=notes_locked,
+            if_version=ifVersion,
         )
 
     @tool(server, read_only=False, destructive=True, idempotent=True)

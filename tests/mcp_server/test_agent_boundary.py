@@ -300,3 +300,25 @@ async def test_text_that_reads_as_json_is_taken_as_text(bank_with_note):
             assert (bank_with_note / f"domain/j{n}.md").read_text(encoding="utf-8").endswith(f"# J{n}\n\n{body}\n")
         await s.call("bank_update_section", path=CONTEXT, section="Problem", content="null")
         assert "## Problem\n\nnull\n" in (bank_with_note / CONTEXT).read_text(encoding="utf-8")
+
+
+async def test_a_write_against_the_version_read_is_refused_once_the_owner_changed_the_file(bank_with_note):
+    """bank_read reports a version; bank_update_section and bank_edit given it refuse to overwrite an
+    edit made since (the owner's line stays), and land when the file is as read."""
+    async with await seeded_session(bank_with_note) as s:
+        version = (await s.call("bank_read", path=CONTEXT, section="Problem"))["documents"][0]["version"]
+        assert len(version) == 12
+        target = bank_with_note / CONTEXT
+        owned = target.read_text(encoding="utf-8").replace("## Problem\n", "## Problem\n\nThe owner's new line.\n", 1)
+        target.write_text(owned, encoding="utf-8")
+        message = await refused(
+            s, "bank_update_section", path=CONTEXT, section="Problem", content="x", ifVersion=version
+        )
+        assert "changed since you read it" in message and target.read_text(encoding="utf-8") == owned
+        message = await refused(
+            s, "bank_edit", path=CONTEXT, find="The owner's new line.", replace="y", ifVersion=version
+        )
+        assert "changed since you read it" in message
+        now = (await s.call("bank_read", path=CONTEXT))["documents"][0]["version"]
+        await s.call("bank_edit", path=CONTEXT, find="The owner's new line.", replace="Kept.", ifVersion=now)
+        assert "Kept." in target.read_text(encoding="utf-8")
