@@ -9,13 +9,14 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from memorybank.core.bank import Bank
+from memorybank.core.contract import parse_contract
 from memorybank.core.errors import Refusal
-from memorybank.core.model import Document
+from memorybank.core.model import Contract, Document
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
 from memorybank.core.write import firewall, values
@@ -67,6 +68,34 @@ def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
             reason="note-write-once",
         )
     return doc
+
+
+def keep_the_law(bank: Bank, path: str, before: str, after: str) -> None:
+    """Refuse an agent's edit of a ``dna/`` document that changes what the bank declares (whether
+    ``derived_from`` is required, whether cycles are forbidden, its roots, its value sets, its stale
+    age): prose may be fixed, the law is the owner's. Both sides are read the same way."""
+    if not path.startswith("dna/"):
+        return
+    others = [(p, bank.text(p)) for p in bank.documents if p.startswith("dna/") and p != path]
+    principles = "dna/principles.md" in bank.documents
+
+    def declared(text: str) -> Contract:
+        return parse_contract([*others, (path, text)], has_principles=principles)
+
+    old, new = declared(before), declared(after)
+    changed = [
+        f.name for f in fields(Contract) if f.name not in LAW_SOURCES and getattr(old, f.name) != getattr(new, f.name)
+    ]
+    if changed:
+        raise Refusal(
+            f"This would change what the bank's dna/ declares ({', '.join(changed)}): the bank's law is its "
+            "owner's to change. Capture a note with bank_create inbox: true proposing the change instead.",
+            reason="law-is-the-owners",
+        )
+
+
+LAW_SOURCES = ("source", "stale_after_source")
+"""Where a declaration was read: moving a sentence from one dna/ document to another changes no law."""
 
 
 OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
@@ -186,6 +215,8 @@ def plan_edit(
     at = start + scope.index(find)
     new_body = body[:at] + replace + body[at + len(find) :]
     text = head + new_body
+    if notes_locked:
+        keep_the_law(bank, doc.path, raw.text, text)
     context = values.clip(new_body[max(at - CONTEXT_CHARS, 0) : at + len(replace) + CONTEXT_CHARS], 1_000)
     after = raw.encode(text)
     tx = _rewrite(bank, raw, text)
@@ -266,6 +297,8 @@ def plan_update_section(
     new_lines = lines[: chosen.line - 1] + block + lines[chosen.end_line :]
     # A file that ended without a newline still does: only the section's own bytes change.
     text = "\n".join(new_lines) + ("\n" if trailing_newline else "")
+    if notes_locked:
+        keep_the_law(bank, doc.path, raw.text, text)
     after = raw.encode(text)
     tx = _rewrite(bank, raw, text)
     return Planned(

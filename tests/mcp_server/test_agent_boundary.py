@@ -322,3 +322,36 @@ async def test_a_write_against_the_version_read_is_refused_once_the_owner_change
         now = (await s.call("bank_read", path=CONTEXT))["documents"][0]["version"]
         await s.call("bank_edit", path=CONTEXT, find="The owner's new line.", replace="Kept.", ifVersion=now)
         assert "Kept." in target.read_text(encoding="utf-8")
+
+
+async def test_an_agent_may_fix_dna_prose_but_not_change_the_law_it_declares(bank_with_note):
+    """Repealing "every active document must define derived_from" through bank_edit is refused where
+    the owner decides; a wording fix that declares the same passes; the owner's own CLI may change it."""
+    from memorybank.tui.cli.main import main
+
+    law = "Every `active` non-root document\nmust define `derived_from`. Cyclic dependencies are forbidden."
+    governance = bank_with_note / "dna/governance.md"
+    assert law in governance.read_text(encoding="utf-8")
+    async with await seeded_session(bank_with_note) as s:
+        message = await refused(s, "bank_edit", path="dna/governance.md", find=law, replace="Documents may declare it.")
+        assert "requires_derived_from, forbids_cycles" in message and law in governance.read_text(encoding="utf-8")
+        await s.call(
+            "bank_edit",
+            path="dna/governance.md",
+            find="Cyclic dependencies are forbidden.",
+            replace="Cyclic dependencies are forbidden here.",
+        )
+    assert Bank.open(bank_with_note).contract.requires_derived_from
+    code = main(
+        [
+            "edit",
+            "dna/governance.md",
+            "--find",
+            law.replace("forbidden.", "forbidden here."),
+            "--replace",
+            "Documents may declare it.",
+            "--root",
+            str(bank_with_note),
+        ]
+    )
+    assert code == 0 and not Bank.open(bank_with_note).contract.requires_derived_from
