@@ -432,3 +432,14 @@ async def test_an_empty_group_of_the_outline_shows_no_arrow(demo_bank):
         for group in ("Sections (0)", "Derived from ↑ (0)", "Used by ↓ (0)"):
             assert any(f" {group}" in row for row in rows) and not any(f"▼ {group}" in row for row in rows)
         assert any("▼ Frontmatter (4)" in row for row in rows)
+
+
+async def test_with_nothing_open_the_document_pane_says_so_whole_at_80_columns(demo_source):
+    from memorybank.tui.panes.document import EMPTY
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "2")
+        await settle(pilot)
+        assert any(EMPTY in row for row in screen_text(app))

@@ -39,7 +39,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 
-EMPTY = "No document open: choose one in Route, Search or Findings, or jump to one with ctrl+o."
+EMPTY = "No document open: choose one in Route, Search or Findings, or press ctrl+o."
 
 
 MIN_OUTLINE = 16
