@@ -109,7 +109,7 @@ class InboxPane(BulkTriage, Pane):
             [
                 Column("", 1),
                 Column("Age", 5, justify="right"),
-                Column("From", 12),
+                Column("From", 14),  # "memorybank-cli", the CLI's own name, whole
                 Column("Title", weight=3, fit=True),
                 Column("Proposal", weight=2, least=8, cut=short_badge),
             ],
