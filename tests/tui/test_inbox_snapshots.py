@@ -34,7 +34,9 @@ def app_on(bank, **kwargs):
 async def on_note(pilot, name: str) -> None:
     """The Inbox pane, with the note ``_inbox/<name>`` highlighted and read."""
     await settle(pilot)
-    await pilot.press("escape", "8")
+    await pilot.press("escape")  # out of the question box, so 8 is a pane key and not a digit typed
+    assert await until(pilot, lambda: not isinstance(pilot.app.focused, Input))
+    await pilot.press("8")
     await settle(pilot)
     pane = pilot.app.screen.query_one(InboxPane)
     path = f"_inbox/{name}"
