@@ -147,6 +147,15 @@ class BankServer(MCPServer):
             raise ToolError(f"{name} could not take its arguments ({'; '.join(problems)}). Nothing was done.") from None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> CallToolResult:
+        if name == surface.CAPTURE_TOOL and name not in self.tool_names:  # the capture surface's own tool
+            instead = (
+                "capture a note with bank_create inbox: true instead."
+                if self.subset == surface.FULL
+                else f"this server offers the {self.subset} surface, which writes nothing."
+            )
+            error = ToolError(f"{name} is the capture surface's tool; {instead}")
+            self._report(context, name, arguments, False, str(error))
+            raise error
         if name in self.tool_names and not self.offers_tool(name):
             error = ToolError(f"{name} is not available: {self._unavailable()}")
             self._report(context, name, arguments, False, str(error))

@@ -96,10 +96,14 @@ async def test_capture_adds_one_write_that_files_a_note_the_owner_then_promotes(
     assert result.path == "domain/cache-ttl.md" and (seeded_root / "domain" / "cache-ttl.md").exists()
 
 
-async def test_the_full_surface_has_no_capture_tool(seeded_root):
+async def test_the_full_surface_has_no_capture_tool_and_says_what_to_use(seeded_root):
     async with connect(build_server(seeded_root)) as s:
         assert set(await s.tool_names()) == ALL_TOOLS
-        assert "bank_capture" in await s.refusal("bank_capture", path="n.md", title="N", purpose="N.")
+        message = await s.refusal("bank_capture", path="n.md", title="N", purpose="N.")
+        assert "bank_create inbox: true instead" in message and "Unknown" not in message
+    async with connect(build_server(seeded_root, subset="read-only")) as s:
+        message = await s.refusal("bank_capture", path="n.md", title="N", purpose="N.")
+        assert "read-only surface, which writes nothing" in message
 
 
 @pytest.mark.parametrize("subset", ["read-only", "capture"])
