@@ -49,9 +49,10 @@ def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, al
     given = Path(file).expanduser()
     path = Path(os.path.realpath(given if given.is_absolute() else (cwd or Path.cwd()) / given))
     if path != project and project not in path.parents:
+        resolved = "" if given.is_absolute() else " (a relative path is read from the server's working directory)"
         raise Refusal(
-            f'{name}File "{file}" is outside the project ({project}); only files inside it can be read. '
-            f"Pass the text inline as {name} instead.",
+            f'{name}File "{file}" is outside the project ({project}){resolved}; only files inside it can be '
+            f"read. Pass the text inline as {name} instead, or a path inside the project.",
             reason="outside-project",
         )
     try:

@@ -362,3 +362,16 @@ def test_a_template_body_with_nested_fences_is_kept_whole(seeded):
     text = (seeded.root / "prompts/PROMPT-1.md").read_text()
     assert text.count("```") >= 2 and text.count("```") % 2 == 0
     assert validate(seeded).total == 0
+
+
+def test_a_relative_body_file_outside_the_project_says_where_relative_paths_are_read_from(fixture_copy, tmp_path):
+    with pytest.raises(Refusal, match="read from the server's working directory"):
+        create(
+            fixture_copy,
+            doc_kind="domain",
+            path="domain/x.md",
+            title="X",
+            purpose="x.",
+            body_file="notes.md",
+            cwd=tmp_path.parent,  # the project is the bank's parent folder: this is above it
+        )
