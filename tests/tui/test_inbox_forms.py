@@ -9,7 +9,7 @@ from memorybank.tui.dialogs.preview import PreviewDialog
 from memorybank.tui.dialogs.promote import PromoteDialog
 from textual.widgets import Input
 
-from tests.tui.conftest import SIZE, settle, until
+from tests.tui.conftest import SIZE, screen_text, settle, until
 from tests.tui.test_inbox import open_inbox, triage_root  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.anyio
@@ -32,3 +32,17 @@ async def test_enter_on_a_folder_with_a_file_name_suggested_previews_that_file(t
         await pilot.press("enter")
         assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
         assert field.value == suggested and suggested in app.screen.title_text
+
+
+async def test_on_a_short_terminal_the_form_scrolls_to_its_buttons(triage_root):  # noqa: F811
+    """At 60x20 the promote form is taller than the screen: its Preview button is reached by
+    scrolling, not cut off below it."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("p")
+        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
+        button = app.screen.query_one("#preview")
+        button.focus()
+        await settle(pilot)
+        assert any("Preview (enter)" in row for row in screen_text(app))

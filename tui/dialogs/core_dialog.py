@@ -27,6 +27,7 @@ DIALOG_CSS = """
     max-width: 100%;
     height: auto;
     max-height: 100%;
+    overflow-y: auto;  /* on a short terminal the form scrolls to its buttons instead of losing them */
     border: thick $primary;
     background: $panel;
     padding: 0 1;
