@@ -4,7 +4,8 @@ A document's headers (``canonical_for`` 5, ``purpose`` 3, ``title`` 2, its best 
 are matched word by word, each concept of the question scoring once, a translation discounted
 so the word as typed wins ties. Beyond the reference, a concept counts by its rarity across the
 bank's headers (the rarest fully; the project's name, in every title, hardly at all). The bank's
-layer weights, the status, closed delivery work and a "why" question then scale the sum. Body
+layer weights, the status and a "why" question then scale the sum (closed delivery work is not
+damped, see ``CLOSED_WORK``). Body
 evidence (BM25 over the search index) is a secondary term, capped so prose lifts a document no
 header mentions but never drowns a strong header match; a match is strong by what it names of the
 question, so when the best one names a sliver of it the bodies decide (``FULL_MATCH``). The members of a package folder share its
