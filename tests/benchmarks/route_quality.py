@@ -5,9 +5,9 @@
 ``--set all`` prints each of the four original sets on its own, then those together (the figures the
 bar is measured on), then ``tuning-2``, ``held-out-4``, ``held-out-5``, ``held-out-6`` and
 ``held-out-7`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
-tune on (everything but the never-looked-at ones). Each table ends with the figures of the questions written in Russian and
-of those written in English. ``--misses`` is refused on ``held-out-3``, ``held-out-4``,
-``held-out-6`` and ``held-out-7``: their questions are never looked at.
+tune on (everything but the never-looked-at ones). Each table ends with the figures of the questions
+written in Russian and of those written in English. ``--misses`` is refused on ``held-out-3``,
+``held-out-4`` and ``held-out-7``: their questions are never looked at.
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
@@ -26,7 +26,8 @@ questions on each of the eight banks, written by reading them only, aimed at doc
 sets leave alone; its ``baseline.txt`` keeps the figures of the router when it was written and at
 the end of routing VI, its one measurement as a held-out set, after which it became a tuning set),
 and ``held-out-6/`` (40 questions on each of the three last banks and 12 on each of the five others,
-written by reading the banks only, for routing VII; ``baseline.txt`` likewise), and ``held-out-7/``
+written by reading the banks only, for routing VII; ``baseline.txt`` likewise, its one measurement
+as a held-out set at the end of routing VII, after which it became a tuning set), and ``held-out-7/``
 (40 questions on each of the three last banks, likewise, for routing VIII): one file per bank.
 Templates and inbox notes are excluded by all three rankers.
 """
@@ -68,11 +69,11 @@ SETS = {
 }
 ORIGINAL = ("tuning", "held-out", "held-out-2", "held-out-3")
 """The sets ``--set all`` puts together: the bar stays measured on the same 351 questions."""
-NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-6", "held-out-7")
+NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-7")
 """The sets whose questions are never looked at: measured in aggregate only, never tuned on."""
 GROUPS = {
     "all": (ORIGINAL, ("tuning-2", "held-out-4", "held-out-5", "held-out-6", "held-out-7")),
-    "tunable": (("tuning", "held-out", "held-out-2", "tuning-2", "held-out-5"), ()),
+    "tunable": (("tuning", "held-out", "held-out-2", "tuning-2", "held-out-5", "held-out-6"), ()),
 }
 
 

@@ -111,7 +111,7 @@ def test_the_breakdown_adds_up_to_the_score(bank):
     feature = next(
         h for h in route(bank, "raise the filter threshold", limit=10).hits if h.path.startswith("features/")
     )
-    assert feature.breakdown.closed_work == 0.5 and feature.breakdown.layer_weight == 0.6
+    assert feature.breakdown.closed_work == 1.0 and feature.breakdown.layer_weight == pytest.approx(0.6**0.5)
 
 
 def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
@@ -123,6 +123,49 @@ def test_knowledge_outranks_delivery_for_the_same_words(tmp_path):
         },  # not byte-identical: copies of one file would fold into one hit
     )
     assert paths(route(bank, "cache invalidation")) == ["engineering/cache.md", "features/FT-009/brief.md"]
+
+
+def test_finished_work_weighs_like_open_work(tmp_path):
+    """Closed delivery work (done, cancelled) is not damped: a shipped feature is often the only
+    record of how a thing was built, so it competes on its headers and body like open work."""
+    text = "The receipt is emailed as a PDF once payment is captured; a failed email is retried hourly."
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-001/feature.md": doc(
+                "Order receipts", "Receipts sent after an order.", text + " Shipped.", delivery_status="done"
+            ),
+            "features/FT-002/feature.md": doc(
+                "Order receipts", "Receipts sent after an order.", text + " Planned.", delivery_status="in_progress"
+            ),
+        },
+    )
+    hits = {hit.path: hit for hit in route(bank, "how is the order receipt emailed after payment").hits}
+    shipped, planned = hits["features/FT-001/feature.md"], hits["features/FT-002/feature.md"]
+    assert shipped.breakdown.closed_work == 1.0
+    assert shipped.score == pytest.approx(planned.score, abs=0.011)
+
+
+def test_a_low_layer_is_softened_when_bodies_count_and_kept_for_headers_alone(tmp_path):
+    """Delivery (0.6) weighs 0.6 ** 0.5 when body evidence counts, so a feature whose body answers
+    is not held far below a knowledge document naming the same topic; weights of 1 and above, and
+    the header-only ranking, keep the declared weights."""
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "engineering/cache.md": doc("Cache invalidation", "When the cache is invalidated.", "By the platform."),
+            "features/FT-009/feature.md": doc(
+                "Cache invalidation",
+                "When the cache is invalidated.",
+                "On every write the cache entry is dropped; a stale read after a write falls back to the database.",
+            ),
+        },
+    )
+    fused = {h.path: h.breakdown.layer_weight for h in route(bank, "cache invalidation").hits}
+    alone = {h.path: h.breakdown.layer_weight for h in route(bank, "cache invalidation", body_evidence=False).hits}
+    assert fused["features/FT-009/feature.md"] == pytest.approx(0.6**0.5)
+    assert alone["features/FT-009/feature.md"] == pytest.approx(0.6)
+    assert fused["engineering/cache.md"] == alone["engineering/cache.md"] == pytest.approx(1.5)
 
 
 def test_a_why_question_turns_the_order_of_knowledge_and_decision(tmp_path):
