@@ -155,3 +155,23 @@ async def test_search_says_when_its_list_is_the_first_of_more(demo_source, monke
         assert len(pane.result.hits) == 2 and pane.result.matched > 2
         summary = str(app.screen.query_one("#search-summary").render())
         assert summary.startswith(f"the first 2 of {pane.result.matched} documents")
+
+
+async def test_a_drift_threshold_cleared_and_retyped_in_one_burst_keeps_what_was_typed(demo_source):
+    """ctrl+u then digits, arriving together: the field holds the digits (a plain Input cleared them
+    after typing them, its ctrl+u running behind the keys queued after it)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "5")
+        await settle(pilot)
+        box = app.screen.query_one("#drift-threshold", Input)
+        box.focus()
+        await settle(pilot)
+        for key, char in (("ctrl+u", None), ("1", "1"), ("2", "2"), ("0", "0")):
+            app.post_message(events.Key(key, char))
+        await settle(pilot, rounds=3)
+        assert box.value == "120" and app.screen.query_one("#panes").active == "drift"

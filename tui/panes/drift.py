@@ -16,6 +16,7 @@ from memorybank.core.staleness import MAX_STALE_DAYS, Staleness, find_stale
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
 from memorybank.tui.widgets.cut_tree import CutTree
+from memorybank.tui.widgets.steady_input import SteadyInput
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text
 from textual import on
@@ -64,10 +65,10 @@ class DriftPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Code ahead by more than", classes="row-label")
-            yield Input(str(DEFAULT_THRESHOLD_DAYS), type="integer", id="drift-threshold", max_length=4)
+            yield SteadyInput(str(DEFAULT_THRESHOLD_DAYS), type="integer", id="drift-threshold", max_length=4)
             yield Label("days", classes="row-label")
             yield Label("Stale after", classes="row-label")
-            yield Input("", type="integer", id="stale-days", max_length=4)
+            yield SteadyInput("", type="integer", id="stale-days", max_length=4)
             yield Label("days", classes="row-label")
         yield Static("Reading git history…", id="drift-summary", classes="pane-heading")
         tree: CutTree[str | None] = CutTree("drift", id="drift-tree")
