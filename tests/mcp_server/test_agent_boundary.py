@@ -213,10 +213,22 @@ async def test_prompts_and_capabilities(bank_with_note):
         assert s.client.server_capabilities.tools.list_changed
 
 
+def serve_stdio(root: Path, payload: str) -> subprocess.CompletedProcess[str]:
+    """The installed command over stdio, fed ``payload`` (one JSON-RPC message a line) to its end."""
+    project = Path(__file__).resolve().parents[2]
+    return subprocess.run(
+        [sys.executable, "-m", "memorybank", "mcp", "--root", str(root)],
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(project)},
+    )
+
+
 def test_the_same_refusals_over_stdio(bank_with_note):
     """A handful of the attacks, and a line that is not JSON, against the installed command."""
-    project = Path(__file__).resolve().parents[2]
-    command = [sys.executable, "-m", "memorybank", "mcp", "--root", str(bank_with_note)]
     calls = [
         ("bank_set_status", ATTACKS["status-newline"][1]),
         ("bank_create", ATTACKS["create-bogus"][1]),
@@ -233,15 +245,7 @@ def test_the_same_refusals_over_stdio(bank_with_note):
     ]
     payload = "not json\n" + "".join(json.dumps(line) + "\n" for line in lines)
     before = tree_snapshot(bank_with_note.parent)
-    done = subprocess.run(
-        command,
-        input=payload,
-        capture_output=True,
-        text=True,
-        cwd=project,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(project)},
-    )
+    done = serve_stdio(bank_with_note, payload)
     replies = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert replies[0]["error"]["code"] == -32700
     answers = {r["id"]: r for r in replies if isinstance(r.get("id"), int) and r["id"] >= 10}
@@ -256,8 +260,6 @@ def test_the_same_refusals_over_stdio(bank_with_note):
 def test_lines_the_sdk_would_drop_or_die_on_are_answered_and_the_server_goes_on(bank_with_note):
     """Nesting 3,000 arrays deep (the decoder's recursion), 200 objects deep (the SDK's parser) and a
     lone surrogate escape each get a parse error with their id; the next request is answered."""
-    project = Path(__file__).resolve().parents[2]
-    command = [sys.executable, "-m", "memorybank", "mcp", "--root", str(bank_with_note)]
 
     def call(ident: int, extra: str) -> str:
         return (
@@ -273,15 +275,7 @@ def test_lines_the_sdk_would_drop_or_die_on_are_answered_and_the_server_goes_on(
             call(23, ""),
         ]
     )
-    done = subprocess.run(
-        command,
-        input=payload,
-        capture_output=True,
-        text=True,
-        cwd=project,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(project)},
-    )
+    done = serve_stdio(bank_with_note, payload)
     assert done.returncode == 0, done.stderr[-2000:]
     replies = {r.get("id"): r for r in map(json.loads, filter(str.strip, done.stdout.splitlines()))}
     for ident in (21, 22):

@@ -118,14 +118,14 @@ class FindingsPane(Pane):
         self.shown = [f for f in report.findings if needle in f.path.lower()]
         errors = sum(1 for f in self.shown if f.severity == "error")
         summary = Text()
+        filtered = needle or self._choice("#findings-severity") or self._choice("#findings-rule")
         if not self.shown:
-            filtered = needle or self._choice("#findings-severity") or self._choice("#findings-rule")
             why = " match these filters." if report.total or filtered else ": the bank is clean."
             summary.append("No findings" + why, style="bold")
         else:
             summary.append(count(len(self.shown), "finding"), style="bold")
             summary.append(f": {count(errors, 'error')}, {count(len(self.shown) - errors, 'warning')}")
-            if needle or self._choice("#findings-severity") or self._choice("#findings-rule"):
+            if filtered:
                 summary.append("  (filtered)", style="dim")
         self.query_one("#findings-summary", Static).update(summary)
 
