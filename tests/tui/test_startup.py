@@ -1,6 +1,7 @@
-"""The workbench's start: the first frame holds the header with its progress and the one pane shown,
-imports nothing else; the first index is read from the parse cache every command shares, in the
-worker behind the header's progress, and runs each piece of work once."""
+"""The workbench's start: the first frame holds the header with its progress and the tabs, imports
+nothing else, and the pane in front follows it with every key typed meanwhile; the first index is
+read from the parse cache every command shares, in the worker behind the header's progress, and
+runs each piece of work once."""
 
 from __future__ import annotations
 
@@ -111,6 +112,9 @@ print(json.dumps(seen))
 """
 
 NOT_BEFORE_THE_FIRST_FRAME = (
+    "memorybank.tui.panes.route",
+    "textual.widgets._data_table",
+    "textual.widgets._text_area",
     *(f"memorybank.tui.panes.{pane}" for pane in ("document", "graph", "findings", "drift", "search", "changes")),
     "memorybank.tui.panes.inbox",
     "memorybank.tui.panes.activity",
@@ -132,23 +136,46 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "yaml",
     "filelock",
 )
-"""What the first screen does not need: the other panes, the router, the validator, the write path,
-the parser and what it reads YAML with (the index imports them, after the first frame), the MCP
-SDK and the libraries only the other panes or the index use."""
+"""What the first frame does not need: the panes (the one in front is made right after it), the
+router, the validator, the write path, the parser and what it reads YAML with (the index imports
+them, after the first frame), the MCP SDK and the libraries only the panes or the index use."""
 
 
-def test_the_first_frame_shows_the_header_indexing_and_one_pane_and_imports_nothing_else(aged_bank, tmp_path):
+def test_the_first_frame_shows_the_header_indexing_and_the_tabs_and_imports_nothing_else(aged_bank, tmp_path):
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     done = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME, str(aged_bank)], capture_output=True, text=True, cwd=PROJECT, env=env
     )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen["panes"] == ["route-pane"]
+    assert seen["panes"] == []  # the pane in front is made and mounted right after the first frame
     assert "memorybank" in seen["header"] and ("indexing" in seen["header"] or "reading the bank" in seen["header"])
     imported = set(seen["modules"])
-    assert "memorybank.tui.panes.route" in imported
     assert [m for m in NOT_BEFORE_THE_FIRST_FRAME if m in imported] == []
+
+
+async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_in_order(aged_bank, monkeypatch):
+    """The pane in front is mounted after the first frame: what is typed meanwhile (digits too,
+    which would otherwise switch panes) waits for the question box and lands in it in order."""
+    from memorybank.tui.panes.route import RoutePane
+    from memorybank.tui.screens.workbench import WorkbenchScreen
+    from textual import events
+
+    mounted = WorkbenchScreen.on_mount
+
+    def typed_at_once(screen):
+        mounted(screen)
+        for char in "FT-020 x":  # reaches the screen before the pane is made
+            screen.app.post_message(events.Key("space" if char == " " else char, char))
+
+    monkeypatch.setattr(WorkbenchScreen, "on_mount", typed_at_once)
+    app = make_app(aged_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        assert route.query_one("#route-question").value == "FT-020 x"
+        assert app.screen.query_one("#panes").active == "route"
+        assert app.screen._early_keys is None
 
 
 async def test_a_pane_is_made_when_first_shown_and_gets_what_the_screen_kept_for_it(aged_bank):

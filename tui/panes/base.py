@@ -9,6 +9,7 @@ say so, so a pane nobody looks at costs nothing.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -25,6 +26,16 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 T = TypeVar("T")
+
+
+def is_text_box(widget: Widget | None) -> bool:
+    """Whether keys typed into ``widget`` are text (an Input, a TextArea)."""
+    if isinstance(widget, Input):
+        return True
+    # A TextArea exists only once its module is imported (by the panes that edit): the first frame
+    # does without it.
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,11 @@ Panes post what the user chose (a document to open, a graph to walk); this scree
 happens and sets attributes on the panes concerned. It also hands every pane the bank generation
 when the disk changed, and refreshes the header's counts in a worker.
 
-The first frame holds the header, the tabs and the one pane shown: a pane's module is imported, and
-the pane made and mounted in its tab, the first time it is shown or asked for (``pane``). What the
-screen hands a pane before then (the open document for the graph, agents' calls for Activity) waits
-on the screen and is given to the pane when it is made.
+The first frame holds the header (with the first index's progress), the tabs and the footer; the
+pane in front is made right after it, and keys typed meanwhile are kept and given to it once it has
+the focus. A pane's module is imported, and the pane made and mounted in its tab, the first time it
+is shown or asked for (``pane``). What the screen hands a pane before then (the open document for
+the graph, agents' calls for Activity) waits on the screen and is given to the pane when it is made.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from memorybank.core.bank import Bank
 from memorybank.tui.history import History, Visit
 from memorybank.tui.messages import BankWritten, DocumentChosen
-from memorybank.tui.panes.base import Pane
+from memorybank.tui.panes.base import Pane, is_text_box
 from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, tab_label
 from memorybank.tui.settings import Settings
-from memorybank.tui.widgets.bank_header import BankHeader, BankSummary, summarise
+from memorybank.tui.widgets.bank_header import DEGRADED_HELP, BankHeader, BankSummary, summarise
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -33,7 +34,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Input, TabbedContent, TabPane, TextArea
+from textual.widgets import Footer, TabbedContent, TabPane
 
 if TYPE_CHECKING:
     from memorybank.mcp_server.server import ToolCall
@@ -45,14 +46,6 @@ to be seen moving, seldom enough that drawing it takes nothing from the index.""
 
 KEPT_CALLS = 500
 """Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
-
-
-DEGRADED_HELP = (
-    "This bank declares no contract (no dna/): reading, routing, search, the graph and the structural "
-    "checks work, but the rules a contract sets (derived_from, cycles, value sets) are not applied. "
-    "Add a dna/governance.md (a bank made by `memorybank init` starts with one) to apply them."
-)
-"""What "degraded" in the header means, said once when such a bank opens."""
 
 
 class WorkbenchScreen(Screen[None]):
@@ -109,6 +102,8 @@ class WorkbenchScreen(Screen[None]):
         """The panes made so far, by id."""
         self._left_focus: dict[str, Widget] = {}  # per pane, the widget focused when it was left
         self._tabs_mounted = False
+        self._early_keys: list[events.Key] | None = []
+        """Keys that arrived before the first pane had the focus, for it; None once it has."""
         self._warmed = False
         self._progress: Timer | None = None
         self.history = History()
@@ -118,22 +113,42 @@ class WorkbenchScreen(Screen[None]):
         yield BankHeader(id="bank-header")
         with TabbedContent(id="panes", initial=self.first_pane):
             for spec in PANES:
-                with TabPane(tab_label(spec), id=spec.id):
-                    if spec.id == self.first_pane:
-                        yield self.pane(spec.id)
+                yield TabPane(tab_label(spec), id=spec.id)
         yield Footer()
 
     def on_mount(self) -> None:
         self._tabs_mounted = True
         self.query_one(BankHeader).serving = self.serving or ""
         self.query_one("ContentTabs").can_focus = False  # no Tab stop that takes none of a pane's keys
-        self._activate(self.first_pane)
-        self.pane(self.first_pane).focus_default()
+        self.set_focus(None)  # nor the first keys typed: they wait for the pane in front
         if self.bank.last_refresh is None:  # the app is indexing it: show how far it got
             self._progress = self.set_interval(PROGRESS_SECONDS, self._show_progress, name="index progress")
             self._show_progress()
         else:
             self.generation = self.bank.generation
+
+    def on_screen_resume(self) -> None:
+        if self._early_keys is not None and not self._panes:  # first shown: the pane after the first frame
+            self.call_after_refresh(self._show_first_pane)
+
+    async def _show_first_pane(self) -> None:
+        """Mount the pane in front after the first frame and focus it; the keys typed so far follow."""
+        tabs = self.query_one("#panes", TabbedContent)
+        if tabs.active not in self._panes:
+            await self.query_one(f"#{tabs.active}", TabPane).mount(self._make(tabs.active))
+        self._activate(tabs.active)  # the first pane, unless alt and a digit chose another meanwhile
+        pane = self.pane(tabs.active)
+        if not self._holds_focus(pane):
+            pane.focus_default()
+        # Keys sent to this screen while nothing had the focus wait in its queue: they are kept too,
+        # and handed over after them.
+        self.call_later(self._hand_over_early_keys, pane)
+
+    def _hand_over_early_keys(self, pane: Pane) -> None:
+        early, self._early_keys = self._early_keys, None
+        target = self.focused or pane
+        for key in early or ():
+            target.post_message(events.Key(key.key, key.character))
 
     def _show_progress(self) -> None:
         # The index fills the bank's mapping as it reads; its size is the progress (no lock, no load).
@@ -153,10 +168,14 @@ class WorkbenchScreen(Screen[None]):
         A pane just made composes in the next frames; ``Pane.when_mounted`` waits for that."""
         pane = self._panes.get(pane_id)
         if pane is None:
-            pane = self._panes[pane_id] = SPECS[pane_id].pane(self.bank, id=f"{pane_id}-pane")
-            self._hand_over(pane_id, pane)
+            pane = self._make(pane_id)
             if self._tabs_mounted:
                 self.query_one(f"#{pane_id}", TabPane).mount(pane)
+        return pane
+
+    def _make(self, pane_id: str) -> Pane:
+        pane = self._panes[pane_id] = SPECS[pane_id].pane(self.bank, id=f"{pane_id}-pane")
+        self._hand_over(pane_id, pane)
         return pane
 
     def _hand_over(self, pane_id: str, pane: Any) -> None:
@@ -223,13 +242,20 @@ class WorkbenchScreen(Screen[None]):
         self.show_pane(pane_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A pane's digit is refused in a text box, so it goes on as a digit."""
-        typing = isinstance(self.focused, Input | TextArea) and not getattr(self.focused, "read_only", False)
-        return not (action == "pane_key" and typing)
+        """A pane's digit is refused in a text box, so it goes on as a digit (and before the first
+        pane has the focus: typed ahead, it is kept for the question box)."""
+        typing = is_text_box(self.focused) and not getattr(self.focused, "read_only", False)
+        return not (action == "pane_key" and (typing or self._early_keys is not None))
 
     async def on_key(self, event: events.Key) -> None:
         """A key that reached no widget (the focus was on its way into the pane just shown): the
-        pane in front answers it, as it would have with the focus."""
+        pane in front answers it, as it would have with the focus. Before the first pane has the focus,
+        the key waits for it."""
+        if self._early_keys is not None:
+            self._early_keys.append(event)
+            event.stop()
+            event.prevent_default()
+            return
         if self.focused is not None or not self._tabs_mounted:
             return
         pane = self.active_pane
@@ -240,7 +266,8 @@ class WorkbenchScreen(Screen[None]):
 
     @on(TabbedContent.TabActivated, "#panes")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self._activate(event.pane.id or "")
+        if self._early_keys is None:  # the first tab activated, as the tabs mount: shown after the first frame
+            self._activate(event.pane.id or "")
 
     def _activate(self, pane_id: str) -> None:
         shown = self.pane(pane_id)

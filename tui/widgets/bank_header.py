@@ -11,6 +11,13 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+DEGRADED_HELP = (
+    "This bank declares no contract (no dna/): reading, routing, search, the graph and the structural "
+    "checks work, but the rules a contract sets (derived_from, cycles, value sets) are not applied. "
+    "Add a dna/governance.md (a bank made by `memorybank init` starts with one) to apply them."
+)
+"""What "degraded" in the header means, said once when such a bank opens."""
+
 
 @dataclass(frozen=True)
 class BankSummary:
