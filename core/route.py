@@ -39,6 +39,7 @@ from memorybank.core.intent import INTENT_BOOST, answering_roles, intent_factor,
 from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
+from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
@@ -72,7 +73,7 @@ Recall@3 0.92 to 0.93 (held-out-5 0.70/0.87 to 0.72/0.89, ``lynxlg__telegram_sho
 to 0.61/0.83); the first tuning set lost two questions at rank 1. 2 and 4 gain less."""
 ROUTE_CHECKS = "dna/route-checks.md"
 """The bank's own routing questions: its body quotes every question, so it gives no body evidence.
-Registries give none either (see ``_registries``)."""
+A registry's body counts only its own lines (see ``core.registries``)."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
@@ -156,12 +157,12 @@ def route(
         sections: dict[str, tuple[float, SectionEntry]] = {}
         if body_evidence:
             bodies, concepts = body_evidence_of(bank, terms, doc_kind=doc_kind, layer=layer)
-            registries = bank.extension("registries", _registries)
-            for path in (ROUTE_CHECKS, *registries):
-                bodies.pop(path, None)  # their bodies repeat other documents' headers, not evidence of their own
+            bodies.pop(ROUTE_CHECKS, None)  # it quotes every question: no evidence of its own
+            listing = bank.extension("registries", registries)
+            own_evidence(bodies, listing, catalog, concepts)  # entries repeat other documents' headers
             leading = _best(bodies, max(SPECIFIC_CANDIDATES, SECTION_CANDIDATES))
             _reward_specific_matches(bodies, leading, question, catalog.bodies)
-            candidates = [p for p in _candidates(headers, bodies, leading) if p != ROUTE_CHECKS and p not in registries]
+            candidates = [p for p in _candidates(headers, bodies, leading) if p != ROUTE_CHECKS and p not in listing]
             sections = best_sections(catalog.sections_of, candidates, concepts)
             scale = max(max(headers.values(), default=0.0), FULL_MATCH * match.known_weight, BODY_FLOOR)
             body_scale = _scale(bodies, BODY_SHARE * scale, leading)
@@ -231,24 +232,6 @@ def _enclosing(doc: Document, line: int) -> tuple[str, int] | None:
 
 def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:
     return {path: role_words(doc) for path, doc in bank.documents.items()}
-
-
-def _registries(bank: Bank, _previous: object = None) -> frozenset[str]:
-    """Index documents whose body is mostly entries linking other documents: their words are those
-    documents' titles and purposes, so they are not evidence that the index itself answers anything.
-    An index that also carries prose of its own (a bug package's README, say) keeps its evidence."""
-    found = set()
-    for doc in bank:
-        if not doc.is_index:
-            continue
-        entry_lines = {link.line for link in doc.links if link.resolved and link.resolved.endswith(".md")}
-        if not entry_lines:
-            continue
-        lines = bank.text(doc.path).split("\n")[doc.body_line - 1 :]
-        prose = [line for line in lines if line.strip() and not line.lstrip().startswith(("#", "|-", "|:", "---"))]
-        if len(entry_lines) * 2 >= len(prose):
-            found.add(doc.path)
-    return frozenset(found)
 
 
 def _points(evidence: dict[str, float], worth: float) -> dict[str, float]:

@@ -141,3 +141,24 @@ def test_an_archived_plan_keeps_its_whole_body_evidence_and_only_its_headers_are
     assert archived.breakdown.status_weight < live.breakdown.status_weight
     assert archived.breakdown.body == live.breakdown.body > 0
     assert archived.breakdown.section == live.breakdown.section > 0
+
+
+def test_a_registry_answers_from_its_own_lines_never_from_its_entries(tmp_path):
+    """An operations index whose entries list other documents says in its own line where the shared
+    setup lives: that line answers, while its entries stay evidence for the documents they list."""
+    entries = "".join(f"- [{name}]({name}.md) — {name} of the service.\n" for name in ("runbook", "release", "config"))
+    index = "The shared bootstrap of the course template lives in the root SETUP file, not here.\n\n" + entries
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "ops/README.md": doc("Operations Index", "Navigation over operations documents.", index),
+            "ops/runbook.md": doc(
+                "Runbook", "Operational procedures.", "Restart the worker; the bootstrap script reruns."
+            ),
+            "ops/release.md": doc("Release", "How a release ships.", "Tag, build, publish the image."),
+            "ops/config.md": doc("Configuration", "Settings the service reads.", "Environment variables only."),
+        },
+    )
+    hits = route(bank, "where is the shared bootstrap of the course template described").hits
+    assert hits[0].path == "ops/README.md" and hits[0].breakdown.body > 0
+    assert "ops/README.md" not in [h.path for h in route(bank, "operational procedures of the service").hits[:1]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from memorybank.core import morphology
 from memorybank.core.cognates import CognateIndex
-from memorybank.core.lang import route_tokens
+from memorybank.core.lang import TokenTable, route_tokens
 from memorybank.core.route import route
 
 from tests.core.route_banks import doc, small_bank
@@ -103,3 +103,17 @@ def test_an_english_question_about_a_russian_bank_meets_it_through_inflected_wor
     }
     bank = small_bank(tmp_path / "memory_bank", files)
     assert route(bank, "what must be settled before adding translations").hits[0].path == "domain/frontend.md"
+
+
+def test_a_russian_word_meets_the_forms_snowball_cuts_apart_through_its_lemma(tmp_path):
+    """Snowball stems ``переведен`` and ``перевести`` differently; their lemma is one, so a question
+    in one form finds the body written in the other, as it would an ending that Snowball strips."""
+    assert "перевести" in TokenTable({"перевести": 1, "перевод": 1}).inflections("переведен")
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "ops/transitions.md": doc("Переходы", "Смена этапов.", "Оператор может перевести заказ в архив."),
+            "ops/orders.md": doc("Заказы", "Список.", "Заказ видит оператор. Оператор и заказ, заказ и оператор."),
+        },
+    )
+    assert route(bank, "когда заказ переведен оператором").hits[0].path == "ops/transitions.md"
