@@ -1,13 +1,13 @@
 """Routing quality on the real banks: Recall@1, Recall@3 and MRR of three rankers per bank.
 
-    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|tuning-2|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|all|tunable] [--misses]
+    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|tuning-2|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|all|tunable] [--misses]
 
 ``--set all`` prints each of the four original sets on its own, then those together (the figures the
 bar is measured on), then ``tuning-2``, ``held-out-4``, ``held-out-5``, ``held-out-6`` and
-``held-out-7`` and ``held-out-8`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
+``held-out-7``, ``held-out-8`` and ``held-out-9`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
 tune on (everything but the never-looked-at ones). Each table ends with the figures of the questions
 written in Russian and of those written in English. ``--misses`` is refused on ``held-out-3``,
-``held-out-4`` and ``held-out-8``: their questions are never looked at.
+``held-out-4`` and ``held-out-9``: their questions are never looked at.
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
@@ -29,7 +29,8 @@ and ``held-out-6/`` (40 questions on each of the three last banks and 12 on each
 written by reading the banks only, for routing VII; ``baseline.txt`` likewise, its one measurement
 as a held-out set at the end of routing VII, after which it became a tuning set), and ``held-out-7/``
 (40 questions on each of the three last banks, likewise, for routing VIII; measured once at its end,
-then a tuning set), and ``held-out-8/`` (40 more on each of the three, likewise, for routing IX): one
+then a tuning set), and ``held-out-8/`` (40 more on each of the three, likewise, for routing IX; measured once at its
+end, then a tuning set), and ``held-out-9/`` (40 more on each, likewise, for the next round): one
 file per bank.
 Templates and inbox notes are excluded by all three rankers.
 """
@@ -69,14 +70,18 @@ SETS = {
     "held-out-6": QUESTIONS / "held-out-6",
     "held-out-7": QUESTIONS / "held-out-7",
     "held-out-8": QUESTIONS / "held-out-8",
+    "held-out-9": QUESTIONS / "held-out-9",
 }
 ORIGINAL = ("tuning", "held-out", "held-out-2", "held-out-3")
 """The sets ``--set all`` puts together: the bar stays measured on the same 351 questions."""
-NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-8")
+NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-9")
 """The sets whose questions are never looked at: measured in aggregate only, never tuned on."""
 GROUPS = {
-    "all": (ORIGINAL, ("tuning-2", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8")),
-    "tunable": (("tuning", "held-out", "held-out-2", "tuning-2", "held-out-5", "held-out-6", "held-out-7"), ()),
+    "all": (ORIGINAL, ("tuning-2", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9")),
+    "tunable": (
+        ("tuning", "held-out", "held-out-2", "tuning-2", "held-out-5", "held-out-6", "held-out-7", "held-out-8"),
+        (),
+    ),
 }
 
 
