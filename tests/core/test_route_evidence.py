@@ -162,3 +162,15 @@ def test_a_registry_answers_from_its_own_lines_never_from_its_entries(tmp_path):
     hits = route(bank, "where is the shared bootstrap of the course template described").hits
     assert hits[0].path == "ops/README.md" and hits[0].breakdown.body > 0
     assert "ops/README.md" not in [h.path for h in route(bank, "operational procedures of the service").hits[:1]]
+
+
+def test_a_short_header_token_is_an_abbreviation_not_the_stem_of_a_question_word(tmp_path):
+    files = {
+        "ops/pr-checklist.md": doc("PR checklist", "What a PR needs before review", "Reviewers, labels."),
+        "ops/per-tenant.md": doc("Per tenant limits", "Quotas per tenant", "Limits."),
+        "ops/release.md": doc("Release", "How a version ships", "The release process: tag, build, permission."),
+    }
+    bank = small_bank(tmp_path, files)
+    hits = route(bank, "who grants the permission in the release process", limit=5).hits
+    assert [hit.path for hit in hits] == ["ops/release.md"]
+    assert not route(bank, "process permission", body_evidence=False).hits
