@@ -89,9 +89,13 @@ async def workers_done(app) -> None:
 
 
 async def settle(pilot, rounds: int = 2) -> None:
-    """Let workers finish and the messages they posted be handled (never a sleep)."""
+    """Let workers finish and the messages they posted be handled (never a sleep), the workbench's
+    first pane made and handed the keys typed before it included."""
     for _ in range(rounds):
         await workers_done(pilot.app)
+        await pilot.pause()
+    deadline = time.monotonic() + 20.0
+    while getattr(pilot.app.screen, "_early_keys", None) is not None and time.monotonic() < deadline:
         await pilot.pause()
 
 

@@ -97,7 +97,7 @@ async def open_inbox(pilot, note: str) -> InboxPane:
     """Show the Inbox pane with ``note`` highlighted and read."""
     await settle(pilot)
     await pilot.press("escape")  # out of the question box, so 8 is a pane key and not a digit typed
-    assert await until(pilot, lambda: not isinstance(pilot.app.focused, Input))
+    assert await until(pilot, lambda: pilot.app.focused is not None and not isinstance(pilot.app.focused, Input))
     await pilot.press("8")
     pane = pilot.app.screen.query_one(InboxPane)
     assert await until(pilot, lambda: bool(pane.entries))

@@ -35,7 +35,7 @@ async def on_note(pilot, name: str) -> None:
     """The Inbox pane, with the note ``_inbox/<name>`` highlighted and read."""
     await settle(pilot)
     await pilot.press("escape")  # out of the question box, so 8 is a pane key and not a digit typed
-    assert await until(pilot, lambda: not isinstance(pilot.app.focused, Input))
+    assert await until(pilot, lambda: pilot.app.focused is not None and not isinstance(pilot.app.focused, Input))
     await pilot.press("8")
     await settle(pilot)
     pane = pilot.app.screen.query_one(InboxPane)

@@ -156,7 +156,8 @@ def test_the_first_frame_shows_the_header_indexing_and_the_tabs_and_imports_noth
 
 async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_in_order(aged_bank, monkeypatch):
     """The pane in front is mounted after the first frame: what is typed meanwhile (digits too,
-    which would otherwise switch panes) waits for the question box and lands in it in order."""
+    which would otherwise switch panes) waits for the question box and lands in it in order, and
+    Enter then asks the question as it would have."""
     from memorybank.tui.panes.route import RoutePane
     from memorybank.tui.screens.workbench import WorkbenchScreen
     from textual import events
@@ -167,6 +168,7 @@ async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_
         mounted(screen)
         for char in "FT-020 x":  # reaches the screen before the pane is made
             screen.app.post_message(events.Key("space" if char == " " else char, char))
+        screen.app.post_message(events.Key("enter", "\r"))  # as typed: the question is asked, the results focused
 
     monkeypatch.setattr(WorkbenchScreen, "on_mount", typed_at_once)
     app = make_app(aged_bank, poll_seconds=0)
@@ -175,6 +177,7 @@ async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_
         route = app.screen.query_one(RoutePane)
         assert route.query_one("#route-question").value == "FT-020 x"
         assert app.screen.query_one("#panes").active == "route"
+        assert app.focused is route.query_one("#route-results")
         assert app.screen._early_keys is None
 
 

@@ -27,7 +27,7 @@ from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, 
 from memorybank.tui.settings import Settings
 from memorybank.tui.widgets.bank_header import DEGRADED_HELP, BankHeader, BankSummary, summarise
 from textual import events, on, work
-from textual.app import ComposeResult, SystemCommand
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
@@ -46,6 +46,13 @@ to be seen moving, seldom enough that drawing it takes nothing from the index.""
 
 KEPT_CALLS = 500
 """Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
+
+
+def _typed_again(app: App[object], keys: list[tuple[str, str | None]]) -> None:
+    """Keys through the app again, in order, as if just typed: each meets the bindings and the
+    focus the ones before it leave (Enter asks the question in the box, then focuses the results)."""
+    for key, character in keys:
+        app.post_message(events.Key(key, character))
 
 
 class WorkbenchScreen(Screen[None]):
@@ -140,15 +147,13 @@ class WorkbenchScreen(Screen[None]):
         pane = self.pane(tabs.active)
         if not self._holds_focus(pane):
             pane.focus_default()
-        # Keys sent to this screen while nothing had the focus wait in its queue: they are kept too,
-        # and handed over after them.
-        self.call_later(self._hand_over_early_keys, pane)
+        self.call_later(self._hand_over_early_keys)  # after the keys still queued here, kept too
 
-    def _hand_over_early_keys(self, pane: Pane) -> None:
+    def _hand_over_early_keys(self) -> None:
         early, self._early_keys = self._early_keys, None
-        target = self.focused or pane
-        for key in early or ():
-            target.post_message(events.Key(key.key, key.character))
+        keys = [(key.key, key.character) for key in early or ()]
+        if keys:  # sent by the app, not this screen: a key this screen sent would stop at it
+            self.app.call_later(_typed_again, self.app, keys)
 
     def _show_progress(self) -> None:
         # The index fills the bank's mapping as it reads; its size is the progress (no lock, no load).
