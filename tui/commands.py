@@ -2,7 +2,8 @@
 
 Matching uses ``tui.matching`` (linear in a candidate's length) rather than Textual's matcher, and
 only the best few dozen hits reach the palette, so a 5,000-document bank or a 1,000-character title
-answers within a frame or two. The candidates are built once per bank generation.
+answers within a frame or two. The candidates are built once per bank generation (and again as
+the first index reads documents).
 """
 
 from __future__ import annotations
@@ -19,16 +20,16 @@ HITS = 40
 RECENT = 60
 """Documents listed before anything is typed: the most recently changed ones."""
 
-_cache: dict[int, tuple[int, list[Candidate], list[str]]] = {}
+_cache: dict[int, tuple[tuple[int, int], list[Candidate], list[str]]] = {}
 
 
 def candidates(bank: Bank) -> tuple[list[Candidate], list[str]]:
     """Every document as a candidate (``path · title``), and the paths newest first."""
     cached = _cache.get(id(bank))
-    if cached is not None and cached[0] == bank.generation:
+    if cached is not None and cached[0] == (bank.generation, len(bank.documents)):
         return cached[1], cached[2]
     with bank.lock:
-        generation = bank.generation
+        generation = (bank.generation, len(bank.documents))  # the first index fills one generation
         docs = list(bank)
     built = [Candidate.of(f"{d.path} · {d.title}", d.path, d.purpose) for d in docs]
     recent = [d.path for d in sorted(docs, key=lambda d: d.mtime, reverse=True)[:RECENT]]

@@ -19,7 +19,7 @@ from memorybank.tui.app import make_app
 from memorybank.tui.widgets.bank_header import BankHeader
 
 from tests.conftest import FIXTURES, PROJECT
-from tests.tui.conftest import SIZE, settle
+from tests.tui.conftest import SIZE, settle, until
 
 pytestmark = pytest.mark.anyio
 
@@ -179,6 +179,30 @@ async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_
         assert app.screen.query_one("#panes").active == "route"
         assert app.focused is route.query_one("#route-results")
         assert app.screen._early_keys is None
+
+
+async def test_ctrl_o_typed_before_the_first_pane_opens_the_jump_palette_with_what_follows(aged_bank, monkeypatch):
+    """Each key typed ahead is handed over once the one before it was handled: the palette ctrl+o
+    opens takes the letters typed after it, as it would a moment later."""
+    from memorybank.tui.screens.workbench import WorkbenchScreen
+    from textual import events
+    from textual.command import CommandPalette
+    from textual.widgets import Input
+
+    mounted = WorkbenchScreen.on_mount
+
+    def typed_at_once(screen):
+        mounted(screen)
+        screen.app.post_message(events.Key("ctrl+o", None))
+        for char in "ref":
+            screen.app.post_message(events.Key(char, char))
+
+    monkeypatch.setattr(WorkbenchScreen, "on_mount", typed_at_once)
+    app = make_app(aged_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert await until(pilot, lambda: CommandPalette.is_open(app))
+        assert await until(pilot, lambda: app.screen.query_one(Input).value == "ref")
 
 
 async def test_a_pane_is_made_when_first_shown_and_gets_what_the_screen_kept_for_it(aged_bank):

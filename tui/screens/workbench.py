@@ -49,10 +49,13 @@ KEPT_CALLS = 500
 
 
 def _typed_again(app: App[object], keys: list[tuple[str, str | None]]) -> None:
-    """Keys through the app again, in order, as if just typed: each meets the bindings and the
-    focus the ones before it leave (Enter asks the question in the box, then focuses the results)."""
-    for key, character in keys:
+    """Keys through the app again, in order, as if just typed, each once the one before it has
+    been handled and drawn: each meets the bindings and the focus the ones before it leave (ctrl+o
+    opens the jump palette, and what follows is typed into it)."""
+    if keys:
+        (key, character), rest = keys[0], keys[1:]
         app.post_message(events.Key(key, character))
+        app.call_after_refresh(_typed_again, app, rest)
 
 
 class WorkbenchScreen(Screen[None]):
