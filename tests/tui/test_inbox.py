@@ -408,6 +408,22 @@ async def test_the_pane_counts_notes_and_stale_ones_and_shows_where_a_note_belon
             assert app.screen.query_one("#panes").active == "document"
 
 
+async def test_an_action_before_the_notes_are_listed_says_so_instead_of_calling_the_inbox_empty(
+    triage_root, monkeypatch
+):
+    """A key pressed as the pane opens (typed ahead at launch, say) meets a list not read yet."""
+    monkeypatch.setattr(InboxPane, "reload", lambda pane: None)  # the listing never comes back
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notes = Notes(app, pytest.MonkeyPatch())
+        app.screen.show_pane("inbox")
+        pane = app.screen.pane("inbox")
+        assert await until(pilot, lambda: pane.composed)
+        pane._ready()
+        assert notes.messages == [("Still listing the notes; try again in a moment.", "warning")]
+
+
 async def test_a_proposal_that_no_longer_passes_its_gates_is_refused_verbatim_alone_or_in_a_batch(triage_root):
     await file_proposals(triage_root)
     create(

@@ -168,7 +168,8 @@ async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_
         mounted(screen)
         for char in "FT-020 x":  # reaches the screen before the pane is made
             screen.app.post_message(events.Key("space" if char == " " else char, char))
-        screen.app.post_message(events.Key("enter", "\r"))  # as typed: the question is asked, the results focused
+        # Enter, as a terminal not yet in raw mode delivers it (a line feed): the question is asked
+        screen.app.post_message(events.Key("ctrl+j", "\n"))
 
     monkeypatch.setattr(WorkbenchScreen, "on_mount", typed_at_once)
     app = make_app(aged_bank, poll_seconds=0)
@@ -203,6 +204,32 @@ async def test_ctrl_o_typed_before_the_first_pane_opens_the_jump_palette_with_wh
         await settle(pilot)
         assert await until(pilot, lambda: CommandPalette.is_open(app))
         assert await until(pilot, lambda: app.screen.query_one(Input).value == "ref")
+
+
+async def test_a_question_asked_before_the_first_index_waits_for_it_instead_of_finding_nothing(aged_bank, monkeypatch):
+    """Route says the bank is being read, never "no match" from half a bank; the answer follows."""
+    import threading
+
+    from memorybank.core.bank import Bank
+    from memorybank.tui.panes.route import READING, RoutePane
+
+    refresh, gate = Bank.refresh, threading.Event()
+
+    def held(bank, *args, **kwargs):
+        gate.wait(10)  # the first index takes its time
+        return refresh(bank, *args, **kwargs)
+
+    monkeypatch.setattr(Bank, "refresh", held)
+    app = make_app(aged_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        route = app.screen.query_one(RoutePane)
+        route.ask("pricing decision")
+        await pilot.pause()
+        assert str(route.query_one("#route-detail").render()) == READING and route.result is None
+        gate.set()
+        assert await until(pilot, lambda: route.result is not None and route.result.hits)
 
 
 async def test_a_pane_is_made_when_first_shown_and_gets_what_the_screen_kept_for_it(aged_bank):

@@ -98,6 +98,8 @@ class InboxPane(BulkTriage, Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.entries: list[InboxEntry] = []
+        self.listed = False
+        """Whether the notes have been listed once (until then an empty list says nothing)."""
         self.view: NoteView | None = None
         """The highlighted note, read, with where it belongs."""
         self.marked: set[str] = set()
@@ -134,7 +136,7 @@ class InboxPane(BulkTriage, Pane):
         table = self.query_one("#inbox-notes", FittedTable)
         keep = self.selected.path if self.selected else None
         row = table.cursor_row
-        self.entries = entries
+        self.entries, self.listed = entries, True
         self.marked &= {e.path for e in entries}  # a mark stays while its note does, proposal or not
         table.set_rows([(self._cells(e), e.path) for e in entries], keep=keep)
         if entries and (keep is None or keep not in {e.path for e in entries}):
@@ -224,9 +226,11 @@ class InboxPane(BulkTriage, Pane):
         view = self.view
         entry = self.selected
         if entry is None:
-            self.notify(
-                "The inbox is empty." if not self.entries else "Select a note first.", title="Inbox", severity="warning"
-            )
+            if not self.listed:
+                said = "Still listing the notes; try again in a moment."
+            else:
+                said = "Select a note first." if self.entries else "The inbox is empty."
+            self.notify(said, title="Inbox", severity="warning")
             return None
         if view is None or view.entry.path != entry.path:
             self.notify("Still reading the note; try again in a moment.", title="Inbox", severity="warning")

@@ -38,6 +38,9 @@ EMPTY = (
     "Esc leaves the box; then 1-9 switch panes and ? lists the keys. ctrl+p finds any command or document."
 )
 
+READING = "Reading the bank: the answer comes as soon as every document is read."
+"""What a question typed before the first index is done meets, instead of a match from half a bank."""
+
 
 class RoutePane(Pane):
     """Questions in, ranked documents out."""
@@ -150,6 +153,11 @@ class RoutePane(Pane):
             self._routing, self._pending = None, False
             self.result = None
             self._fill(None)
+            return
+        if self.generation < 0:  # the first index is not done: the pane routes it once it is
+            self.result = None
+            self._fill(None)
+            self.query_one("#route-detail", Static).update(Text(READING, style="italic"))
             return
         asked = (question, layer, self.bank.generation)
         if self._routing is not None:

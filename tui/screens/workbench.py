@@ -49,13 +49,11 @@ KEPT_CALLS = 500
 
 
 def _typed_again(app: App[object], keys: list[tuple[str, str | None]]) -> None:
-    """Keys through the app again, in order, as if just typed, each once the one before it has
-    been handled and drawn: each meets the bindings and the focus the ones before it leave (ctrl+o
-    opens the jump palette, and what follows is typed into it)."""
+    """Keys through the app again, in order, each once the one before it was handled and drawn: each
+    meets the bindings and focus the ones before it left (ctrl+o's palette takes what follows)."""
     if keys:
-        (key, character), rest = keys[0], keys[1:]
-        app.post_message(events.Key(key, character))
-        app.call_after_refresh(_typed_again, app, rest)
+        app.post_message(events.Key(*keys[0]))
+        app.call_after_refresh(_typed_again, app, keys[1:])
 
 
 class WorkbenchScreen(Screen[None]):
@@ -153,8 +151,8 @@ class WorkbenchScreen(Screen[None]):
         self.call_later(self._hand_over_early_keys)  # after the keys still queued here, kept too
 
     def _hand_over_early_keys(self) -> None:
-        early, self._early_keys = self._early_keys, None
-        keys = [(key.key, key.character) for key in early or ()]
+        early, self._early_keys = self._early_keys, None  # Enter typed before raw mode came as ctrl+j:
+        keys = [("enter", "\r") if key.key == "ctrl+j" else (key.key, key.character) for key in early or ()]
         if keys:  # sent by the app, not this screen: a key this screen sent would stop at it
             self.app.call_later(_typed_again, self.app, keys)
 
