@@ -29,6 +29,7 @@ from memorybank.tui.dialogs.preview import PreviewDialog
 from memorybank.tui.dialogs.promote import PromoteDialog
 from memorybank.tui.dialogs.reject import RejectDialog
 from memorybank.tui.panes.inbox import InboxPane
+from memorybank.tui.reasons import PRESETS
 from memorybank.tui.screens.workbench import WorkbenchScreen
 from memorybank.tui.widgets.bank_header import BankHeader
 from rich.console import Console
@@ -277,6 +278,13 @@ async def test_marked_notes_are_discarded_together_with_a_reason_completed_from_
         app.screen.query_one("#discard-reason", Input).value = ""
         await pilot.press(*"no lon", "tab")  # and so does a preset
         assert app.screen.query_one("#discard-reason", Input).value == "no longer true"
+        app.screen.query_one("#discard-reason", Input).value = ""
+        await pilot.press("tab")  # nothing typed: the reason given last, then the next choices
+        assert app.screen.query_one("#discard-reason", Input).value == "a duplicate of processes/hiring.md"
+        await pilot.press("tab")
+        assert app.screen.query_one("#discard-reason", Input).value == PRESETS[0]
+        assert app.screen.query_one("#discard-reason", Input).has_focus
+        app.screen.query_one("#discard-reason", Input).value = "no longer true"
         await pilot.press("enter")
         assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
         assert await until(pilot, lambda: len(pane.entries) == 2)

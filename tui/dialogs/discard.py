@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-HINT = "Tab: a reason given before, or a preset · Enter discards · Esc keeps"
+HINT = "Tab: past reasons and presets in turn · Enter discards · Esc keeps"
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,7 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
                 CompletingInput(
                     self.reason,
                     candidates=reasons(self.bank.root),
+                    offer=True,
                     id="discard-reason",
                     compact=True,
                     placeholder=f"e.g. {PRESETS[0]}",

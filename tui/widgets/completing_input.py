@@ -21,7 +21,9 @@ class Completions(Suggester):
 
     def __init__(self, candidates: Iterable[str], *, multi: bool = False) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self.candidates = sorted(dict.fromkeys(candidates), key=lambda c: (len(c), c))
+        self.listed = list(dict.fromkeys(candidates))
+        """The candidates in the order given (the most likely first)."""
+        self.candidates = sorted(self.listed, key=lambda c: (len(c), c))
         self.multi = multi
 
     async def get_suggestion(self, value: str) -> str | None:
@@ -40,12 +42,24 @@ class Completions(Suggester):
 
 
 class CompletingInput(SteadyInput):
-    """An ``Input`` whose Tab takes the completion shown, and moves on when there is none."""
+    """An ``Input`` whose Tab takes the completion shown, and moves on when there is none.
+
+    With ``offer``, Tab in an empty box puts the first candidate in it, and Tab on a candidate left
+    as it was offered puts the next: the choices are there to browse without typing a letter."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", show=False)]
 
-    def __init__(self, value: str = "", *, candidates: Iterable[str] = (), multi: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        value: str = "",
+        *,
+        candidates: Iterable[str] = (),
+        multi: bool = False,
+        offer: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(value, suggester=Completions(candidates, multi=multi), **kwargs)
+        self.offer = offer
 
     def set_candidates(self, candidates: Iterable[str]) -> None:
         """Complete from another list (the form learned more about the bank)."""
@@ -53,7 +67,13 @@ class CompletingInput(SteadyInput):
         self.suggester = Completions(candidates, multi=self.suggester.multi)
 
     def action_complete(self) -> None:
-        if self._suggestion and self.cursor_at_end and len(self._suggestion) > len(self.value):
+        assert isinstance(self.suggester, Completions)
+        listed = self.suggester.listed
+        if self.offer and listed and (not self.value.strip() or self.value in listed):
+            at = listed.index(self.value) + 1 if self.value in listed else 0
+            self.value = listed[at % len(listed)]
+            self.cursor_position = len(self.value)
+        elif self._suggestion and self.cursor_at_end and len(self._suggestion) > len(self.value):
             self.value = self._suggestion
             self.cursor_position = len(self.value)
         else:
