@@ -97,19 +97,19 @@ class BankHeader(Static):
         proposals and stale notes shortened, then left out."""
 
         def plural(n: int, word: str) -> str:
-            return f"{n} {word}{'' if n == 1 else 's'}"
+            return f"{n:,} {word}{'' if n == 1 else 's'}"
 
         sep = "  │  " if level == 0 else " │ "
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f" {s.name} ", style="bold reverse")
-        text.append(f"  {s.documents} documents" if level == 0 else f" {s.documents} docs", style="bold")
+        text.append(f"  {s.documents:,} documents" if level == 0 else f" {s.documents:,} docs", style="bold")
         text.append(sep)
         worded = level < 2
         if s.errors:
-            text.append(f"✗ {plural(s.errors, 'error')}" if worded else f"✗ {s.errors}", style="bold red")
+            text.append(f"✗ {plural(s.errors, 'error')}" if worded else f"✗ {s.errors:,}", style="bold red")
         else:
             text.append("✓ 0 errors" if worded else "✓ 0", style="bold green")
-        warnings = plural(s.warnings, "warning") if worded else str(s.warnings)
+        warnings = plural(s.warnings, "warning") if worded else f"{s.warnings:,}"
         text.append(f" ⚠ {warnings}", style="bold yellow" if s.warnings else "dim")
         text.append(sep)
         text.append(f"inbox {s.inbox}", style="bold" if s.inbox else "dim")
