@@ -294,39 +294,45 @@ async def test_pane_keys_typed_in_one_burst_each_reach_the_pane_in_front(demo_so
         assert route.question == "deploy2" and app.screen.query_one("#panes", TabbedContent).active == "route"
 
 
-async def test_the_header_groups_thousands_as_the_indexing_progress_does(tmp_path):
-    """ "indexing: 3,658 documents read" is followed by "5,002 documents", not "5002 documents"."""
-    from memorybank.tui.widgets.bank_header import BankHeader, BankSummary
+def header_alone():
+    """An app showing the bank header alone, for its summary to be set by hand."""
+    from memorybank.tui.widgets.bank_header import BankHeader
     from textual.app import App
 
     class One(App[None]):
         def compose(self):
             yield BankHeader()
 
-    app = One()
-    async with app.run_test(size=(120, 3)) as pilot:
-        header = app.query_one(BankHeader)
-        header.summary = BankSummary("big", 5002, 1200, 12040, 0, 0, 0, True)
-        await pilot.pause()
-        line = str(header.render())
+    return One()
+
+
+async def header_showing(pilot, summary) -> str:
+    """The header line once ``summary`` is set on the app's header."""
+    from memorybank.tui.widgets.bank_header import BankHeader
+
+    header = pilot.app.query_one(BankHeader)
+    header.summary = summary
+    await pilot.pause()
+    return str(header.render())
+
+
+async def test_the_header_groups_thousands_as_the_indexing_progress_does(tmp_path):
+    """ "indexing: 3,658 documents read" is followed by "5,002 documents", not "5002 documents"."""
+    from memorybank.tui.widgets.bank_header import BankSummary
+
+    async with header_alone().run_test(size=(120, 3)) as pilot:
+        line = await header_showing(pilot, BankSummary("big", 5002, 1200, 12040, 0, 0, 0, True))
         assert "5,002 documents" in line and "1,200 errors" in line and "12,040 warnings" in line, line
 
 
 async def test_at_80_columns_the_header_keeps_the_inbox_proposals_and_stale_notes(tmp_path):
     """A large bank at 80 columns: the counts lose their words before the inbox loses what waits."""
     from memorybank.tui.widgets.bank_header import BankSummary
-    from textual.app import App
 
-    class One(App[None]):
-        def compose(self):
-            yield BankHeader()
-
-    app = One()
+    app = header_alone()
     async with app.run_test(size=(80, 3)) as pilot:
+        line = await header_showing(pilot, BankSummary("ai", 420, 75, 394, 1, 1, 1, True))
         header = app.query_one(BankHeader)
-        header.summary = BankSummary("ai", 420, 75, 394, 1, 1, 1, True)
-        await pilot.pause()
-        line = str(header.render())
         assert len(line) <= 80 and "…" not in line
         assert "✗ 75" in line and "⚠ 394" in line and "1 proposal" in line and "1 stale" in line, line
         await pilot.resize_terminal(60, 3)
