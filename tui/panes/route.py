@@ -148,16 +148,13 @@ class RoutePane(Pane):
 
     def route_now(self) -> None:
         question, layer = self.question, self.layer_filter
-        if not question:
+        if not question or self.generation < 0:  # before the first index, the pane routes once it is done
             self.forget()
             self._routing, self._pending = None, False
             self.result = None
             self._fill(None)
-            return
-        if self.generation < 0:  # the first index is not done: the pane routes it once it is
-            self.result = None
-            self._fill(None)
-            self.query_one("#route-detail", Static).update(Text(READING, style="italic"))
+            if question:
+                self.query_one("#route-detail", Static).update(Text(READING, style="italic"))
             return
         asked = (question, layer, self.bank.generation)
         if self._routing is not None:
