@@ -99,3 +99,24 @@ async def test_a_long_path_keeps_its_line_number_and_the_detail_names_the_file(t
         assert "/artifact-activation-1.md:3" in leaf  # the path cut in the middle, its line kept
         detail = str(pane.query_one("#findings-rule-doc").render())
         assert detail.startswith(f"{deep}:3")
+
+
+@pytest.mark.parametrize(("pane_key", "slash_box"), [("4", "#findings-path"), ("7", "#changes-since")])
+async def test_a_slash_and_what_follows_it_in_one_burst_land_in_the_box(demo_source, pane_key, slash_box):
+    """`/adr` arriving at once, as a quick typist's keys do: the box holds `adr` (a focus moved a
+    turn later left the letters with the list, as its keys)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", pane_key)
+        await settle(pilot)
+        for key, char in (("slash", "/"), ("a", "a"), ("d", "d"), ("r", "r")):
+            app.post_message(events.Key(key, char))
+        await settle(pilot, rounds=3)
+        box = app.screen.query_one(slash_box, Input)
+        assert box.has_focus and box.value == "adr"
+        await pilot.press("slash", "x")  # in the box, / is a character
+        assert box.value == "adr/x"

@@ -37,8 +37,9 @@ class ChangesPane(Pane):
     SUMMARY = "Documents added, modified, renamed or deleted since a git ref or a date"
     BINDINGS = [
         Binding("escape", "leave_since", "Changes", show=False),
-        Binding("slash", "since", "Since…", key_display="/"),
+        Binding("slash", "since", "Since…", key_display="/", priority=True),
     ]
+    INTO_BOX = frozenset({"since"})
     EXTRA_KEYS = (("Enter", "open the document"),)
     COMMANDS_OFFERED = (PaletteCommand("Changes: since a ref or a date", "HEAD~5, main, v1.2, 2026-05-01", "since"),)
 
@@ -123,7 +124,7 @@ class ChangesPane(Pane):
         self.post_message(self.ChangeChosen(change.path))
 
     def action_since(self) -> None:
-        self.query_one("#changes-since", Input).focus()
+        self.focus_now(self.query_one("#changes-since", Input))
 
     def action_leave_since(self) -> None:
         self.focus_now(self.query_one("#changes-table", DataTable))

@@ -334,7 +334,7 @@ class DocumentPane(Pane):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("toggle_source", "edit", "graph", "whole", "more") and self.opened is None:
             return None
-        return True
+        return super().check_action(action, parameters)
 
     outline_width: reactive[int | None] = reactive(None, init=False)
     """Columns of the outline; None: the stylesheet's share of the pane."""

@@ -36,9 +36,10 @@ class FindingsPane(Pane):
     BINDINGS = [
         Binding("e", "edit", "Editor"),
         Binding("v", "revalidate", "Re-validate"),
-        Binding("slash", "filter", "Filter by path", key_display="/", show=False),
+        Binding("slash", "filter", "Filter by path", key_display="/", show=False, priority=True),
         Binding("escape", "leave_filter", "Findings", show=False),
     ]
+    INTO_BOX = frozenset({"filter"})
     EXTRA_KEYS = (
         ("Enter", "open the document in source, at the finding's line"),
         ("← · →", "fold or unfold a rule's group"),
@@ -206,10 +207,10 @@ class FindingsPane(Pane):
         self.reload(recheck=True)
 
     def action_filter(self) -> None:
-        self.query_one("#findings-path", Input).focus()
+        self.focus_now(self.query_one("#findings-path", Input))
 
     def action_leave_filter(self) -> None:
-        self.query_one("#findings-tree", Tree).focus()
+        self.focus_now(self.query_one("#findings-tree", Tree))
 
     def action_severity(self, severity: str) -> None:
         self.query_one("#findings-severity", Chooser).value = severity
