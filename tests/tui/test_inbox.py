@@ -193,6 +193,22 @@ async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(tri
     assert_clean(triage_root)
 
 
+async def test_a_promote_refusal_names_the_forms_field_not_the_agents_parameter(triage_root):
+    """Core refuses a missing `docKind` in the words an agent sends; the form calls the field Kind."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/service-topology.md")
+        await pilot.press("p")
+        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
+        form = app.screen
+        form.query_one("#promote-to", Input).value = "misc/service-topology.md"  # a folder no kind follows
+        form.query_one("#promote-kind", Input).value = ""
+        form.query_one("#promote-to", Input).focus()
+        await pilot.press("enter")
+        assert await until(pilot, lambda: error_of(form) != "")
+        assert "“Kind” is required" in error_of(form) and "docKind" not in error_of(form)
+
+
 async def test_enter_on_the_fold_forms_section_field_previews_as_its_hint_says(triage_root):
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

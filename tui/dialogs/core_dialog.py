@@ -79,6 +79,10 @@ DIALOG_CSS = """
 class CoreDialog(ModalScreen[Result], Generic[Result]):
     """A modal over one bank that runs core calls in a worker and shows their refusals."""
 
+    FIELDS: dict[str, str] = {}
+    """Core's name for a parameter (as agents send it) to the label of the form's field: a refusal
+    shown here names the field the person sees, ``Kind`` rather than `docKind`."""
+
     class Answered(Message, bubble=False):
         """A core call made by ``run_core`` finished, with its value or its error."""
 
@@ -129,6 +133,11 @@ class CoreDialog(ModalScreen[Result], Generic[Result]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def in_form_words(self, text: str) -> str:
+        for name, label in self.FIELDS.items():
+            text = text.replace(f"`{name}`", f"“{label}”")
+        return text.replace("bank_route", "routing")
+
     def show_refusal(self, error: BaseException | None) -> None:
         box = self.query(".dialog-error").results(Static)
         for widget in box:
@@ -137,5 +146,5 @@ class CoreDialog(ModalScreen[Result], Generic[Result]):
                 widget.remove_class("-shown")
             else:
                 text = error.message if isinstance(error, BankError) else f"{type(error).__name__}: {error}"
-                widget.update(Text(text))
+                widget.update(Text(self.in_form_words(text)))
                 widget.add_class("-shown")

@@ -39,6 +39,14 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
     """Promote one note; dismisses with what was written, or None when cancelled."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromoteDialog")
+    FIELDS = {
+        "to": "Destination",
+        "docKind": "Kind",
+        "title": "Title",
+        "purpose": "Purpose",
+        "derivedFrom": "Derived from",
+        "canonicalFor": "Canonical for",
+    }
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, bank: Bank, request: PromoteRequest, *, origin: str = "") -> None:
