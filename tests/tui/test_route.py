@@ -269,3 +269,68 @@ def test_explain_names_the_opening_when_the_best_section_is_above_any_heading(tm
     console.print(breakdown_table(hit))
     row = next(line for line in console.export_text().splitlines() if "+ best section" in line)
     assert "the opening, above the first ## heading" in row
+
+
+def spy_on_routes(monkeypatch) -> list[tuple[str, bool]]:
+    """Each question the pane routes from now on, with whether it was routed on the event loop
+    (True) or in a worker."""
+    import threading
+
+    from memorybank.tui.panes import route as route_pane
+
+    asked: list[tuple[str, bool]] = []
+    real = route_pane.timed
+
+    def timed(bank, question, layer):
+        asked.append((question, threading.current_thread() is threading.main_thread()))
+        return real(bank, question, layer)
+
+    monkeypatch.setattr(route_pane, "timed", timed)
+    return asked
+
+
+async def type_bursts(app, pilot, *bursts: str) -> None:
+    """Type each burst's keys at once (posted together, as a terminal delivers a fast typist's)."""
+    for burst in bursts:
+        for char in burst:
+            app.post_message(events.Key("space" if char == " " else char, char))
+        await settle(pilot, rounds=3)
+
+
+async def test_a_router_that_answers_fast_answers_the_next_keys_on_the_event_loop_a_burst_once(
+    demo_source, monkeypatch
+):
+    """The first question goes to a worker (the router may still build its indexes); once it has
+    answered fast, each key is routed as it is typed, and a burst read at once is routed once."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        asked = spy_on_routes(monkeypatch)
+        await type_bursts(app, pilot, "i", "n", "voice num")
+        assert asked == [("i", False), ("in", True), ("invoice num", True)]
+        route = app.screen.query_one(RoutePane)
+        assert route.result.question == "invoice num" and route.result.hits
+
+
+async def test_a_slow_router_answers_in_a_worker_and_so_does_the_first_question_after_a_change(demo_bank, monkeypatch):
+    from memorybank.tui.panes import route as route_pane
+
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        asked = spy_on_routes(monkeypatch)
+        await type_bursts(app, pilot, "d", "e")
+        assert asked == [("d", False), ("de", True)]
+        write_doc(
+            demo_bank,
+            "ops/zz-deploy-notes.md",
+            "title: Deploy notes\ndoc_kind: ops\nstatus: draft\npurpose: Rollbacks.",
+            "",
+        )
+        app.recheck()  # another process wrote a document: the question is routed again, in a worker
+        await settle(pilot, rounds=3)
+        await type_bursts(app, pilot, "p", "l")
+        assert asked[2:] == [("de", False), ("dep", True), ("depl", True)]
+        monkeypatch.setattr(route_pane, "INLINE_SECONDS", 0.0)  # every answer now counts as slow
+        await type_bursts(app, pilot, "o", "y")
+        assert asked[5:] == [("deplo", True), ("deploy", False)]  # the answer to deplo was slow
