@@ -25,8 +25,9 @@ the workbench's and ``stats``' alike, as a first start ever.
 - ``indexed``: to the header's counts shown, validation included (``counts_cpu_vs_stats``).
 - ``doc_open``: ``open_document`` on the 2,000-line plan to the end of the first frame drawn after
   the pane filled its view, rendered view and source view (at line 1,500); five opens each, median.
-- ``keystroke``: a key event posted to the Route box to the table holding the answer to the new
-  question (polled every millisecond), for each character of a few questions.
+- ``keystroke``: a key event posted to the Route box to the end of the first frame drawn after the
+  table holds the answer to the new question (polled every millisecond), for each character of a
+  few questions; each key is sent once the answer to the one before it is on screen.
 - ``jump``: ctrl+o to the first frame showing the palette's list, then each key of ``no-front`` to
   the first frame after the list holds that query's hits.
 """
