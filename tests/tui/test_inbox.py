@@ -193,6 +193,27 @@ async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(tri
     assert_clean(triage_root)
 
 
+async def test_a_key_typed_in_a_filled_promote_field_adds_to_it_rather_than_wiping_it(triage_root):
+    """Each field arrives filled from the note; Tab to it and a key goes at the end of what it holds."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/service-topology.md")
+        await pilot.press("p")
+        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
+        form = app.screen
+        await settle(pilot)
+        filled = {box.id: box.value for box in form.query(Input)}
+        assert filled["promote-title"] == "Service topology"
+        await pilot.press("s")  # in the destination, focused first
+        for _ in range(4):  # on to the title: Tab takes a completion shown, then moves on
+            if form.query_one("#promote-title", Input).has_focus:
+                break
+            await pilot.press("tab")
+        await pilot.press("s")
+        assert form.query_one("#promote-to", Input).value == filled["promote-to"] + "s"
+        assert form.query_one("#promote-title", Input).value == "Service topologys"
+
+
 async def test_a_promote_refusal_names_the_forms_field_not_the_agents_parameter(triage_root):
     """Core refuses a missing `docKind` in the words an agent sends; the form calls the field Kind."""
     app = make_app(triage_root, poll_seconds=0)

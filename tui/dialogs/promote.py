@@ -82,10 +82,16 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
                     placeholder="doc_kind, e.g. domain",
                 ),
             )
-            yield self._field("Title", SteadyInput(r.title, id="promote-title", compact=True))
+            yield self._field("Title", SteadyInput(r.title, id="promote-title", compact=True, select_on_focus=False))
             yield self._field(
                 "Purpose",
-                SteadyInput(r.purpose, id="promote-purpose", compact=True, placeholder="one sentence: when to read it"),
+                SteadyInput(
+                    r.purpose,
+                    id="promote-purpose",
+                    compact=True,
+                    placeholder="one sentence: when to read it",
+                    select_on_focus=False,  # filled from the note: a key adds to it, never wipes it
+                ),
             )
             yield self._field(
                 "Derived from",
@@ -105,6 +111,7 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
                     id="promote-canonical",
                     compact=True,
                     placeholder="keys this document owns, comma-separated",
+                    select_on_focus=False,
                 ),
             )
             yield Static("", classes="dialog-error")

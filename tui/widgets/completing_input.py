@@ -45,7 +45,11 @@ class CompletingInput(SteadyInput):
     """An ``Input`` whose Tab takes the completion shown, and moves on when there is none.
 
     With ``offer``, Tab in an empty box puts the first candidate in it, and Tab on a candidate left
-    as it was offered puts the next: the choices are there to browse without typing a letter."""
+    as it was offered puts the next: the choices are there to browse without typing a letter.
+
+    A form's box arrives filled with what the form proposes: the focus puts the cursor at its end
+    rather than selecting it, so the first key typed adds to it instead of wiping it (an ``Input``
+    has no undo)."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", show=False)]
 
@@ -58,6 +62,7 @@ class CompletingInput(SteadyInput):
         offer: bool = False,
         **kwargs: Any,
     ) -> None:
+        kwargs.setdefault("select_on_focus", False)
         super().__init__(value, suggester=Completions(candidates, multi=multi), **kwargs)
         self.offer = offer
 
