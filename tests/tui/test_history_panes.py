@@ -175,3 +175,28 @@ async def test_a_drift_threshold_cleared_and_retyped_in_one_burst_keeps_what_was
             app.post_message(events.Key(key, char))
         await settle(pilot, rounds=3)
         assert box.value == "120" and app.screen.query_one("#panes").active == "drift"
+
+
+async def test_changes_outside_git_open_on_the_last_week_by_modification_time(reference_bank):
+    """HEAD~5 means nothing without commits: every document would show as changed. The pane opens on
+    the week before today instead, and says the delta comes from modification times."""
+    import os
+    from datetime import UTC, datetime
+
+    from memorybank.core import clock
+
+    paths = sorted(reference_bank.rglob("*.md"))
+    for path, day in [(path, 1) for path in paths] + [(paths[0], 22)]:  # all in early May, one lately
+        moment = datetime(2026, 5, day, tzinfo=UTC).timestamp()
+        os.utime(path, (moment, moment))
+    touched = paths[0]
+    with clock.pinned("2026-05-24T12:00:00Z"):
+        app = make_app(reference_bank, poll_seconds=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("escape", "7")
+            await settle(pilot)
+            pane = app.screen.query_one(ChangesPane)
+            assert pane.query_one("#changes-since").value == "2026-05-17"
+            assert [c.path for c in pane.changes.changes] == [touched.relative_to(reference_bank).as_posix()]
+            assert "(modification times)" in str(pane.query_one("#changes-summary").render())

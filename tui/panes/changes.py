@@ -2,13 +2,17 @@
 
 "What did my colleagues (or the agents) change since Monday": a git ref (``HEAD~5``, ``main``, a
 tag) or an ISO date, answered by ``core.changes.changes_since`` in a worker. Uncommitted edits and
-untracked documents count. Enter opens a document that still exists.
+untracked documents count. Enter opens a document that still exists. A bank with no commits to count
+back from (outside git, or before its first commit) opens on the last week by modification time.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from memorybank.core import clock
+from memorybank.core.bank import Bank
 from memorybank.core.changes import Changes, changes_since
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
@@ -22,6 +26,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label, Static
 
 DEFAULT_SINCE = "HEAD~5"
+WITHOUT_HISTORY_DAYS = 7
+"""Where there are no commits, the default reaches back this many days by modification time (HEAD~5
+there would list every document as changed)."""
 MARKS = {
     "added": ("+", "bold green"),
     "modified": ("~", "bold yellow"),
@@ -78,7 +85,7 @@ class ChangesPane(Pane):
     def reload(self) -> None:
         since = self.query_one("#changes-since", Input).value.strip()
         self.run_core(
-            lambda: changes_since(self.bank, since),
+            lambda: recent_changes(self.bank, since),
             self._listed,
             failed=self._failed,
             busy=self.query_one("#changes-summary", Static),
@@ -92,6 +99,7 @@ class ChangesPane(Pane):
 
     def _listed(self, changes: Changes) -> None:
         self.changes = changes
+        self.query_one("#changes-since", Input).value = changes.since  # the date the default became
         if self._to_results:
             self._to_results = False
             self.focus_now(self.query_one("#changes-table", DataTable))
@@ -131,3 +139,14 @@ class ChangesPane(Pane):
 
     def focus_default(self) -> None:
         self.focus_now(self.query_one("#changes-table", DataTable))
+
+
+def recent_changes(bank: Bank, since: str) -> Changes:
+    """``changes_since``, the default ref read as the last week where there is no commit to count back."""
+    if since == DEFAULT_SINCE:
+        from memorybank.core.repository import find_repository
+
+        repo = find_repository(bank.root)
+        if repo is None or not repo.has_commits():
+            since = (clock.now() - timedelta(days=WITHOUT_HISTORY_DAYS)).date().isoformat()
+    return changes_since(bank, since)
