@@ -54,3 +54,19 @@ def test_a_broken_or_foreign_settings_file_means_the_defaults(private_settings):
     assert Settings.load() == Settings()
     config_path().write_text(json.dumps({"theme": 3.5, "pane": "inbox", "outline_width": "wide", "x": 1}))
     assert Settings.load() == Settings(pane="inbox")
+
+
+async def test_presses_of_greater_than_quicker_than_a_layout_each_widen_the_outline(demo_source, private_settings):
+    from textual import events
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.open_document("domain/invoicing-rules.md")
+        await settle(pilot)
+        outline = app.screen.query_one(DocumentPane).query_one("#doc-outline", Tree)
+        before = outline.outer_size.width
+        for _ in range(3):  # read at once, as a held key repeats
+            app.post_message(events.Key("greater_than_sign", ">"))
+        await settle(pilot)
+        assert outline.outer_size.width == before + 12

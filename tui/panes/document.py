@@ -352,7 +352,9 @@ class DocumentPane(Pane):
         """Move the split between the outline and the text (< and >)."""
         outline = self.query_one("#doc-outline", Tree)
         room = max(self.size.width - 20, MIN_OUTLINE)
-        width = min(max(outline.outer_size.width + step, MIN_OUTLINE), room)
+        # From the width last asked for: presses quicker than a layout each move it on from there.
+        now = min(self.outline_width, room) if self.outline_width is not None else outline.outer_size.width
+        width = min(max(now + step, MIN_OUTLINE), room)
         self.outline_width = width
         self.post_message(self.OutlineResized(width))
 
