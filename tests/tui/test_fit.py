@@ -84,6 +84,20 @@ async def test_drift_without_anchors_says_its_whole_sentence(reference_bank):
         assert "? Keys" in screen_text(app)[-1]
 
 
+def test_paths_a_column_would_show_alike_are_cut_around_where_they_differ():
+    from memorybank.tui.widgets.fitted_table import cut_apart, cut_path
+    from rich.cells import cell_len
+
+    paths = ["features/payments-retry-v1/spec.md", "features/payments-retry-v2/spec.md", "ops/runbook.md"]
+    assert cut_path(paths[0], 22) == cut_path(paths[1], 22)  # alone, each is cut the same
+    shown = cut_apart(paths, 22)
+    assert shown == ["…/…try-v1/spec.md", "…/…try-v2/spec.md", "ops/runbook.md"]
+    deep = [f"issues/0004-s3-blob-storage-{n}/iterations/brief/brief.md" for n in ("east", "west")]
+    shown = cut_apart(deep, 30)
+    assert len(set(shown)) == 2 and all(cell_len(s) <= 30 and s.endswith("/…/brief.md") for s in shown)
+    assert cut_apart(["a/x.md", "b/y.md"], 20) == ["a/x.md", "b/y.md"]  # apart already: as cut_path cuts
+
+
 def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():
     from memorybank.tui.widgets.fitted_table import cut_path
     from rich.cells import cell_len
@@ -179,6 +193,10 @@ async def test_the_changes_note_is_read_to_its_end_at_80_columns(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("escape", "7")
+        await settle(pilot)
+        text = " ".join(row.strip() for row in screen_text(app))
+        assert "not in a git repository" in text and "cannot see deletions" in text  # the default: a date
+        await pilot.press("slash", "ctrl+u", *"HEAD~5", "enter")  # a ref: no commit to reach back to
         await settle(pilot)
         text = " ".join(row.strip() for row in screen_text(app))
         assert "not in a git repository" in text and "for a real delta." in text

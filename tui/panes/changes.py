@@ -58,6 +58,8 @@ class ChangesPane(Pane):
         self.changes: Changes | None = None
         self._to_results = False
         """The since value was just submitted: the results take the focus once listed."""
+        self._chosen_since = False
+        """A since value was submitted: the box says what the user chose, no longer the default."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
@@ -80,12 +82,13 @@ class ChangesPane(Pane):
     @on(Input.Submitted, "#changes-since")
     def _submitted(self) -> None:
         self._to_results = True  # once listed; a refused value keeps the focus in the box, to fix it
+        self._chosen_since = True
         self.reload()
 
     def reload(self) -> None:
-        since = self.query_one("#changes-since", Input).value.strip()
+        since, chosen = self.query_one("#changes-since", Input).value.strip(), self._chosen_since
         self.run_core(
-            lambda: recent_changes(self.bank, since),
+            lambda: recent_changes(self.bank, since, chosen=chosen),
             self._listed,
             failed=self._failed,
             busy=self.query_one("#changes-summary", Static),
@@ -141,9 +144,10 @@ class ChangesPane(Pane):
         self.focus_now(self.query_one("#changes-table", DataTable))
 
 
-def recent_changes(bank: Bank, since: str) -> Changes:
-    """``changes_since``, the default ref read as the last week where there is no commit to count back."""
-    if since == DEFAULT_SINCE:
+def recent_changes(bank: Bank, since: str, *, chosen: bool) -> Changes:
+    """``changes_since``; the default ref, not chosen, read as the last week where there is no commit
+    to count back from (a ref typed on purpose is answered as typed)."""
+    if since == DEFAULT_SINCE and not chosen:
         from memorybank.core.repository import find_repository
 
         repo = find_repository(bank.root)
