@@ -124,6 +124,48 @@ def _shortened(cell: Any, width: int, spec: Column) -> Any:
     return cell
 
 
+def cut_apart(paths: list[str], width: int) -> list[str]:
+    """``cut_path`` for a column of paths: two paths it cuts alike (siblings whose folders differ
+    past what it keeps, ``…/payments-r…/spec.md`` twice) are cut again around the first letter
+    that tells them apart (``…/…try-v1/spec.md``, ``…/…try-v2/spec.md``)."""
+    shown = [cut_path(path, width) for path in paths]
+    alike: dict[str, set[str]] = {}
+    for path, cut in zip(paths, shown):
+        alike.setdefault(cut, set()).add(path)
+    return [
+        _cut_around(path, sorted(alike[cut] - {path}), width) or cut if len(alike[cut]) > 1 else cut
+        for path, cut in zip(paths, shown)
+    ]
+
+
+def _cut_around(path: str, others: list[str], width: int) -> str | None:
+    """``path`` in ``width`` cells keeping the folder where it first differs from ``others``, from a
+    little before the first letter that differs; None when that does not fit (or only the name
+    differs, which ``cut_path`` keeps)."""
+    parts = path.split("/")
+    split = [other.split("/") for other in others]
+    at = min(next((i for i, (a, b) in enumerate(zip(parts, o)) if a != b), min(len(parts), len(o))) for o in split)
+    if at >= len(parts) - 1:
+        return None
+    folder = parts[at]
+    differs = min(
+        next((i for i, (a, b) in enumerate(zip(folder, o[at])) if a != b), min(len(folder), len(o[at])))
+        if at < len(o)
+        else 0
+        for o in split
+    )
+    lead = "…/" if at else ""
+    middle = "/…" if at < len(parts) - 2 else ""
+    room = width - len(lead) - len(middle) - cell_len(parts[-1]) - 1
+    if room < 4:
+        return None
+    start = max(0, differs - (room - 2) // 2) if cell_len(folder) > room else 0
+    piece = ("…" if start else "") + folder[start:]
+    if cell_len(piece) > room:
+        piece = _first_cells(piece, room - 1) + "…"
+    return f"{lead}{piece}{middle}/{parts[-1]}"
+
+
 def _first_cells(text: str, width: int) -> str:
     taken, used = [], 0
     for char in text:
@@ -192,17 +234,22 @@ class FittedTable(DataTable[Any]):
             self.clear(columns=True)
             for spec, size in zip(self.specs, self._sizes):
                 self.add_column(Text(spec.label, justify=spec.justify), width=size)  # type: ignore[arg-type]
+        paths = {  # each column of paths cut as a whole, so that no two paths show alike
+            column: iter(cut_apart([cells[column] for cells, _ in self._rows], size))
+            for column, (spec, size) in enumerate(zip(self.specs, self._sizes))
+            if spec.path and all(isinstance(cells[column], str) for cells, _ in self._rows)
+        }
         for cells, key in self._rows:
             shown = [
                 _shortened(cell, size, spec)
                 if isinstance(cell, Text)
                 else Text(
-                    _shortened(cell, size, spec),
+                    next(paths[column]) if column in paths else _shortened(cell, size, spec),
                     no_wrap=True,
                     overflow="ellipsis",
                     justify=spec.justify,  # type: ignore[arg-type]
                 )
-                for cell, spec, size in zip(cells, self.specs, self._sizes)
+                for column, (cell, spec, size) in enumerate(zip(cells, self.specs, self._sizes))
             ]
             self.add_row(*shown, key=key)
         if keep is not None and any(key == keep for _, key in self._rows):
