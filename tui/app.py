@@ -37,9 +37,14 @@ from textual.timer import Timer
 if TYPE_CHECKING:
     from memorybank.mcp_server.server import ToolCall
     from memorybank.tui.mcp_host import McpHost
+    from textual.notifications import SeverityLevel
 
 POLL_SECONDS = 2.0
 """How often the disk is re-checked for writes made by others (agents, editors, the CLI)."""
+
+
+TOAST_WIDTH, TOAST_EDGES = 60, 4
+"""A toast's width (Textual's, at most half the screen) and the cells its padding and edge take."""
 
 
 class MemoryBankApp(App[None]):
@@ -193,6 +198,25 @@ class MemoryBankApp(App[None]):
         if workbench is not None:
             workbench.record_call(message.call)
         self.recheck()  # an agent's write shows at once, not at the next tick
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Textual's toast, with each path too long for its lines cut as the tables cut paths
+        (``…/eu-reverse-charge.md``) rather than folded mid-word onto the next line."""
+        room = min(TOAST_WIDTH, self.size.width // 2) - TOAST_EDGES
+        words = message.split(" ")
+        if any("/" in word and len(word) > room for word in words):
+            from memorybank.tui.widgets.fitted_table import cut_path
+
+            message = " ".join(cut_path(word, room) if "/" in word and len(word) > room else word for word in words)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def watch_theme(self, theme: str) -> None:
         if self.is_mounted:

@@ -303,3 +303,15 @@ async def test_routes_keys_list_down_once(demo_source):
         await settle(pilot)
         rows = [row.split("│")[1].strip() for row in screen_text(app) if row.count("│") >= 2]
         assert sum(1 for row in rows if row.startswith("↓")) == 1
+
+
+async def test_a_path_in_a_toast_at_80_columns_is_cut_whole_words_not_folded_mid_word(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        path = "product/features/FT-020-checkout/iterations/eu-reverse-charge-for-b2b.md"
+        app.notify(f"{path} no longer exists.", title="Changes", severity="warning")
+        await settle(pilot)
+        rows = screen_text(app)
+        assert any("…/eu-reverse-charge-for-b2b.md" in row for row in rows)
+        assert any("no longer exists." in row for row in rows)
