@@ -96,6 +96,9 @@ def test_paths_a_column_would_show_alike_are_cut_around_where_they_differ():
     shown = cut_apart(deep, 30)
     assert len(set(shown)) == 2 and all(cell_len(s) <= 30 and s.endswith("/…/brief.md") for s in shown)
     assert cut_apart(["a/x.md", "b/y.md"], 20) == ["a/x.md", "b/y.md"]  # apart already: as cut_path cuts
+    # No room beside a long name: the name gives up its middle to the folder that tells them apart.
+    issues = [f"issues/{n}/acceptance-scenarios.md" for n in ("0020-collection-tasks-api", "0021-items-pagination")]
+    assert cut_apart(issues, 28) == ["…/0020…/acceptance-…arios.md", "…/0021…/acceptance-…arios.md"]
 
 
 def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():

@@ -106,6 +106,11 @@ def cut_path(path: str, width: int) -> str:
             return f"{lead}{_first_cells(folder, room)}…{tail}"
     if cell_len(name) <= width:  # its folders left out: "…/" says so when there is room
         return f"…/{name}" if len(parts) >= 2 and cell_len(name) + 2 <= width else name
+    return _cut_name(name, width)
+
+
+def _cut_name(name: str, width: int) -> str:
+    """A file name in ``width`` cells: its start and its end (``ADR-004-…-money.md``)."""
     ahead = max((width - 1) * 3 // 5, 1)
     return f"{_first_cells(name, ahead)}…{_last_cells(name, width - 1 - ahead)}"
 
@@ -122,6 +127,10 @@ def _shortened(cell: Any, width: int, spec: Column) -> Any:
     if spec.cut is not None and cell_len(cell) > width:
         return spec.cut(cell, width)
     return cell
+
+
+FOLDER_LEAST = 5
+"""The fewest cells the folder that tells two paths apart keeps (``0020…``, ``…y-v1``)."""
 
 
 def cut_apart(paths: list[str], width: int) -> list[str]:
@@ -156,14 +165,18 @@ def _cut_around(path: str, others: list[str], width: int) -> str | None:
     )
     lead = "…/" if at else ""
     middle = "/…" if at < len(parts) - 2 else ""
-    room = width - len(lead) - len(middle) - cell_len(parts[-1]) - 1
-    if room < 4:
-        return None
-    start = max(0, differs - (room - 2) // 2) if cell_len(folder) > room else 0
+    name = parts[-1]
+    room = width - len(lead) - len(middle) - cell_len(name) - 1
+    if room < FOLDER_LEAST:  # the name gives up its middle for the folder that tells the paths apart
+        room = FOLDER_LEAST
+        if width - len(lead) - len(middle) - 1 - room < 8:
+            return None
+        name = _cut_name(name, width - len(lead) - len(middle) - 1 - room)
+    start = differs - (room - 2) // 2 if cell_len(folder) > room and differs >= room - 1 else 0
     piece = ("…" if start else "") + folder[start:]
     if cell_len(piece) > room:
         piece = _first_cells(piece, room - 1) + "…"
-    return f"{lead}{piece}{middle}/{parts[-1]}"
+    return f"{lead}{piece}{middle}/{name}"
 
 
 def _first_cells(text: str, width: int) -> str:
