@@ -143,7 +143,7 @@ def index_lines(plan: Plan, registered_in: list[str]) -> tuple[tuple[str, str], 
         if change.kind == "create":
             lines.append((index, "(a new section index, created with this entry)"))
         else:
-            lines.extend((index, line) for line in change.added_lines())
+            lines.extend((index, line) for line in change.added_lines() if line.strip())  # not the spacing
     return tuple(lines)
 
 
