@@ -125,6 +125,14 @@ async def mark_also(pilot, pane: InboxPane, other: str) -> None:
     await pilot.press("space")
 
 
+async def promote_form(pilot, note: str) -> PromoteDialog:
+    """The promote form opened on ``note`` from the Inbox pane."""
+    await open_inbox(pilot, note)
+    await pilot.press("p")
+    assert await until(pilot, lambda: isinstance(pilot.app.screen, PromoteDialog))
+    return pilot.app.screen
+
+
 def error_of(dialog) -> str:
     box = dialog.query_one(".dialog-error", Static)
     return str(box.render()) if box.has_class("-shown") else ""
@@ -151,10 +159,7 @@ def refusal(call) -> str:
 async def test_promote_shows_a_refusal_verbatim_keeps_the_form_then_promotes(triage_root):
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/service-topology.md")
-        await pilot.press("p")
-        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
-        form = app.screen
+        form = await promote_form(pilot, "_inbox/service-topology.md")
         form.query_one("#promote-to", Input).value = "engineering/testing-policy.md"
         form.query_one("#promote-kind", Input).value = "engineering"
         form.query_one("#promote-derived", Input).value = "product/context.md"
@@ -197,10 +202,7 @@ async def test_a_key_typed_in_a_filled_promote_field_adds_to_it_rather_than_wipi
     """Each field arrives filled from the note; Tab to it and a key goes at the end of what it holds."""
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/service-topology.md")
-        await pilot.press("p")
-        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
-        form = app.screen
+        form = await promote_form(pilot, "_inbox/service-topology.md")
         await settle(pilot)
         filled = {box.id: box.value for box in form.query(Input)}
         assert filled["promote-title"] == "Service topology"
@@ -218,10 +220,7 @@ async def test_a_promote_refusal_names_the_forms_field_not_the_agents_parameter(
     """Core refuses a missing `docKind` in the words an agent sends; the form calls the field Kind."""
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/service-topology.md")
-        await pilot.press("p")
-        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
-        form = app.screen
+        form = await promote_form(pilot, "_inbox/service-topology.md")
         form.query_one("#promote-to", Input).value = "misc/service-topology.md"  # a folder no kind follows
         form.query_one("#promote-kind", Input).value = ""
         form.query_one("#promote-to", Input).focus()

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 from memorybank.tui.app import make_app
 from memorybank.tui.dialogs.preview import PreviewDialog
-from memorybank.tui.dialogs.promote import PromoteDialog
 from textual.widgets import Input
 
 from tests.tui.conftest import SIZE, screen_text, settle, until
-from tests.tui.test_inbox import open_inbox, triage_root  # noqa: F401 (a fixture)
+from tests.tui.test_inbox import promote_form, triage_root  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.anyio
 
@@ -18,10 +17,7 @@ pytestmark = pytest.mark.anyio
 async def test_enter_on_a_folder_with_a_file_name_suggested_previews_that_file(triage_root):  # noqa: F811
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/parser-coverage.md")
-        await pilot.press("p")
-        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
-        form = app.screen
+        form = await promote_form(pilot, "_inbox/parser-coverage.md")
         field = form.query_one("#promote-to", Input)
         field.value = ""
         field.focus()
@@ -39,10 +35,7 @@ async def test_on_a_short_terminal_the_form_scrolls_to_its_buttons(triage_root):
     scrolling, not cut off below it."""
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=(60, 20)) as pilot:
-        await open_inbox(pilot, "_inbox/parser-coverage.md")
-        await pilot.press("p")
-        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
-        button = app.screen.query_one("#preview")
+        button = (await promote_form(pilot, "_inbox/parser-coverage.md")).query_one("#preview")
         button.focus()
         await settle(pilot)
         assert any("Preview (enter)" in row for row in screen_text(app))
