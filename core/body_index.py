@@ -181,6 +181,10 @@ class BodyIndex:
             self._sections[path] = found
         return found
 
+    def words_of(self, path: str) -> frozenset[str]:
+        """The distinct words of a body (pieces of compounds included)."""
+        return frozenset(self.tokens_of.get(path, ()))
+
     def norms(self) -> dict[str, float]:
         """BM25's length normalisation of each body, computed once per change of the index."""
         if self._norms is None:
