@@ -79,6 +79,8 @@ class BodyIndex:
         self._cognates: CognateIndex | None = None
         self._sections: dict[str, list[SectionEntry]] = {}
         """Bodies already cut at their headings (on demand: routing reads only its candidates')."""
+        self._positions: dict[str, dict[str, list[int]]] = {}
+        """Each body's word places by token (on demand, like the sections)."""
         self.stamps: dict[str, tuple[float, int]] = {}
         self.total_length = 0
         self.reindexed = 0
@@ -181,6 +183,19 @@ class BodyIndex:
             self._sections[path] = found
         return found
 
+    def positions_of(self, path: str) -> dict[str, list[int]]:
+        """Token -> its places (word numbers) in a body, a compound's pieces at the compound's
+        place; found once per version."""
+        found = self._positions.get(path)
+        if found is None:
+            found = {}
+            for place, token in enumerate(search_tokens(self.bodies.get(path, ""), folded=True)):
+                found.setdefault(token, []).append(place)
+                for part in token_parts(token):
+                    found.setdefault(part, []).append(place)
+            self._positions[path] = found
+        return found
+
     def words_of(self, path: str) -> frozenset[str]:
         """The distinct words of a body (pieces of compounds included)."""
         return frozenset(self.tokens_of.get(path, ()))
@@ -234,6 +249,7 @@ class BodyIndex:
         self.bodies.pop(path, None)
         self.body_lines.pop(path, None)
         self._sections.pop(path, None)
+        self._positions.pop(path, None)
         self.stamps.pop(path, None)
 
     def docs_with(self, tokens: dict[str, float]) -> set[str]:

@@ -41,6 +41,7 @@ from memorybank.core.intent import INTENT_BOOST, answering_roles, intent_factor,
 from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
+from memorybank.core.proximity import closeness
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, round_half_up
@@ -61,7 +62,8 @@ document holding the same words still leads on its headers (measured on tuning-2
 SECTION_SHARE = 1.0
 """The best section of a question is worth this share of its best header score, on top of the
 body term: a document one of whose sections holds the question's words together gains over one
-that mentions them here and there."""
+that mentions them here and there. It is scaled by how many of the question's words the body holds
+within a sentence or two (``proximity``)."""
 SECTION_CANDIDATES = 30
 """Documents whose sections are scored: this many best by headers and as many best by body."""
 BODY_FLOOR = 1.0
@@ -169,7 +171,8 @@ def route(
             scale = max(max(headers.values(), default=0.0), FULL_MATCH * match.known_weight, BODY_FLOOR)
             body_scale = _scale(bodies, BODY_SHARE * scale, leading)
             bodies = bodies if body_scale else {}
-            section_points = _points({p: v for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
+            near = closeness(catalog.positions_of, list(sections), concepts)
+            section_points = _points({p: v * near[p] for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
         else:
             body_scale, section_points = 0.0, {}
         scores = _sum(headers, bodies, body_scale, section_points)
