@@ -33,6 +33,9 @@ TRANSLATED_WEIGHT = 6.0
 FRAGMENT_WEIGHT = 1.0
 BM25_K1 = 1.2
 BM25_B = 0.75
+POSITIONS_KEPT = 2_000
+"""Bodies whose word places are kept; past this the cache starts again. A route reads those of its
+60-odd candidates, so a session on a large bank does not keep every body's places."""
 
 
 class _Joined:
@@ -193,6 +196,8 @@ class BodyIndex:
                 found.setdefault(token, []).append(place)
                 for part in token_parts(token):
                     found.setdefault(part, []).append(place)
+            if len(self._positions) >= POSITIONS_KEPT:
+                self._positions.clear()
             self._positions[path] = found
         return found
 

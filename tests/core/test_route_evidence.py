@@ -3,6 +3,8 @@ the kind of answer a question asks for."""
 
 from __future__ import annotations
 
+import memorybank.core.body_index as body_index_module
+from memorybank.core.body_index import body_index
 from memorybank.core.cognates import CognateIndex
 from memorybank.core.intent import INTENT_BOOST, intents, role_words
 from memorybank.core.lang import BUILTIN, lemma
@@ -209,3 +211,12 @@ def test_the_best_window_counts_each_concept_once_whatever_form_it_takes():
     concepts = [(1.0, {"pane": 1.0, "panes": 1.0}), (2.0, {"active": 1.0}), (3.0, {"record": 1.0})]
     found = closeness(lambda path: positions, ["doc.md"], concepts)
     assert found["doc.md"] == FLOOR + (1.0 - FLOOR) * 2 / 3  # pane and active within one window, record apart
+
+
+def test_word_places_are_kept_for_a_bounded_number_of_bodies(tmp_path, monkeypatch):
+    monkeypatch.setattr(body_index_module, "POSITIONS_KEPT", 2)
+    files = {f"domain/d{i}.md": doc(f"Doc {i}", "Something.", f"pane number {i} holds a record") for i in range(3)}
+    catalog = body_index(small_bank(tmp_path / "memory_bank", files))
+    for i in range(3):
+        assert catalog.positions_of(f"domain/d{i}.md")["pane"] == [1]  # after the title heading's "doc"
+    assert len(catalog._positions) <= 2
