@@ -33,6 +33,9 @@ TRANSLATED_WEIGHT = 6.0
 FRAGMENT_WEIGHT = 1.0
 BM25_K1 = 1.2
 BM25_B = 0.75
+POSITIONS_KEPT = 2_000
+"""Bodies whose word places are kept; past this the cache starts again. A route reads those of its
+60-odd candidates, so a session on a large bank does not keep every body's places."""
 
 
 class _Joined:
@@ -79,6 +82,8 @@ class BodyIndex:
         self._cognates: CognateIndex | None = None
         self._sections: dict[str, list[SectionEntry]] = {}
         """Bodies already cut at their headings (on demand: routing reads only its candidates')."""
+        self._positions: dict[str, dict[str, list[int]]] = {}
+        """Each body's word places by token (on demand, like the sections)."""
         self.stamps: dict[str, tuple[float, int]] = {}
         self.total_length = 0
         self.reindexed = 0
@@ -181,6 +186,25 @@ class BodyIndex:
             self._sections[path] = found
         return found
 
+    def positions_of(self, path: str) -> dict[str, list[int]]:
+        """Token -> its places (word numbers) in a body, a compound's pieces at the compound's
+        place; found once per version."""
+        found = self._positions.get(path)
+        if found is None:
+            found = {}
+            for place, token in enumerate(search_tokens(self.bodies.get(path, ""), folded=True)):
+                found.setdefault(token, []).append(place)
+                for part in token_parts(token):
+                    found.setdefault(part, []).append(place)
+            if len(self._positions) >= POSITIONS_KEPT:
+                self._positions.clear()
+            self._positions[path] = found
+        return found
+
+    def words_of(self, path: str) -> frozenset[str]:
+        """The distinct words of a body (pieces of compounds included)."""
+        return frozenset(self.tokens_of.get(path, ()))
+
     def norms(self) -> dict[str, float]:
         """BM25's length normalisation of each body, computed once per change of the index."""
         if self._norms is None:
@@ -230,6 +254,7 @@ class BodyIndex:
         self.bodies.pop(path, None)
         self.body_lines.pop(path, None)
         self._sections.pop(path, None)
+        self._positions.pop(path, None)
         self.stamps.pop(path, None)
 
     def docs_with(self, tokens: dict[str, float]) -> set[str]:

@@ -50,6 +50,8 @@ class HeaderIndex:
         slots holding it, or for a purpose or a title the documents."""
         self.slots: list[tuple[str, int, int] | None] = []
         """Slot id -> (path, field kind, words in the field); None once the document left."""
+        self.slot_paths: list[str | None] = []
+        """Slot id -> its document's path (None once the document left): the heading loop's lookup."""
         self.labels: dict[int, tuple[str, int]] = {}
         """Slot id -> the field's text and line."""
         self.records: dict[str, tuple[Document, tuple[tuple[int, tuple[str, ...]], ...]]] = {}
@@ -101,6 +103,7 @@ class HeaderIndex:
                     continue
                 slot = len(self.slots)
                 self.slots.append((path, kind, len(tokens)))
+                self.slot_paths.append(path)
                 self.labels[slot] = (label, line)
                 filed, key = self.fields[kind], path if kind in (PURPOSE, TITLE) else slot
                 distinct = tuple(dict.fromkeys(tokens))
@@ -132,6 +135,7 @@ class HeaderIndex:
             _, kind, _ = self.slots[slot]  # type: ignore[misc]
             filed, key = self.fields[kind], path if kind in (PURPOSE, TITLE) else slot
             self.slots[slot] = None
+            self.slot_paths[slot] = None
             del self.labels[slot]
             for token in tokens:
                 _discard(filed, token, key)
@@ -224,15 +228,19 @@ class HeaderMatch:
                     continue
                 for key, score in best.items():
                     total[key] += score * factor
-        slots = index.slots
+        slots, paths = index.slots, index.slot_paths
         by_slot, purpose, title, by_heading = totals
+        heading: dict[str, float] = {}
+        get = heading.get
+        for slot, total in by_heading.items():  # each document's best heading
+            path = paths[slot]
+            if total > get(path, 0.0):  # type: ignore[arg-type]
+                heading[path] = total  # type: ignore[index]
+        scores = defaultdict(
+            float, {p: v * HEADING_WEIGHT for p, v in heading.items()} if HEADING_WEIGHT != 1.0 else heading
+        )
         canonical: dict[str, float] = {}
-        scores: defaultdict[str, float] = defaultdict(float)
-        canonical_get, get = canonical.get, scores.get
-        for slot, total in by_heading.items():
-            path, value = slots[slot][0], total * HEADING_WEIGHT  # type: ignore[index]
-            if value > get(path, 0.0):
-                scores[path] = value
+        canonical_get = canonical.get
         for slot, total in by_slot.items():
             path, _, size = slots[slot]  # type: ignore[misc]
             if total / size > canonical_get(path, 0.0):

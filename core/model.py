@@ -208,6 +208,9 @@ class ScoreBreakdown:
     family: float = 0.0
     """Header points lent by its package folder's best header match (added to its own, after the
     multipliers): the member's body may answer what its family's headers name."""
+    draft_of: str | None = None
+    """The working copy this document is a near copy of (a draft, counted at a lower weight; see
+    ``core.drafts``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ damped, see ``CLOSED_WORK``). Body
 evidence (BM25 over the search index) is a secondary term, capped so prose lifts a document no
 header mentions but never drowns a strong header match; a match is strong by what it names of the
 question, so when the best one names a sliver of it the bodies decide (``FULL_MATCH``). The members of a package folder share its
-best header match (``families``), so its body and sections choose the member to read.
+best header match (``families``), so its body and sections choose the member to read. A draft
+nearly the same as another document of the answer follows its working copy (``drafts``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import replace
 
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
+from memorybank.core.drafts import POOL, damp_drafts
 from memorybank.core.duplicates import copies
 from memorybank.core.errors import UsageError
 from memorybank.core.families import families, share_family_headers
@@ -39,6 +41,7 @@ from memorybank.core.intent import INTENT_BOOST, answering_roles, intent_factor,
 from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
+from memorybank.core.proximity import closeness
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, round_half_up
@@ -59,7 +62,8 @@ document holding the same words still leads on its headers (measured on tuning-2
 SECTION_SHARE = 1.0
 """The best section of a question is worth this share of its best header score, on top of the
 body term: a document one of whose sections holds the question's words together gains over one
-that mentions them here and there."""
+that mentions them here and there. It is scaled by how many of the question's words the body holds
+within a sentence or two (``proximity``)."""
 SECTION_CANDIDATES = 30
 """Documents whose sections are scored: this many best by headers and as many best by body."""
 BODY_FLOOR = 1.0
@@ -167,7 +171,8 @@ def route(
             scale = max(max(headers.values(), default=0.0), FULL_MATCH * match.known_weight, BODY_FLOOR)
             body_scale = _scale(bodies, BODY_SHARE * scale, leading)
             bodies = bodies if body_scale else {}
-            section_points = _points({p: v for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
+            near = closeness(catalog.positions_of, list(sections), concepts)
+            section_points = _points({p: v * near[p] for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
         else:
             body_scale, section_points = 0.0, {}
         scores = _sum(headers, bodies, body_scale, section_points)
@@ -183,13 +188,20 @@ def route(
         owners = _owners_named(bank, terms, coverage, headers)
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
-        for negative, path, twins in found.fold(_top(scores, limit + extra, first=owners), limit):
+        ranked = _top(scores, limit + extra + POOL, first=owners)  # POOL more: working copies a draft may follow
+        versions = damp_drafts(scores, [p for _, p in ranked], catalog.words_of, found.of) if body_evidence else {}
+        if versions:  # ranked again: among the pool alone while its undamped part fills the answer
+            pool = {p: scores[p] for _, p in ranked} if len(ranked) - len(versions) >= limit + extra else scores
+            ranked = _top(pool, limit + extra, first=owners)
+        for negative, path, twins in found.fold(ranked, limit):
             acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
             place = _enclosing(bank.documents[path], best[1].line) if best else None
             evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
-            hit = _hit(bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0))
+            hit = _hit(
+                bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0), versions.get(path)
+            )
             hits.append(_finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
@@ -331,6 +343,7 @@ def _hit(
     evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None],
     weights: dict[str, float],
     intent: float = 1.0,
+    draft_of: str | None = None,
 ) -> RouteHit:
     body, words, section_points, place = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
@@ -350,6 +363,7 @@ def _hit(
         closed,
         round_half_up(section_points, 2),
         intent,
+        draft_of=draft_of,
     )
     section, line = acc.section, acc.section_line
     if place is not None:

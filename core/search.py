@@ -302,12 +302,20 @@ def _forms(index: BodyIndex, concept: Concept) -> list[tuple[str, float]]:
 
 def _frequencies(index: BodyIndex, forms: list[tuple[str, float]]) -> dict[str, float]:
     """Occurrences of a concept per document."""
-    if len(forms) == 1 and forms[0][1] == 1.0:
-        return index.postings[forms[0][0]]
-    frequency: defaultdict[str, float] = defaultdict(float)
+    if not forms:
+        return {}
+    first, weight = forms[0]
+    if weight == 1.0:  # the word as typed: its postings copied whole, the other forms added in order
+        if len(forms) == 1:
+            return index.postings[first]
+        frequency: dict[str, float] = dict(index.postings[first])
+        forms = forms[1:]
+    else:
+        frequency = {}
+    get = frequency.get
     for token, weight in forms:
         for path, count in index.postings[token].items():
-            frequency[path] += count * weight
+            frequency[path] = get(path, 0.0) + count * weight
     return frequency
 
 

@@ -29,4 +29,6 @@ def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
         parts.append(f'body mentions "{", ".join(body)}"')
     if layer == "delivery":
         parts.append(DELIVERY_NOTE)
+    if b.draft_of:
+        parts.append(f"a draft of {b.draft_of}")
     return "; ".join(parts)

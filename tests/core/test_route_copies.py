@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memorybank.core.drafts import drafts
 from memorybank.core.evaluate import RouteCheck, evaluate
 from memorybank.core.route import route
 from memorybank.mcp_server.tools.reads import compact_hit
@@ -45,3 +46,57 @@ def test_a_check_expecting_any_copy_counts_the_folded_hit(tmp_path):
     other = sorted(first.copies)[0]
     report = evaluate(bank, [RouteCheck("how are blobs stored in S3", (other,), 1)])
     assert report.outcomes[0].rank == 1 and report.outcomes[0].got[0] == first.path
+
+
+BRIEF = (
+    "## Goal\n\nThe service has no component that fetches messages from public Telegram channels, so the plugin "
+    "cannot start ingestion: there is no fetch layer that calls the external API, walks its pages and returns "
+    "raw data fit for the core.\n\n## Success\n\nA channel id in, a list of message records out, retries on "
+    "rate limits.\n"
+)
+DRAFT = BRIEF + "\nFetching Telegram channel messages: the adapter fetches messages page by page.\n"
+
+
+def _drafted(tmp_path):
+    return small_bank(
+        tmp_path / "memory_bank",
+        {
+            "issues/0006-adapter/brief.md": doc("Brief: Telegram adapter", "What the adapter must do.", BRIEF),
+            "issues/0006-adapter/iterations/brief/brief-v1.md": doc(
+                "Brief: Telegram adapter", "What the adapter must do.", DRAFT
+            ),
+            "domain/ingestion.md": doc("Ingestion", "How data enters.", "Plugins fetch messages into the core."),
+        },
+    )
+
+
+def test_a_draft_nearly_the_same_as_its_working_copy_follows_it(tmp_path):
+    bank = _drafted(tmp_path)
+    hits = route(bank, "which component fetches messages from Telegram channels").hits
+    paths = [hit.path for hit in hits]
+    assert paths.index("issues/0006-adapter/brief.md") < paths.index("issues/0006-adapter/iterations/brief/brief-v1.md")
+    draft = hits[paths.index("issues/0006-adapter/iterations/brief/brief-v1.md")]
+    assert draft.breakdown.draft_of == "issues/0006-adapter/brief.md"
+    assert "a draft of issues/0006-adapter/brief.md" in draft.why
+    assert hits[0].breakdown.draft_of is None and not hits[0].copies  # a near copy is not folded
+
+
+def test_only_near_copies_deeper_or_placed_lower_are_drafts():
+    words = {
+        "a/b/brief.md": frozenset(f"w{i}" for i in range(40)),
+        "a/b/iterations/brief-v1.md": frozenset(f"w{i}" for i in range(42)),  # 40 of 42 shared
+        "a/b/iterations/brief-v2.md": frozenset(f"w{i}" for i in range(41)),
+        "a/b/plan.md": frozenset(f"w{i}" for i in range(20, 60)),  # a third shared: another text
+        "a/b/copy.md": frozenset(f"w{i}" for i in range(40)),  # byte-for-byte copy: folded, not damped
+        "a/c/brief.md": frozenset(f"w{i}" for i in range(41)),  # a sibling package's README from one template
+    }
+    ranked = [
+        "a/b/iterations/brief-v1.md",
+        "a/b/plan.md",
+        "a/b/iterations/brief-v2.md",
+        "a/b/brief.md",
+        "a/b/copy.md",
+        "a/c/brief.md",
+    ]
+    found = drafts(ranked, words.__getitem__, {"a/b/copy.md": ("a/b/brief.md",), "a/b/brief.md": ("a/b/copy.md",)})
+    assert found == {"a/b/iterations/brief-v1.md": "a/b/brief.md", "a/b/iterations/brief-v2.md": "a/b/brief.md"}

@@ -3,10 +3,13 @@ the kind of answer a question asks for."""
 
 from __future__ import annotations
 
+import memorybank.core.body_index as body_index_module
+from memorybank.core.body_index import body_index
 from memorybank.core.cognates import CognateIndex
 from memorybank.core.intent import INTENT_BOOST, intents, role_words
 from memorybank.core.lang import BUILTIN, lemma
 from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
+from memorybank.core.proximity import FLOOR, closeness
 from memorybank.core.route import route
 from memorybank.core.section_index import split_sections
 
@@ -174,3 +177,46 @@ def test_a_short_header_token_is_an_abbreviation_not_the_stem_of_a_question_word
     hits = route(bank, "who grants the permission in the release process", limit=5).hits
     assert [hit.path for hit in hits] == ["ops/release.md"]
     assert not route(bank, "process permission", body_evidence=False).hits
+
+
+FILLER = "The monitor redraws the screen on a timer and keeps its layout when the terminal is resized. "
+
+
+def test_the_document_holding_the_question_words_together_beats_one_scattering_them(tmp_path):
+    together = "## Invariants\n\n" + FILLER * 3 + "A pane holds at most one active record at a time.\n\n" + FILLER * 3
+    scattered = (
+        "## Notes\n\nEvery pane is drawn; a pane has a border. "
+        + FILLER * 3
+        + "Records are kept in the registry. "
+        + FILLER * 3
+        + "An active session shows a mark; active ones blink. "
+        + FILLER * 3
+        + "The pane list is sorted by name.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "domain/rules.md": doc("Rules", "What must always hold.", together),
+            "engineering/monitor.md": doc("Monitor notes", "How the monitor draws.", scattered),
+        },
+    )
+    hits = route(bank, "can a pane have two active records").hits
+    assert [hit.path for hit in hits] == ["domain/rules.md", "engineering/monitor.md"]
+    assert hits[0].breakdown.body < hits[1].breakdown.body  # the bodies alone rank the scattered one first
+    assert hits[0].breakdown.section > hits[1].breakdown.section
+
+
+def test_the_best_window_counts_each_concept_once_whatever_form_it_takes():
+    positions = {"pane": [3, 80], "panes": [90], "active": [95], "record": [200]}
+    concepts = [(1.0, {"pane": 1.0, "panes": 1.0}), (2.0, {"active": 1.0}), (3.0, {"record": 1.0})]
+    found = closeness(lambda path: positions, ["doc.md"], concepts)
+    assert found["doc.md"] == FLOOR + (1.0 - FLOOR) * 2 / 3  # pane and active within one window, record apart
+
+
+def test_word_places_are_kept_for_a_bounded_number_of_bodies(tmp_path, monkeypatch):
+    monkeypatch.setattr(body_index_module, "POSITIONS_KEPT", 2)
+    files = {f"domain/d{i}.md": doc(f"Doc {i}", "Something.", f"pane number {i} holds a record") for i in range(3)}
+    catalog = body_index(small_bank(tmp_path / "memory_bank", files))
+    for i in range(3):
+        assert catalog.positions_of(f"domain/d{i}.md")["pane"] == [1]  # after the title heading's "doc"
+    assert len(catalog._positions) <= 2
