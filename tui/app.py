@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from memorybank.core.bank import Bank, find_root
 from memorybank.core.errors import BankError
+from memorybank.tui.collector import CHECK_SECONDS, QuietCollector
 from memorybank.tui.commands import DocumentsProvider, JumpProvider
 from memorybank.tui.screens.workbench import WorkbenchScreen
 from memorybank.tui.settings import Settings
@@ -97,8 +98,12 @@ class MemoryBankApp(App[None]):
         self.watching = threading.Event()
         """Set while file-system notifications are being received for the bank."""
         self._stop_watching = threading.Event()
+        self.collector = QuietCollector()
+        """Runs the full garbage collection in the pauses between keys (``tui.collector``)."""
 
     def on_mount(self) -> None:
+        self.collector.start()
+        self.set_interval(CHECK_SECONDS, self.collector.collect_if_quiet, name="quiet collector")
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         if self.mcp is not None:
@@ -222,7 +227,13 @@ class MemoryBankApp(App[None]):
         if self.is_mounted:
             self.settings.update(theme=theme)
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self.collector.saw_input()
+        await super().on_event(event)
+
     def on_unmount(self) -> None:
+        self.collector.stop()
         self._stop_watching.set()
         if self.mcp is not None:
             self.mcp.stop()
