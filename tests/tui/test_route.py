@@ -334,3 +334,26 @@ async def test_a_slow_router_answers_in_a_worker_and_so_does_the_first_question_
         monkeypatch.setattr(route_pane, "INLINE_SECONDS", 0.0)  # every answer now counts as slow
         await type_bursts(app, pilot, "o", "y")
         assert asked[5:] == [("deplo", True), ("deploy", False)]  # the answer to deplo was slow
+
+
+@pytest.mark.parametrize("at_once", [False, True])
+async def test_ctrl_u_and_a_new_question_typed_on_the_results_replace_the_question(demo_source, at_once):
+    """Back on the results, ctrl+u clears the question and what follows is the new one, typed key by
+    key or in one burst (then x of "tax" is a letter, not Explain, and ctrl+u does not reach the
+    box after the letters and clear them)."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"deploy", "enter")
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        assert route.query_one("#route-results").has_focus
+        keys = [("ctrl+u", None)] + [("space" if c == " " else c, c) for c in "tax model"]
+        for key, char in keys:
+            if at_once:
+                app.post_message(events.Key(key, char))
+            else:
+                await pilot.press(key)
+        await settle(pilot, rounds=3)
+        assert route.question == "tax model" and route.query_one("#route-question").has_focus
+        assert not isinstance(app.screen, ExplainDialog)

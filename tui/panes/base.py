@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError
+from memorybank.tui.widgets.steady_input import IN_ORDER
 from textual import events
 from textual.containers import Vertical
 from textual.message import Message
@@ -239,17 +240,23 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def type_into(box: Input, results: Widget, event: events.Key) -> None:
-    """Send to ``box`` what was typed while ``results`` (its list) had the focus and no key stands
-    for: a character goes on the text, Backspace takes one off. Whoever comes back to a pane and
-    types is typing a question, not one-key actions."""
-    if not results.has_focus or event.key in results.screen.active_bindings:
+def type_into(box: Input, others: tuple[Widget, ...], event: events.Key) -> None:
+    """Send to ``box`` what was typed while one of ``others`` (its list, its filter) had the focus and
+    no key stands for: a character goes on the text, the box's deleting keys (Backspace, ctrl+w,
+    ctrl+u...) edit it. Whoever comes back to a pane and types is typing a question, not one-key
+    actions. A key of the same burst, handed to the list before the first character moved the focus
+    into the box, is text too (the box takes every character it is given itself, so a character
+    that reaches the pane while the box has the focus was handed elsewhere): left to the app, ``x``
+    of "tax" opened the score's explanation, and ``ctrl+u`` cleared the letters typed after it."""
+    typing = box.has_focus
+    if not typing and (not any(other.has_focus for other in others) or event.key in box.screen.active_bindings):
         return
-    if event.key == "backspace":
-        box.focus()
-        box.action_delete_left()
+    deleting = IN_ORDER.get(event.key, "")
+    if deleting.startswith("delete"):
+        box.screen.set_focus(box)
+        getattr(box, f"action_{deleting}")()
     elif event.is_printable and event.character:
-        box.focus()
+        box.screen.set_focus(box)
         box.insert_text_at_cursor(event.character)
     else:
         return

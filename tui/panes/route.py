@@ -139,8 +139,7 @@ class RoutePane(Pane):
 
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#route-question", Input)
-        type_into(box, self.query_one("#route-results", DataTable), event)
-        type_into(box, self.query_one("#route-layer", Chooser), event)
+        type_into(box, (self.query_one("#route-results", DataTable), self.query_one("#route-layer", Chooser)), event)
 
     @on(Input.Changed, "#route-question")
     def _typed(self) -> None:

@@ -141,7 +141,7 @@ class SearchPane(Pane):
         detail.display = True
 
     def on_key(self, event: events.Key) -> None:
-        type_into(self.query_one("#search-query", Input), self.query_one("#search-results", DataTable), event)
+        type_into(self.query_one("#search-query", Input), (self.query_one("#search-results", DataTable),), event)
 
     @on(DataTable.RowSelected, "#search-results")
     def _chosen(self, event: DataTable.RowSelected) -> None:
