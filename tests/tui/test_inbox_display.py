@@ -63,3 +63,23 @@ def test_where_it_belongs_cuts_a_long_path_in_the_middle_so_siblings_stay_apart(
     rows = console.export_text().splitlines()
     assert rows[0].endswith("/spec/spec-v1.md") and rows[1].endswith("/plan/plan-v2.md")
     assert all(len(row) <= 34 for row in rows)
+
+
+def test_where_it_belongs_cuts_two_candidates_of_one_name_apart():
+    """ai-setup at 80 columns listed …/template-improvements-1.md twice (issues 0001 and 0004)."""
+    import io
+
+    from memorybank.tui.panes.inbox_view import PathLine
+    from rich.console import Console
+    from rich.text import Text
+
+    listed = tuple(
+        f"issues/{issue}/iterations/analysis/template-improvements-1.md"
+        for issue in ("0001-plugin-contract", "0004-s3-blob-storage")
+    )
+    console = Console(width=33, file=io.StringIO(), record=True, color_system=None)
+    for number, path in enumerate(listed, 1):
+        console.print(PathLine(Text(f"{number} "), path, listed))
+    rows = console.export_text().splitlines()
+    assert rows[0] != rows[1].replace("2 ", "1 ", 1) and all(len(row) <= 33 for row in rows), rows
+    assert "0001" in rows[0] and "0004" in rows[1]

@@ -8,7 +8,7 @@ from memorybank.core.write.inbox import STALE_DAYS, InboxEntry
 from memorybank.tui.panes.base import count
 from memorybank.tui.proposals import Proposal
 from memorybank.tui.triage import NoteView
-from memorybank.tui.widgets.fitted_table import cut_path
+from memorybank.tui.widgets.fitted_table import cut_apart, cut_path
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
@@ -45,14 +45,16 @@ def short_badge(badge: str, width: int) -> str:
 
 class PathLine:
     """A lead and a bank path on one line, the path cut in the middle to the width it is drawn at
-    (``1 issues/…/plan/plan-v2.md``): siblings differ at their ends."""
+    (``1 issues/…/plan/plan-v2.md``): siblings differ at their ends. Given the paths listed with it,
+    it is cut so that none of them shows alike (``cut_apart``)."""
 
-    def __init__(self, lead: Text, path: str) -> None:
-        self.lead, self.path = lead, path
+    def __init__(self, lead: Text, path: str, among: tuple[str, ...] = ()) -> None:
+        self.lead, self.path, self.among = lead, path, among or (path,)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         room = max(options.max_width - self.lead.cell_len, 1)
-        yield Text.assemble(self.lead, cut_path(self.path, room), no_wrap=True, overflow="ellipsis")
+        shown = cut_apart(list(self.among), room)[self.among.index(self.path)]
+        yield Text.assemble(self.lead, shown, no_wrap=True, overflow="ellipsis")
 
 
 def where_it_belongs(view: NoteView) -> Group:
@@ -73,8 +75,9 @@ def where_it_belongs(view: NoteView) -> Group:
     line(("Where it belongs", "bold underline"))
     if not view.candidates:
         lines.append(Text("The router finds no document on this topic: a new fact, to promote.", style="italic"))
+    listed = tuple(hit.path for hit in view.candidates)
     for number, hit in enumerate(view.candidates, 1):
-        lines.append(PathLine(Text(f"{number} ", style="bold"), hit.path))
+        lines.append(PathLine(Text(f"{number} ", style="bold"), hit.path, listed))
         if hit.section:
             line((f"  § {hit.section}", "dim"))
         if hit.breakdown.canonical_key:
