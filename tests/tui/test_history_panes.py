@@ -200,3 +200,20 @@ async def test_changes_outside_git_open_on_the_last_week_by_modification_time(re
             assert pane.query_one("#changes-since").value == "2026-05-17"
             assert [c.path for c in pane.changes.changes] == [touched.relative_to(reference_bank).as_posix()]
             assert "(modification times)" in str(pane.query_one("#changes-summary").render())
+
+
+async def test_drift_in_a_repository_without_commits_says_so_on_a_line_of_its_own(tmp_path):
+    """The stale line and the note that follows it ran together ("…moved onThe repository…")."""
+    import subprocess
+
+    from memorybank.core.init import init
+
+    init(tmp_path / "memory_bank", name="Fresh")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    app = make_app(tmp_path / "memory_bank", poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "5")
+        await settle(pilot)
+        summary = str(app.screen.query_one("#drift-summary").render())
+        assert "moved on\nThe repository has no commits yet" in summary

@@ -128,7 +128,7 @@ class DriftPane(Pane):
             source = "" if staleness.days_from == "given" else f" ({staleness.days_from})"
             summary.append(f"  ·  untouched > {staleness.days} days{source} while code moved on")
         if staleness.note:
-            summary.append(staleness.note, style="italic")
+            summary.append(("\n" if staleness.mode == "git" else "") + staleness.note, style="italic")
         heading = self.query_one("#drift-summary", Static)
         heading.update(summary)
         heading.set_class(bool(drift.note or staleness.note), "whole")  # a note is never cut
