@@ -217,10 +217,13 @@ class MemoryBankApp(App[None]):
         (``…/eu-reverse-charge.md``) rather than folded mid-word onto the next line."""
         room = min(TOAST_WIDTH, self.size.width // 2) - TOAST_EDGES
         words = message.split(" ")
-        if any("/" in word and len(word) > room for word in words):
+        long = [i for i, word in enumerate(words) if "/" in word and len(word) > room]
+        if long:
             from memorybank.tui.widgets.fitted_table import cut_path
 
-            message = " ".join(cut_path(word, room) if "/" in word and len(word) > room else word for word in words)
+            for i in long:
+                words[i] = cut_path(words[i], room)
+            message = " ".join(words)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def watch_theme(self, theme: str) -> None:

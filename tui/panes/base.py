@@ -20,6 +20,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError
 from memorybank.tui.widgets.steady_input import IN_ORDER
 from textual import events
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -70,11 +71,6 @@ class Pane(Vertical):
     """The pane's actions, as the command palette lists them."""
     EXTRA_KEYS: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Keys the pane's widgets answer (Enter on a row, ↑↓), listed first in its keys dialog."""
-    INTO_BOX: ClassVar[frozenset[str]] = frozenset()
-    """Actions whose key moves the focus into a text box (``/`` to a path filter). Their bindings are
-    priority ones: they run as the key is read, not once it has bubbled up from the list it was given
-    to, so the keys read with it (``/adr`` typed fast) reach the box rather than that list. In a text
-    box the key is a character, and the action stands aside."""
 
     generation: reactive[int] = reactive(-1, init=False)
     """The bank generation the workbench last saw; set by the screen."""
@@ -143,7 +139,13 @@ class Pane(Vertical):
         """Ask the core again for what the pane shows (the bank changed, or the pane is shown)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in self.INTO_BOX and is_text_box(self.screen.focused))
+        """A pane's priority bindings are the keys that move the focus into its text box (``/`` to a
+        path filter): they run as the key is read, not once it has bubbled up from the list it was
+        given to, so the keys read with it (``/adr`` typed fast) reach the box rather than that list.
+        In a text box such a key is a character, and its action stands aside."""
+        if not is_text_box(self.screen.focused):
+            return True
+        return not any(isinstance(b, Binding) and b.priority and b.action == action for b in self.BINDINGS)
 
     def focus_default(self) -> None:
         """Give the focus to the pane's main control (its first focusable widget by default)."""

@@ -46,7 +46,6 @@ class ChangesPane(Pane):
         Binding("escape", "leave_since", "Changes", show=False),
         Binding("slash", "since", "Since…", key_display="/", priority=True),
     ]
-    INTO_BOX = frozenset({"since"})
     EXTRA_KEYS = (("Enter", "open the document"),)
     COMMANDS_OFFERED = (PaletteCommand("Changes: since a ref or a date", "HEAD~5, main, v1.2, 2026-05-01", "since"),)
 

@@ -39,7 +39,6 @@ class FindingsPane(Pane):
         Binding("slash", "filter", "Filter by path", key_display="/", show=False, priority=True),
         Binding("escape", "leave_filter", "Findings", show=False),
     ]
-    INTO_BOX = frozenset({"filter"})
     EXTRA_KEYS = (
         ("Enter", "open the document in source, at the finding's line"),
         ("← · →", "fold or unfold a rule's group"),
