@@ -31,6 +31,8 @@ EXACT_WEIGHT = 10.0
 INFLECTED_WEIGHT = 8.0
 TRANSLATED_WEIGHT = 6.0
 FRAGMENT_WEIGHT = 1.0
+DERIVED_WEIGHT = TRANSLATED_WEIGHT
+"""Another word of its family (``core.derivation``) counts as a translation does."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 POSITIONS_KEPT = 2_000
@@ -303,6 +305,9 @@ def concept_of(index: BodyIndex, term: QueryTerm, vocabulary: Vocabulary) -> Con
     if not is_identifier(term.literal):
         for token in table.inflections(term.literal):
             concept.add(token, INFLECTED_WEIGHT)
+            concept.forms.append(token)
+        for token in table.relatives(term.literal):
+            concept.add(token, DERIVED_WEIGHT)
             concept.forms.append(token)
         if term.stem:
             for token in table.of_key(term.stem, vocabulary):

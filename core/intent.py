@@ -20,8 +20,38 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from memorybank.core.lang import fold, has_why_intent
+from memorybank.core.lang import fold
 from memorybank.core.model import Document
+
+_WHY_SUBSTRINGS = ("instead of", "trade-off", "tradeoff", "почему", "зачем", "обоснован", "вместо", "решени")
+_WHY_WORDS = re.compile(r"\b(?:why|rationale|decision|decided)\b", re.ASCII | re.IGNORECASE)
+_DEFINITION_WORDS = re.compile(r"\b(?:mean|means|meaning|definition|define|stands? for)\b", re.ASCII | re.IGNORECASE)
+_DEFINITION_SUBSTRINGS = (
+    "что такое",
+    "что значит",
+    "означает",
+    "определени",
+    "значит термин",
+    "значение термин",
+    "значение слов",
+)
+
+
+def has_definition_intent(question: str) -> bool:
+    """True when the question asks what a term means, so the bank's glossary should be considered."""
+    if _DEFINITION_WORDS.search(question):
+        return True
+    lowered = fold(question)
+    return any(s in lowered for s in _DEFINITION_SUBSTRINGS)
+
+
+def has_why_intent(question: str) -> bool:
+    """True when the question asks for a rationale, so decision records should lead."""
+    if _WHY_WORDS.search(question):
+        return True
+    lowered = fold(question)
+    return any(s in lowered for s in _WHY_SUBSTRINGS)
+
 
 INTENT_BOOST = 1.3
 """A document whose role fits the question's intent weighs this much more (1.2 before routing III:

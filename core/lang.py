@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memorybank.core.derivation import root, root_probe
 from memorybank.core.dictionary import BUILTIN_ENTRIES
 from memorybank.core.errors import UsageError
 from memorybank.core.morphology import is_function_word, lemma
@@ -62,8 +63,6 @@ _SEARCH_TOKEN = re.compile("[a-z0-9\u0400-\u04ff]+(?:[-_]+[a-z0-9\u0400-\u04ff]+
 _PARTS = re.compile("[-_]+")
 _ENGLISH_WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
 _SEPARATOR_ROW = re.compile(r"^[\s|:\-]+$")
-_WHY_WORDS = re.compile(r"\b(?:why|rationale|decision|decided)\b", re.ASCII | re.IGNORECASE)
-_WHY_SUBSTRINGS = ("instead of", "trade-off", "tradeoff", "почему", "зачем", "обоснован", "вместо", "решени")
 
 
 def fold(text: str) -> str:
@@ -104,34 +103,6 @@ def token_parts(token: str) -> list[str]:
 def is_identifier(token: str) -> bool:
     """Compounds and tokens with digits name things; they are never translated or stemmed."""
     return "-" in token or "_" in token or any(c.isdigit() for c in token)
-
-
-_DEFINITION_WORDS = re.compile(r"\b(?:mean|means|meaning|definition|define|stands? for)\b", re.ASCII | re.IGNORECASE)
-_DEFINITION_SUBSTRINGS = (
-    "что такое",
-    "что значит",
-    "означает",
-    "определени",
-    "значит термин",
-    "значение термин",
-    "значение слов",
-)
-
-
-def has_definition_intent(question: str) -> bool:
-    """True when the question asks what a term means, so the bank's glossary should be considered."""
-    if _DEFINITION_WORDS.search(question):
-        return True
-    lowered = fold(question)
-    return any(s in lowered for s in _DEFINITION_SUBSTRINGS)
-
-
-def has_why_intent(question: str) -> bool:
-    """True when the question asks for a rationale, so decision records should lead."""
-    if _WHY_WORDS.search(question):
-        return True
-    lowered = fold(question)
-    return any(s in lowered for s in _WHY_SUBSTRINGS)
 
 
 # -- Snowball ----------------------------------------------------------------------------------
@@ -301,6 +272,9 @@ EXACT = 1.0
 INFLECTED = 0.85
 """Another form of the same word (Snowball stem or dictionary stem): nearly as good as exact."""
 PREFIX = 0.6
+DERIVED = 0.7
+"""Another word of its family (``удалять``/``удаление``, see ``core.derivation``): between a prefix and an
+inflection."""
 """One word starts with the other, four letters at least on each side (``pr``, ``per`` are abbreviations, not
 stems). Tunable sets: Recall@1 and Recall@3 +1 each against two header letters (11 questions moved both ways)."""
 LEMMA_LETTERS = 5
@@ -348,6 +322,19 @@ class TokenTable:
                 if token != word and lemma(token) == normal and inflection_stem(token) != stem:
                     yield token
 
+    def relatives(self, word: str) -> Iterator[str]:
+        """Tokens of the word's family that are not its inflections: a Russian verb's nouns and
+        other aspect, and the verb of a noun made from it (see ``core.derivation``)."""
+        if len(word) < LEMMA_LETTERS or not has_cyrillic(word) or is_identifier(word):
+            return
+        family = root(word)
+        if family is None:
+            return
+        normal, stem = lemma(word), inflection_stem(word)
+        for token in self.with_prefix(root_probe(word, family)):
+            if token != word and root(token) == family and lemma(token) != normal and inflection_stem(token) != stem:
+                yield token
+
     def of_key(self, key: str, vocabulary: Vocabulary) -> Iterator[str]:
         """Tokens whose dictionary stem is ``key``, verb-prefixed forms included; a key that is a
         whole word (``путь``) also finds its forms that change its last letter (``пути``)."""
@@ -374,6 +361,8 @@ class TokenTable:
         for end in range(4, len(word)):
             if word[:end] in self.tokens:
                 found[word[:end]] = PREFIX
+        for token in self.relatives(word):
+            found[token] = DERIVED
         for token in self.inflections(word):
             found[token] = INFLECTED
         stem = vocabulary.stem_of(word) if has_cyrillic(word) and not is_identifier(word) else None

@@ -26,7 +26,7 @@ FUNCTION_GRAMMEMES = frozenset({"Apro", "Ques", "Dmns"})
 AUXILIARY_VERBS = frozenset({"быть", "мочь", "стать", "являться"})
 """The Russian counterparts of English's stopword verbs (``be``, ``can``, ``will``, ``is``)."""
 
-_CACHE: dict[str, tuple[str, bool]] = {}
+_CACHE: dict[str, tuple[str, bool, str | None]] = {}
 _LOCK = threading.Lock()
 _MORPH: list[Any] = []
 
@@ -45,10 +45,22 @@ def _analyser() -> Any:
 def analyse(token: str) -> tuple[str, bool]:
     """(dictionary form, is a function word) of a folded token; a token that is not a plain
     Russian word is its own form and never a function word."""
+    normal, function, _ = _analysis(token)
+    return normal, function
+
+
+def parse_of(token: str) -> tuple[str, str | None] | None:
+    """(dictionary form, part of speech) of a plain Russian word; None for any other token or
+    without the analyser."""
+    normal, _, part = _analysis(token)
+    return (normal, part) if part is not None else None
+
+
+def _analysis(token: str) -> tuple[str, bool, str | None]:
     cached = _CACHE.get(token)
     if cached is not None:
         return cached
-    found = (token, False)
+    found: tuple[str, bool, str | None] = (token, False, None)
     if _CYRILLIC.search(token) and not _IDENTIFIER.search(token):
         with _LOCK:  # the analyser is not documented as thread-safe
             analyser = _analyser()
@@ -61,7 +73,7 @@ def analyse(token: str) -> tuple[str, bool]:
                     or any(grammeme in tag for grammeme in FUNCTION_GRAMMEMES)
                     or normal in AUXILIARY_VERBS
                 )
-                found = (normal, function)
+                found = (normal, function, tag.POS or "")
     if len(_CACHE) > 500_000:
         _CACHE.clear()
     _CACHE[token] = found

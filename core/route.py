@@ -37,8 +37,16 @@ from memorybank.core.headers import (
     details,
     header_index,
 )
-from memorybank.core.intent import INTENT_BOOST, answering_roles, intent_factor, intents, role_words
-from memorybank.core.lang import check_question, has_definition_intent, has_why_intent, inflection_stem, route_tokens
+from memorybank.core.intent import (
+    INTENT_BOOST,
+    answering_roles,
+    has_definition_intent,
+    has_why_intent,
+    intent_factor,
+    intents,
+    role_words,
+)
+from memorybank.core.lang import check_question, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
 from memorybank.core.proximity import closeness

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from memorybank.core.bank import Bank
+from memorybank.core.intent import has_why_intent
 from memorybank.core.lang import (
     BUILTIN,
     BUILTIN_ENTRIES,
@@ -13,7 +14,6 @@ from memorybank.core.lang import (
     PREFIX,
     TokenTable,
     has_cyrillic,
-    has_why_intent,
     inflection_stem,
     parse_vocabulary,
     route_tokens,

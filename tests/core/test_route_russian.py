@@ -6,7 +6,7 @@ any of its forms."""
 from __future__ import annotations
 
 import pytest
-from memorybank.core import morphology
+from memorybank.core import derivation, morphology
 from memorybank.core.cognates import CognateIndex
 from memorybank.core.lang import TokenTable, route_tokens
 from memorybank.core.route import route
@@ -117,3 +117,53 @@ def test_a_russian_word_meets_the_forms_snowball_cuts_apart_through_its_lemma(tm
         },
     )
     assert route(bank, "когда заказ переведен оператором").hits[0].path == "ops/transitions.md"
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("удалять", "удаление"),
+        ("показывая", "покажи"),
+        ("проверять", "проверка"),
+        ("обновить", "обновления"),
+        ("сократить", "сокращение"),
+        ("отвечает", "ответить"),
+        ("загружать", "загрузить"),
+        ("тестировать", "тестирование"),
+        ("настроить", "настройки"),
+        ("разбил", "разбиение"),
+    ],
+)
+def test_a_verb_and_the_nouns_made_from_it_share_a_root(one, other):
+    assert derivation.root(one) is not None
+    assert derivation.root(one) == derivation.root(other)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("удалить", "удаленный"),  # remote, an adjective: no root
+        ("запускать", "запуск"),  # a noun without a verb's suffix: no root
+        ("делать", "деление"),  # three letters: words that only look alike
+        ("файлы", "файл"),  # no verb at all
+    ],
+)
+def test_words_that_only_look_alike_share_no_root(one, other):
+    assert derivation.root(one) is None or derivation.root(one) != derivation.root(other)
+
+
+def test_a_question_asked_with_the_verb_finds_the_document_naming_the_act(tmp_path):
+    """``удалять`` and ``удаление`` share no Snowball stem and no lemma: only their root joins them,
+    and it counts below the word itself, so it is what decides between two bodies otherwise alike."""
+    assert "удаление" in TokenTable({"удаление": 1, "удалось": 1}).relatives("удалять")
+    assert "удалось" not in TokenTable({"удаление": 1, "удалось": 1}).relatives("удалять")
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "engineering/autonomy.md": doc(
+                "Границы", "Что агент делает сам.", "## Супервизия\n\n- Удаление кода или файлов: покажи, что удаляешь."
+            ),
+            "engineering/style.md": doc("Стиль", "Как писать код.", "Код и файлы агент правит по правилам стиля."),
+        },
+    )
+    assert route(bank, "может ли агент сам удалять код или файлы").hits[0].path == "engineering/autonomy.md"
