@@ -1,13 +1,13 @@
 """Routing quality on the real banks: Recall@1, Recall@3 and MRR of three rankers per bank.
 
-    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|tuning-2|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|held-out-10|all|tunable] [--misses]
+    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|tuning-2|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|held-out-10|held-out-11|all|tunable] [--misses]
 
 ``--set all`` prints each of the four original sets on its own, then those together (the figures the
 bar is measured on), then ``tuning-2``, ``held-out-4``, ``held-out-5``, ``held-out-6`` and
-``held-out-7``, ``held-out-8``, ``held-out-9`` and ``held-out-10`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
+``held-out-7``, ``held-out-8``, ``held-out-9``, ``held-out-10`` and ``held-out-11`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
 tune on (everything but the never-looked-at ones). Each table ends with the figures of the questions
 written in Russian and of those written in English. ``--misses`` is refused on ``held-out-3``,
-``held-out-4`` and ``held-out-10``: their questions are never looked at.
+``held-out-4``, ``held-out-10`` and ``held-out-11``: their questions are never looked at.
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
@@ -31,8 +31,8 @@ as a held-out set at the end of routing VII, after which it became a tuning set)
 (40 questions on each of the three last banks, likewise, for routing VIII; measured once at its end,
 then a tuning set), and ``held-out-8/`` (40 more on each of the three, likewise, for routing IX; measured once at its
 end, then a tuning set), and ``held-out-9/`` (40 more on each, likewise, for routings X and XI; measured once at the end of
-XI, then a tuning set), and ``held-out-10/`` (40 more on each, likewise, for the next round): one
-file per bank.
+XI, then a tuning set), and ``held-out-10/`` (40 more on each, likewise, for the next round), and ``held-out-11/``
+(40 more on each, likewise, written at the end of routing XI beside held-out-10): one file per bank.
 Templates and inbox notes are excluded by all three rankers.
 """
 
@@ -73,15 +73,26 @@ SETS = {
     "held-out-8": QUESTIONS / "held-out-8",
     "held-out-9": QUESTIONS / "held-out-9",
     "held-out-10": QUESTIONS / "held-out-10",
+    "held-out-11": QUESTIONS / "held-out-11",
 }
 ORIGINAL = ("tuning", "held-out", "held-out-2", "held-out-3")
 """The sets ``--set all`` puts together: the bar stays measured on the same 351 questions."""
-NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-10")
+NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-10", "held-out-11")
 """The sets whose questions are never looked at: measured in aggregate only, never tuned on."""
 GROUPS = {
     "all": (
         ORIGINAL,
-        ("tuning-2", "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "held-out-9", "held-out-10"),
+        (
+            "tuning-2",
+            "held-out-4",
+            "held-out-5",
+            "held-out-6",
+            "held-out-7",
+            "held-out-8",
+            "held-out-9",
+            "held-out-10",
+            "held-out-11",
+        ),
     ),
     "tunable": (
         (
