@@ -60,7 +60,10 @@ class HeaderIndex:
         self.priors: dict[str, float] = {}
         """Path -> status weight times the closed-work factor."""
         self.layers: dict[str, str] = {}
-        self._weights: dict[tuple[tuple[str, float], ...], tuple[dict[str, float], dict[str, float]]] = {}
+        self._weights: dict[
+            tuple[tuple[str, float], ...], tuple[dict[str, float], dict[str, float], dict[str, float]]
+        ] = {}
+        """Per set of layer weights: the weights, path -> its layer's weight, and path -> that times its prior."""
 
     def sync(self, bank: Bank) -> None:
         documents = bank.documents
@@ -77,14 +80,22 @@ class HeaderIndex:
     def layer_weights(self, weights: dict[str, float]) -> dict[str, float]:
         """Path -> its layer's weight, kept per set of layer weights and updated as documents come
         and go."""
+        return self._weighted(weights)[1]
+
+    def multipliers(self, weights: dict[str, float]) -> dict[str, float]:
+        """Path -> its layer's weight times its prior: what a raw header score is multiplied by."""
+        return self._weighted(weights)[2]
+
+    def _weighted(self, weights: dict[str, float]) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
         key = tuple(sorted(weights.items()))
         found = self._weights.get(key)
         if found is None:
             if len(self._weights) >= 4:  # the bank's weights changed: the old sets are not asked again
                 self._weights.clear()
             by_path = {path: weights.get(layer, 1.0) for path, layer in self.layers.items()}
-            found = self._weights[key] = (dict(weights), by_path)
-        return found[1]
+            priors = self.priors
+            found = self._weights[key] = (dict(weights), by_path, {p: w * priors[p] for p, w in by_path.items()})
+        return found
 
     def _add(self, doc: Document) -> None:
         entries = []
@@ -92,8 +103,9 @@ class HeaderIndex:
         if not (doc.is_template or doc.is_inbox):
             self.priors[path] = prior(doc)
             self.layers[path] = doc.layer
-            for weights, by_path in self._weights.values():
+            for weights, by_path, multiplied in self._weights.values():
                 by_path[path] = weights.get(doc.layer, 1.0)
+                multiplied[path] = by_path[path] * self.priors[path]
             fields = [(CANONICAL, key, 0) for key in doc.canonical_for]
             fields += [(PURPOSE, doc.purpose, 0), (TITLE, doc.title, 0)]
             fields += [(SECTION, section.title, section.line) for section in doc.sections]
@@ -124,8 +136,9 @@ class HeaderIndex:
         _, entries = self.records.pop(path)
         self.priors.pop(path, None)
         self.layers.pop(path, None)
-        for _, by_path in self._weights.values():
+        for _, by_path, multiplied in self._weights.values():
             by_path.pop(path, None)
+            multiplied.pop(path, None)
         for token in {t for _, tokens in entries for t in tokens}:
             holders = self.holders[token]
             holders.discard(path)
@@ -248,8 +261,8 @@ class HeaderMatch:
         for weight, part in ((PURPOSE_WEIGHT, purpose), (TITLE_WEIGHT, title), (CANONICAL_WEIGHT, canonical)):
             for path, value in part.items():
                 scores[path] += value * weight
-        layer, priors = index.layer_weights(weights), index.priors
-        return {path: raw * layer[path] * priors[path] for path, raw in scores.items()}, canonical
+        multipliers = index.multipliers(weights)
+        return {path: raw * multipliers[path] for path, raw in scores.items()}, canonical
 
     def total(self, slot: int) -> float:
         """The sum of each concept's best match in one slot, each weighted by its rarity."""
