@@ -116,6 +116,25 @@ async def test_search_finds_the_line_and_opens_the_document_there(demo_source):
         assert document.line == hits["engineering/architecture.md"] and document.source_mode
 
 
+async def test_two_enters_read_at_once_in_search_open_the_first_hit(demo_source):
+    from textual import events
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "6")
+        pane = app.screen.query_one(SearchPane)
+        pane.ask("SKIP LOCKED")
+        await settle(pilot)
+        pane.query_one("#search-query").focus()
+        await settle(pilot)
+        first = pane.result.hits[0].path
+        for _ in range(2):  # posted at once, as a terminal delivers Enter Enter typed fast
+            app.post_message(events.Key("enter", "\r"))
+        await settle(pilot, rounds=4)
+        assert app.screen.query_one(DocumentPane).opened.doc.path == first
+
+
 async def test_changes_since_a_ref_and_a_bad_ref_reported_without_a_crash(demo_source, monkeypatch):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

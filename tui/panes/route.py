@@ -151,6 +151,11 @@ class RoutePane(Pane):
 
     @on(Input.Submitted, "#route-question")
     def _submitted(self) -> None:
+        results = self.query_one("#route-results", DataTable)
+        if self.screen.focused is results and self.result is not None and self.result.hits:
+            # Enter Enter read at once: the second reached the box before the first moved the focus
+            results.action_select_cursor()
+            return
         self.route_now()
         self.action_results()
 
@@ -281,7 +286,7 @@ class RoutePane(Pane):
         self.query_one("#route-question", Input).focus()
 
     def action_results(self) -> None:
-        self.query_one("#route-results", DataTable).focus()
+        self.focus_now(self.query_one("#route-results", DataTable))  # a key queued behind it finds the results
 
     def action_explain(self) -> None:
         hit = self.selected

@@ -71,6 +71,12 @@ class SearchPane(Pane):
 
     @on(Input.Submitted, "#search-query")
     def _submitted(self) -> None:
+        results = self.query_one("#search-results", DataTable)
+        shown = self.result is not None and self.result.query == self.query_text and self.result.hits
+        if self.screen.focused is results and shown:
+            # Enter Enter read at once: the second reached the box before the first moved the focus
+            results.action_select_cursor()
+            return
         self.reload()
         self.action_results()
 
@@ -160,7 +166,7 @@ class SearchPane(Pane):
         self.query_one("#search-query", Input).focus()
 
     def action_results(self) -> None:
-        self.query_one("#search-results", DataTable).focus()
+        self.focus_now(self.query_one("#search-results", DataTable))  # a key queued behind it finds the results
 
     def focus_default(self) -> None:
         self.focus_now(self.query_one("#search-query", Input))
