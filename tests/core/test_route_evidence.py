@@ -84,6 +84,24 @@ def test_intents_are_read_from_the_question_and_roles_from_the_bank():
     assert intents("как запустить бэкенд локально") == {"how"}
     assert intents("what is the status of the import") == {"status"}
     assert intents("what exit code does the import give") == frozenset()
+    assert intents("may the agent add a dependency without asking") == {"rule"}
+    assert intents("можно ли агенту удалять файлы") == {"rule"}
+    assert intents("can the importer read gzip files") == frozenset()  # what the product does, not a rule
+
+
+def test_a_may_i_question_leans_to_the_policy_a_what_question_does_not(tmp_path):
+    text = "Adding a runtime dependency needs the owner's approval first."
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-3/feature.md": doc("Dependency update", "What the update feature does.", text),
+            "engineering/dependency-policy.md": doc("Dependencies", "Which dependencies we take.", text),
+        },
+    )
+    asked = route(bank, "may the agent add a runtime dependency without approval")
+    assert asked.hits[0].path == "engineering/dependency-policy.md" and asked.hits[0].breakdown.intent > 1
+    plain = route(bank, "runtime dependency approval")
+    assert {h.breakdown.intent for h in plain.hits} == {1.0}
 
 
 def test_a_why_question_leans_to_the_decision_log_of_the_package(tmp_path):
