@@ -306,6 +306,23 @@ def test_explain_names_the_opening_when_the_best_section_is_above_any_heading(tm
     assert "the opening, above the first ## heading" in row
 
 
+def test_explain_shows_a_drafts_damping_and_its_working_copy(tmp_path):
+    import io
+
+    from memorybank.core.route import route
+    from memorybank.tui.dialogs.explain import breakdown_table
+    from rich.console import Console
+
+    from tests.core.test_route_copies import _drafted
+
+    hits = route(_drafted(tmp_path), "which component fetches messages from Telegram channels").hits
+    draft = next(hit for hit in hits if hit.breakdown.draft_of)
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(breakdown_table(draft))
+    row = next(line for line in console.export_text().splitlines() if "× draft" in line)
+    assert "0.50" in row and "a near copy of issues/0006-adapter/brief.md" in row
+
+
 def spy_on_routes(monkeypatch) -> list[tuple[str, bool]]:
     """Each question the pane routes from now on, with whether it was routed on the event loop
     (True) or in a worker."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memorybank.core.drafts import DRAFT_WEIGHT
 from memorybank.core.route import RouteHit
 from rich.table import Table
 from rich.text import Text
@@ -35,6 +36,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     table.add_row("+ best section", f"{b.section:.2f}", hit.section or opening)
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
+    if b.draft_of:
+        table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a near copy of {b.draft_of}")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
     return table
 
