@@ -81,36 +81,11 @@ ORIGINAL = ("tuning", "held-out", "held-out-2", "held-out-3")
 NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-11")
 """The sets whose questions are never looked at: measured in aggregate only, never tuned on."""
 GROUPS = {
-    "all": (
-        ORIGINAL,
-        (
-            "tuning-2",
-            "held-out-4",
-            "held-out-5",
-            "held-out-6",
-            "held-out-7",
-            "held-out-8",
-            "held-out-9",
-            "held-out-10",
-            "held-out-11",
-        ),
-    ),
-    "tunable": (
-        (
-            "tuning",
-            "held-out",
-            "held-out-2",
-            "tuning-2",
-            "held-out-5",
-            "held-out-6",
-            "held-out-7",
-            "held-out-8",
-            "held-out-9",
-            "held-out-10",
-        ),
-        (),
-    ),
+    "all": (ORIGINAL, tuple(name for name in SETS if name not in ORIGINAL)),
+    "tunable": (tuple(name for name in SETS if name not in NEVER_LOOKED_AT), ()),
 }
+"""``all``: the bar's sets together, then every later set on its own, in the order they were
+written; ``tunable``: every set but the never-looked-at ones, together."""
 
 
 def measure(folder: Path = QUESTIONS) -> dict[str, dict[str, EvalReport]]:

@@ -98,14 +98,20 @@ async def test_drift_without_git_says_why_there_is_nothing_to_compare(reference_
         assert "declares `anchors:`" in summary or "not inside a git repository" in summary
 
 
+async def searched(pilot, text: str) -> SearchPane:
+    """The Search pane in front, ``text`` searched and its hits shown."""
+    await settle(pilot)
+    await pilot.press("escape", "6")
+    pane = pilot.app.screen.query_one(SearchPane)
+    pane.ask(text)
+    await settle(pilot)
+    return pane
+
+
 async def test_search_finds_the_line_and_opens_the_document_there(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("escape", "6")
-        pane = app.screen.query_one(SearchPane)
-        pane.ask("SKIP LOCKED")
-        await settle(pilot)
+        pane = await searched(pilot, "SKIP LOCKED")
         hits = {h.path: h.line for h in pane.result.hits}
         assert "engineering/architecture.md" in hits and hits["engineering/architecture.md"] > 0
         index = [h.path for h in pane.result.hits].index("engineering/architecture.md")
@@ -121,11 +127,7 @@ async def test_two_enters_read_at_once_in_search_open_the_first_hit(demo_source)
 
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("escape", "6")
-        pane = app.screen.query_one(SearchPane)
-        pane.ask("SKIP LOCKED")
-        await settle(pilot)
+        pane = await searched(pilot, "SKIP LOCKED")
         pane.query_one("#search-query").focus()
         await settle(pilot)
         first = pane.result.hits[0].path
