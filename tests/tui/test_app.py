@@ -320,6 +320,25 @@ async def test_a_pane_placed_on_screen_with_no_resize_event_still_lists_and_take
         assert screen.focused is not None and inbox in screen.focused.ancestors
 
 
+async def test_a_pane_shown_before_the_tabs_heard_of_a_focus_in_the_pane_left_stays_in_front_and_lists(demo_source):
+    """Esc moved the focus to Route's results, and 8 was read before word of that focus reached the
+    tabs (it travels up as messages): the Inbox stays in front and lists its notes. Route used to
+    take its tab back then, leaving the Inbox made but hidden, its notes never listed."""
+    from memorybank.tui.panes.inbox import InboxPane
+    from textual.widgets import DataTable, TabbedContent
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.set_focus(screen.query_one("#route-results", DataTable))
+        screen.show_pane("inbox")  # in the same turn: the focus's messages are all still queued
+        inbox = screen.query_one(InboxPane)
+        assert await until(pilot, lambda: bool(inbox.entries))
+        assert screen.query_one("#panes", TabbedContent).active == "inbox" and inbox.active
+        assert screen.focused is not None and inbox in screen.focused.ancestors
+
+
 def header_alone():
     """An app showing the bank header alone, for its summary to be set by hand."""
     from memorybank.tui.widgets.bank_header import BankHeader
