@@ -18,7 +18,7 @@ from memorybank.tui.widgets.bank_header import BankHeader
 from textual.command import CommandInput, CommandPalette
 from textual.widgets import Input
 
-from tests.tui.conftest import SIZE, Notes, screen_text, settle
+from tests.tui.conftest import SIZE, Notes, screen_text, settle, until
 
 pytestmark = pytest.mark.anyio
 
@@ -292,6 +292,51 @@ async def test_pane_keys_typed_in_one_burst_each_reach_the_pane_in_front(demo_so
         await pilot.press("end", "2")  # in a text box a digit is a digit
         await settle(pilot)
         assert route.question == "deploy2" and app.screen.query_one("#panes", TabbedContent).active == "route"
+
+
+async def test_a_pane_placed_on_screen_with_no_resize_event_still_lists_and_takes_the_focus(demo_source):
+    """Textual sends no Resize to a widget its compositor first placed while filling in its map for
+    a region asked of it before the layout that shows the widget (the tab a pane was just mounted in
+    asks, as it refreshes itself): the Inbox shown so lists its notes and takes the focus all the
+    same. It waited for that Resize, its notes never listed."""
+    import asyncio
+
+    from memorybank.tui.panes.inbox import InboxPane
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        with app.batch_update():  # no layout until the pane is mounted
+            screen.show_pane("inbox")
+            inbox = screen.query_one(InboxPane)
+            for _ in range(2000):
+                if inbox.is_mounted:
+                    break
+                await asyncio.sleep(0.01)
+            screen._compositor._full_map_invalidated = True  # as a repaint of a widget off the visible map leaves it
+            assert inbox.size.height > 0  # placed while the map is filled in, before a layout shows it
+        assert await until(pilot, lambda: bool(inbox.entries))
+        assert screen.focused is not None and inbox in screen.focused.ancestors
+
+
+async def test_a_pane_shown_before_the_tabs_heard_of_a_focus_in_the_pane_left_stays_in_front_and_lists(demo_source):
+    """Esc moved the focus to Route's results, and 8 was read before word of that focus reached the
+    tabs (it travels up as messages): the Inbox stays in front and lists its notes. Route used to
+    take its tab back then, leaving the Inbox made but hidden, its notes never listed."""
+    from memorybank.tui.panes.inbox import InboxPane
+    from textual.widgets import DataTable, TabbedContent
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.set_focus(screen.query_one("#route-results", DataTable))
+        screen.show_pane("inbox")  # in the same turn: the focus's messages are all still queued
+        inbox = screen.query_one(InboxPane)
+        assert await until(pilot, lambda: bool(inbox.entries))
+        assert screen.query_one("#panes", TabbedContent).active == "inbox" and inbox.active
+        assert screen.focused is not None and inbox in screen.focused.ancestors
 
 
 def header_alone():

@@ -100,11 +100,21 @@ class Pane(Vertical):
         self.composed = False
         """Whether the pane's widgets exist and have been laid out on screen once."""
 
+    def on_mount(self) -> None:
+        # Textual sends no Resize to a widget the compositor first placed while filling in its map
+        # for a region asked of it (the tab a pane was just mounted in refreshes itself), before the
+        # layout that shows the pane: that layout then finds nothing new. Each layout is a second look.
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
+
     def on_resize(self) -> None:
+        self._laid_out()
+
+    def _laid_out(self, _screen: object = None) -> None:
         # The first size a pane gets is when it is first shown: before that a tree asked to place
         # its cursor scrolls for a height of zero, so what was waiting runs now.
         if not self.composed and self.size.height > 0:
             self.composed = True
+            self.screen.screen_layout_refresh_signal.unsubscribe(self)
             waiting, self._waiting = self._waiting, []
             for call in waiting:
                 call()

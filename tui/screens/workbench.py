@@ -26,6 +26,7 @@ from memorybank.tui.panes.base import Pane, is_text_box
 from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, tab_label
 from memorybank.tui.settings import Settings
 from memorybank.tui.widgets.bank_header import DEGRADED_HELP, BankHeader, BankSummary, summarise
+from memorybank.tui.widgets.pane_tabs import PaneTabs
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -119,9 +120,7 @@ class WorkbenchScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield BankHeader(id="bank-header")
-        with TabbedContent(id="panes", initial=self.first_pane):
-            for spec in PANES:
-                yield TabPane(tab_label(spec), id=spec.id)
+        yield PaneTabs({spec.id: tab_label(spec) for spec in PANES}, initial=self.first_pane, id="panes")
         yield Footer()
 
     def on_mount(self) -> None:
