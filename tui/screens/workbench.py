@@ -25,10 +25,11 @@ from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import Pane, is_text_box
 from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, tab_label
 from memorybank.tui.settings import Settings
+from memorybank.tui.typed_ahead import type_again
 from memorybank.tui.widgets.bank_header import DEGRADED_HELP, BankHeader, BankSummary, summarise
 from memorybank.tui.widgets.pane_tabs import PaneTabs
 from textual import events, on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
@@ -47,14 +48,6 @@ to be seen moving, seldom enough that drawing it takes nothing from the index.""
 
 KEPT_CALLS = 500
 """Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
-
-
-def _typed_again(app: App[object], keys: list[tuple[str, str | None]]) -> None:
-    """Keys through the app again, in order, each once the one before it was handled and drawn: each
-    meets the bindings and focus the ones before it left (ctrl+o's palette takes what follows)."""
-    if keys:
-        app.post_message(events.Key(*keys[0]))
-        app.call_after_refresh(_typed_again, app, keys[1:])
 
 
 class WorkbenchScreen(Screen[None]):
@@ -153,7 +146,7 @@ class WorkbenchScreen(Screen[None]):
         early, self._early_keys = self._early_keys, None  # Enter typed before raw mode came as ctrl+j:
         keys = [("enter", "\r") if key.key == "ctrl+j" else (key.key, key.character) for key in early or ()]
         if keys:  # sent by the app, not this screen: a key this screen sent would stop at it
-            self.app.call_later(_typed_again, self.app, keys)
+            self.app.call_later(type_again, self.app, keys, WorkbenchScreen)
 
     def _show_progress(self) -> None:
         # The index fills the bank's mapping as it reads; its size is the progress (no lock, no load).
