@@ -12,6 +12,7 @@ focused widget and those above it) and while a screen just pushed has not yet ta
 from __future__ import annotations
 
 import time
+import weakref
 
 from textual import events
 from textual.app import App
@@ -21,15 +22,25 @@ MOST_SECONDS = 2.0
 """How long a key waits for the one before it to settle; past this it is sent as it stands."""
 
 
+_HANDING: weakref.WeakSet[App[object]] = weakref.WeakSet()
+
+
+def handing_over(app: App[object]) -> bool:
+    """True while keys typed ahead are still being handed to ``app``."""
+    return app in _HANDING
+
+
 def type_again(app: App[object], keys: list[tuple[str, str | None]], home: type[Screen] | None = None) -> None:
     """Send ``keys`` through ``app`` in order, each once the one before it has settled. ``home`` is
     the screen that may hold no focus (the workbench before its first pane takes it)."""
     if keys:
+        _HANDING.add(app)
         _send(app, keys, home, time.monotonic() + MOST_SECONDS)
 
 
 def _send(app: App[object], keys: list[tuple[str, str | None]], home: type[Screen] | None, until: float) -> None:
-    if not keys:
+    if not keys or app.return_code is not None or not app.screen_stack:  # all handed over, or closing
+        _HANDING.discard(app)
         return
     if time.monotonic() < until and not _settled(app, home):
         app.call_after_refresh(_send, app, keys, home, until)

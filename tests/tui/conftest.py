@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import textual.constants
 from memorybank.core.demo import build_demo
+from memorybank.tui.typed_ahead import handing_over
 from rich.console import Console
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
@@ -90,12 +91,14 @@ async def workers_done(app) -> None:
 
 async def settle(pilot, rounds: int = 2) -> None:
     """Let workers finish and the messages they posted be handled (never a sleep), the workbench's
-    first pane made and handed the keys typed before it included."""
+    first pane made and handed the keys typed before it (every one of them) included."""
     for _ in range(rounds):
         await workers_done(pilot.app)
         await pilot.pause()
     deadline = time.monotonic() + 20.0
-    while getattr(pilot.app.screen, "_early_keys", None) is not None and time.monotonic() < deadline:
+    while time.monotonic() < deadline and (
+        getattr(pilot.app.screen, "_early_keys", None) is not None or handing_over(pilot.app)
+    ):
         await pilot.pause()
 
 
