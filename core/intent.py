@@ -3,10 +3,11 @@
 A why-question is answered by a decision record, a design or a decision log; a how-do-I question
 by a runbook, a guide or the development notes; a status question by a brief, a roadmap or a
 progress log; a "may I" question by a policy, a style guide or the agent's boundaries. Which
-documents those are is read from the bank itself: each document's role words are its ``doc_kind``, ``doc_function``, its file name and its folder, whatever values this bank
-uses for them, and the bank's own decision records answer why whatever it calls them: the kinds
-whose documents carry the ``decision_status`` its contract governs. The built-in role words stay
-for what the bank's fields do not say. (Damping indexes below their members was tried and
+documents those are is read from the bank itself: each document's role words are its ``doc_kind``,
+``doc_function``, its file name and its folder, whatever values this bank uses for them, and the
+bank's own decision records answer why whatever it calls them: the kinds whose documents carry the
+``decision_status`` its contract governs. The built-in role words stay for what the bank's fields
+do not say. (Damping indexes below their members was tried and
 dropped: on the measured banks a package's README often carries the answer itself. Lifting the
 documents that carry a ``delivery_status`` for status questions, the flow layer for how-questions
 or documents with a "Decision" heading for why-questions cost tuning questions, as did dropping the

@@ -55,5 +55,5 @@ def _settled(app: App[object], home: type[Screen] | None) -> bool:
     focused = screen.focused
     if focused is None and not (home is not None and isinstance(screen, home)):
         return False
-    chain = [app, screen, *(focused.ancestors_with_self if focused is not None else ())]
+    chain = focused.ancestors_with_self if focused is not None else (screen, app)  # up to the app
     return all(pump.message_queue_size == 0 for pump in chain)

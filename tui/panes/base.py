@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import count as count_up
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError
@@ -26,6 +26,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input
+
+if TYPE_CHECKING:  # the table module is imported by the panes that show one, not at start-up
+    from textual.widgets import DataTable
 
 T = TypeVar("T")
 
@@ -156,6 +159,14 @@ class Pane(Vertical):
         if not is_text_box(self.screen.focused):
             return True
         return not any(isinstance(b, Binding) and b.priority and b.action == action for b in self.BINDINGS)
+
+    def opened_by_second_enter(self, results: DataTable, shown: bool) -> bool:
+        """Enter Enter read at once: the second reaches the text box before the first has moved the
+        focus to ``results``, and opens the highlighted row as Enter there would. True when it did."""
+        if self.screen.focused is results and shown:
+            results.action_select_cursor()
+            return True
+        return False
 
     def focus_default(self) -> None:
         """Give the focus to the pane's main control (its first focusable widget by default)."""

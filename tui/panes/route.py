@@ -151,10 +151,8 @@ class RoutePane(Pane):
 
     @on(Input.Submitted, "#route-question")
     def _submitted(self) -> None:
-        results = self.query_one("#route-results", DataTable)
-        if self.screen.focused is results and self.result is not None and self.result.hits:
-            # Enter Enter read at once: the second reached the box before the first moved the focus
-            results.action_select_cursor()
+        shown = self.result is not None and bool(self.result.hits)
+        if self.opened_by_second_enter(self.query_one("#route-results", DataTable), shown):
             return
         self.route_now()
         self.action_results()

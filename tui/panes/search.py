@@ -71,11 +71,8 @@ class SearchPane(Pane):
 
     @on(Input.Submitted, "#search-query")
     def _submitted(self) -> None:
-        results = self.query_one("#search-results", DataTable)
-        shown = self.result is not None and self.result.query == self.query_text and self.result.hits
-        if self.screen.focused is results and shown:
-            # Enter Enter read at once: the second reached the box before the first moved the focus
-            results.action_select_cursor()
+        shown = self.result is not None and self.result.query == self.query_text and bool(self.result.hits)
+        if self.opened_by_second_enter(self.query_one("#search-results", DataTable), shown):
             return
         self.reload()
         self.action_results()
