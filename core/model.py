@@ -209,8 +209,8 @@ class ScoreBreakdown:
     """Header points lent by its package folder's best header match (added to its own, after the
     multipliers): the member's body may answer what its family's headers name."""
     draft_of: str | None = None
-    """The working copy this document is a near copy of (a draft, counted at a lower weight; see
-    ``core.drafts``)."""
+    """The working copy this document is a draft of: a near copy of it, or named a version or a
+    review of it (counted at a lower weight; see ``core.drafts``)."""
 
 
 @dataclass(frozen=True, slots=True)

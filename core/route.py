@@ -10,7 +10,8 @@ evidence (BM25 over the search index) is a secondary term, capped so prose lifts
 header mentions but never drowns a strong header match; a match is strong by what it names of the
 question, so when the best one names a sliver of it the bodies decide (``FULL_MATCH``). The members of a package folder share its
 best header match (``families``), so its body and sections choose the member to read. A draft
-nearly the same as another document of the answer follows its working copy (``drafts``).
+nearly the same as another document of the answer, or named a version or a review of one, follows
+its working copy (``drafts``).
 """
 
 from __future__ import annotations
@@ -19,24 +20,15 @@ import heapq
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import replace
 
 from memorybank.core.bank import Bank
 from memorybank.core.body_index import admitted, body_index
-from memorybank.core.drafts import POOL, damp_drafts
+from memorybank.core.drafts import POOL, damp_drafts, damp_named, named_versions
 from memorybank.core.duplicates import copies
 from memorybank.core.errors import UsageError
 from memorybank.core.families import families, share_family_headers
-from memorybank.core.headers import (
-    CLOSED_WORK,
-    OTHER_STATUS,
-    PURPOSE_WEIGHT,
-    STATUS_WEIGHTS,
-    Fields,
-    HeaderMatch,
-    details,
-    header_index,
-)
+from memorybank.core.headers import PURPOSE_WEIGHT, Fields, HeaderMatch, details, header_index
+from memorybank.core.hits import enclosing, finished, hit_of
 from memorybank.core.intent import (
     INTENT_BOOST,
     answering_roles,
@@ -48,13 +40,13 @@ from memorybank.core.intent import (
 )
 from memorybank.core.lang import check_question, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
-from memorybank.core.model import Document, RouteHit, RouteResult, ScoreBreakdown
+from memorybank.core.model import RouteHit as RouteHit  # the hit callers import with the route
+from memorybank.core.model import RouteResult
 from memorybank.core.proximity import closeness
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
-from memorybank.core.why import explain
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
@@ -193,11 +185,14 @@ def route(
             factors = {p: intent_factor(asked, roles[p], answering) for p, v in scores.items() if v >= reach}
             for path, factor in factors.items():
                 scores[path] *= factor
+        versions = bank.extension("route.versions", lambda bank, _: named_versions(bank.documents))
+        named = damp_named(scores, versions) if body_evidence else {}  # wherever they rank
         owners = _owners_named(bank, terms, coverage, headers)
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
         ranked = _top(scores, limit + extra + POOL, first=owners)  # POOL more: working copies a draft may follow
-        versions = damp_drafts(scores, [p for _, p in ranked], catalog.words_of, found.of) if body_evidence else {}
+        unnamed = [p for _, p in ranked if p not in named]
+        versions = damp_drafts(scores, unnamed, catalog.words_of, found.of) if body_evidence else {}
         if versions:  # ranked again: among the pool alone while its undamped part fills the answer
             pool = {p: scores[p] for _, p in ranked} if len(ranked) - len(versions) >= limit + extra else scores
             ranked = _top(pool, limit + extra, first=owners)
@@ -205,12 +200,18 @@ def route(
             acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
-            place = _enclosing(bank.documents[path], best[1].line) if best else None
+            place = enclosing(bank.documents[path], best[1].line) if best else None
             evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
-            hit = _hit(
-                bank.documents[path], acc, -negative, evidence, weights, factors.get(path, 1.0), versions.get(path)
+            hit = hit_of(
+                bank.documents[path],
+                acc,
+                -negative,
+                evidence,
+                weights,
+                factors.get(path, 1.0),
+                versions.get(path) or named.get(path),
             )
-            hits.append(_finished(hit, lifts.get(path, 0.0), twins))
+            hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
 
 
@@ -240,14 +241,6 @@ def _reward_specific_matches(
         body = texts.get(path, "")
         if any(i in body for i in identifiers) or any(p.search(body) for p in phrases):
             bodies[path] *= SPECIFIC_REWARD
-
-
-def _enclosing(doc: Document, line: int) -> tuple[str, int] | None:
-    """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name)."""
-    for section in doc.sections:
-        if section.line <= line <= section.end_line:
-            return section.title, section.line
-    return None
 
 
 def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:
@@ -342,57 +335,3 @@ def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) ->
     near = [(-round_half_up(v, 2), p) for p, v in rest.items() if v >= cut and v > 0]
     near.sort()
     return (leading + near)[:limit]
-
-
-def _hit(
-    doc: Document,
-    acc: Fields,
-    score: float,
-    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None],
-    weights: dict[str, float],
-    intent: float = 1.0,
-    draft_of: str | None = None,
-) -> RouteHit:
-    body, words, section_points, place = evidence
-    closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
-    breakdown = ScoreBreakdown(
-        acc.canonical,
-        acc.key,
-        acc.purpose,
-        acc.purpose_words,
-        acc.title,
-        acc.title_words,
-        acc.heading,
-        round_half_up(body, 2),
-        words,
-        acc.total,
-        weights.get(doc.layer, 1.0),
-        STATUS_WEIGHTS.get(doc.status, OTHER_STATUS),
-        closed,
-        round_half_up(section_points, 2),
-        intent,
-        draft_of=draft_of,
-    )
-    section, line = acc.section, acc.section_line
-    if place is not None:
-        section, line = place
-    return RouteHit(
-        doc.path,
-        doc.title,
-        doc.purpose,
-        doc.doc_kind,
-        doc.layer,
-        doc.status,
-        score,
-        explain(breakdown, section, doc.layer),
-        section,
-        line,
-        breakdown,
-    )
-
-
-def _finished(hit: RouteHit, lift: float, twins: tuple[str, ...]) -> RouteHit:
-    """The hit with the header points its family lent it in its breakdown, and its copies."""
-    if lift:
-        hit = replace(hit, breakdown=replace(hit.breakdown, family=round_half_up(lift, 2)))
-    return replace(hit, copies=twins) if twins else hit

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memorybank.core.drafts import drafts
+from memorybank.core.drafts import drafts, named_versions
 from memorybank.core.evaluate import RouteCheck, evaluate
 from memorybank.core.route import route
 from memorybank.mcp_server.tools.reads import compact_hit
@@ -100,3 +100,47 @@ def test_only_near_copies_deeper_or_placed_lower_are_drafts():
     ]
     found = drafts(ranked, words.__getitem__, {"a/b/copy.md": ("a/b/brief.md",), "a/b/brief.md": ("a/b/copy.md",)})
     assert found == {"a/b/iterations/brief-v1.md": "a/b/brief.md", "a/b/iterations/brief-v2.md": "a/b/brief.md"}
+
+
+def test_a_file_named_a_version_or_a_review_of_a_document_above_it_is_its_draft():
+    paths = {
+        "issues/0006/brief.md",
+        "issues/0006/iterations/brief/brief-v2.md",  # two folders up
+        "issues/0006/iterations/brief/brief-review-3.md",
+        "issues/0006/brief-V1.md",  # its own folder, either case
+        "issues/0006/iterations/plan/plan-v1.md",  # no plan.md within reach
+        "plan.md",
+        "features/a/b/c/plan-v2.md",  # the bank's plan.md is four folders up: another document
+        "adr/ADR-002.md",  # a number, not a version
+        "issues/0006/iterations/code/code-review-1.md",  # a review of code, no code.md
+    }
+    assert named_versions(paths) == {
+        "issues/0006/iterations/brief/brief-v2.md": "issues/0006/brief.md",
+        "issues/0006/iterations/brief/brief-review-3.md": "issues/0006/brief.md",
+        "issues/0006/brief-V1.md": "issues/0006/brief.md",
+    }
+
+
+def test_a_review_that_repeats_the_question_more_than_the_brief_follows_it(tmp_path):
+    review = doc(
+        "Review of the adapter brief",
+        "Remarks on the brief.",
+        "The brief says the adapter fetches messages from Telegram channels, but fetching messages from "
+        "Telegram channels page by page needs a retry rule. Fetch messages from channels: unclear.",
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "issues/0006-adapter/brief.md": doc("Brief: Telegram adapter", "What the adapter must do.", BRIEF),
+            "issues/0006-adapter/iterations/brief/brief-review-1.md": review,
+        },
+    )
+    hits = route(bank, "which component fetches messages from Telegram channels").hits
+    assert [hit.path for hit in hits] == [
+        "issues/0006-adapter/brief.md",
+        "issues/0006-adapter/iterations/brief/brief-review-1.md",
+    ]
+    assert hits[1].breakdown.draft_of == "issues/0006-adapter/brief.md"
+    assert "a draft of issues/0006-adapter/brief.md" in hits[1].why
+    headers_only = route(bank, "which component fetches messages from Telegram channels", body_evidence=False)
+    assert all(hit.breakdown.draft_of is None for hit in headers_only.hits)  # the reference's ranking is kept

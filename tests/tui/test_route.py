@@ -310,7 +310,7 @@ def test_explain_shows_a_drafts_damping_and_its_working_copy(tmp_path):
     console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
     console.print(breakdown_table(draft))
     row = next(line for line in console.export_text().splitlines() if "× draft" in line)
-    assert "0.50" in row and "a near copy of issues/0006-adapter/brief.md" in row
+    assert "0.50" in row and "a draft of issues/0006-adapter/brief.md" in row
 
 
 def spy_on_routes(monkeypatch) -> list[tuple[str, bool]]:

@@ -37,7 +37,7 @@ def breakdown_table(hit: RouteHit) -> Table:
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     if b.draft_of:
-        table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a near copy of {b.draft_of}")
+        table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a draft of {b.draft_of}")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
     return table
 

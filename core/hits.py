@@ -1,0 +1,72 @@
+"""A route hit: one document's place in the answer, what scored it and where to start reading."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from memorybank.core.headers import CLOSED_WORK, OTHER_STATUS, STATUS_WEIGHTS, Fields
+from memorybank.core.model import Document, RouteHit, ScoreBreakdown
+from memorybank.core.search import round_half_up
+from memorybank.core.why import explain
+
+
+def enclosing(doc: Document, line: int) -> tuple[str, int] | None:
+    """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name)."""
+    for section in doc.sections:
+        if section.line <= line <= section.end_line:
+            return section.title, section.line
+    return None
+
+
+def hit_of(
+    doc: Document,
+    acc: Fields,
+    score: float,
+    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None],
+    weights: dict[str, float],
+    intent: float = 1.0,
+    draft_of: str | None = None,
+) -> RouteHit:
+    body, words, section_points, place = evidence
+    closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
+    breakdown = ScoreBreakdown(
+        acc.canonical,
+        acc.key,
+        acc.purpose,
+        acc.purpose_words,
+        acc.title,
+        acc.title_words,
+        acc.heading,
+        round_half_up(body, 2),
+        words,
+        acc.total,
+        weights.get(doc.layer, 1.0),
+        STATUS_WEIGHTS.get(doc.status, OTHER_STATUS),
+        closed,
+        round_half_up(section_points, 2),
+        intent,
+        draft_of=draft_of,
+    )
+    section, line = acc.section, acc.section_line
+    if place is not None:
+        section, line = place
+    return RouteHit(
+        doc.path,
+        doc.title,
+        doc.purpose,
+        doc.doc_kind,
+        doc.layer,
+        doc.status,
+        score,
+        explain(breakdown, section, doc.layer),
+        section,
+        line,
+        breakdown,
+    )
+
+
+def finished(hit: RouteHit, lift: float, twins: tuple[str, ...]) -> RouteHit:
+    """The hit with the header points its family lent it in its breakdown, and its copies."""
+    if lift:
+        hit = replace(hit, breakdown=replace(hit.breakdown, family=round_half_up(lift, 2)))
+    return replace(hit, copies=twins) if twins else hit
