@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -138,6 +139,40 @@ def check_target(bank: Bank, target: str, given: str) -> None:
         raise Refusal(
             f"A file already exists at {target} but is not indexed. Refusing to overwrite it.", reason="path-taken"
         )
+    _refuse_twins(bank.root, target)
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _refuse_twins(root: Path, target: str) -> None:
+    """Refuse a path through a file, or one that differs from an existing file or folder only in letter
+    case or Unicode normalisation: on a case-insensitive checkout (macOS, Windows) the two are one
+    file, and everywhere else they are look-alikes that split what should be one document."""
+    directory = root
+    walked: list[str] = []
+    for name in target.split("/"):
+        if directory.exists() and not directory.is_dir():
+            raise Refusal(
+                f"{target} would go inside {'/'.join(walked)}, which is a file, not a folder.", reason="not-a-folder"
+            )
+        if not directory.is_dir():
+            return
+        try:
+            twins = [e for e in os.listdir(directory) if e != name and _folded(e) == _folded(name)]
+        except OSError:
+            twins = []
+        if twins:
+            existing = "/".join([*walked, twins[0]])
+            raise Refusal(
+                f"{'/'.join([*walked, name])} differs from the existing {existing} only in letter case or in how "
+                f"its accents are encoded: the two would be one file on a case-insensitive checkout. Use {existing}, "
+                "or another name.",
+                reason="path-taken",
+            )
+        walked.append(name)
+        directory = directory / name
 
 
 def check_governance(

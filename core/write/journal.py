@@ -13,6 +13,7 @@ the quarantine's record. So an operation is all or nothing even across ``kill -9
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -110,18 +111,33 @@ class Journal:
         return _undo(self.root, self.folder, self.entries)
 
 
+_CANNOT_EXIST = (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
+"""Why a path holds no file: missing, under a file, or a name the file system cannot hold. A journal
+may name such a path when the write failed creating it; undoing passes over it."""
+
+
+def _remove(path: Path) -> bool:
+    """Remove the file at ``path``; False when there is none (or there never could be one)."""
+    try:
+        path.unlink()
+    except OSError as error:
+        if error.errno in _CANNOT_EXIST:
+            return False
+        raise
+    return True
+
+
 def _undo(root: Path, folder: Path, entries: list[dict[str, Any]]) -> list[str]:
     restored: list[str] = []
     for entry in entries:
         if "temp" in entry:
-            (root / entry["temp"]).unlink(missing_ok=True)
+            _remove(root / entry["temp"])
     for entry in reversed(entries):
         if "path" not in entry or not ("backup" in entry or entry.get("absent")):
             continue
         target = root / entry["path"]
         if entry.get("absent"):
-            if target.exists():
-                target.unlink()
+            if _remove(target):
                 restored.append(entry["path"])
             continue
         prior = (folder / BACKUPS / entry["backup"]).read_bytes()

@@ -20,6 +20,11 @@ TEXT_LIMIT = 1_000_000
 """Characters a body or a section's content may hold, inline or from a file."""
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 _NAME_CHARS = re.compile(r"^[\w.\-/]+$")
+NAME_BYTES = 200
+"""Bytes a file or folder name of a new document may hold: file systems stop at 255, and a write
+goes through a temporary file whose name is the target's plus a few dozen bytes."""
+PATH_BYTES = 1_024
+"""Bytes a new document's bank path may hold, well inside what the operating system accepts."""
 
 
 def _control(value: str) -> str | None:
@@ -103,6 +108,14 @@ def document_path(target: str, given: str) -> None:
         )
     if segments[-1] == ".md" or not segments[-1].removesuffix(".md"):
         raise Refusal(f"{given}: the file needs a name before .md.", reason="bad-name")
+    too_long = next((s for s in segments if len(s.encode("utf-8")) > NAME_BYTES), None)
+    if too_long is not None or len(target.encode("utf-8")) > PATH_BYTES:
+        what = f'the name "{too_long[:40]}…" is' if too_long is not None else "the path is"
+        raise Refusal(
+            f"{clip(given, 80)}: {what} too long to write safely (at most {NAME_BYTES} bytes a name and "
+            f"{PATH_BYTES} a path). Use a shorter name.",
+            reason="bad-name",
+        )
     normal = unicodedata.normalize("NFC", target)
     if not _NAME_CHARS.match(normal):
         bad = next(c for c in normal if not _NAME_CHARS.match(c))

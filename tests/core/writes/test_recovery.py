@@ -328,3 +328,25 @@ def test_two_hundred_random_kills_leave_a_whole_bank(tmp_path):
     outcomes = sigkill_run(tmp_path, count=200, seed=2026)
     print(f"\n200 kills: {outcomes}")
     assert sum(outcomes.values()) == 200
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"path": "domain/README.md/x.md", "temp": "domain/README.md/.x.md.1.ab.tmp", "absent": True},
+        {"path": "domain/" + "a" * 300 + ".md", "temp": "domain/." + "a" * 300 + ".md.1.ab.tmp", "absent": True},
+    ],
+    ids=["under-a-file", "name-too-long"],
+)
+def test_a_journal_naming_files_that_cannot_exist_is_undone_not_repeated_forever(tmp_path, entry):
+    """A temporary file that could never be created (its folder is a file, its name too long) was
+    never written: undoing the operation passes over it, and the bank opens and writes again."""
+    root = tmp_path / "memory_bank"
+    init(root, name="t")
+    folder = journal.state_dir(root, create=True)
+    (folder / journal.JOURNAL).write_text(json.dumps({"started": NOW, "pid": 1, "entries": [entry]}))
+    assert journal.recover(root) == []
+    assert not journal.pending(root)
+    bank = Bank.open(root)
+    create(bank, doc_kind="domain", path="domain/after.md", title="After", purpose="p")
+    assert "domain/after.md" in bank
