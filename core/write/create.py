@@ -17,6 +17,7 @@ from memorybank.core.parse import jsonable
 from memorybank.core.templates import retitle
 from memorybank.core.write import values
 from memorybank.core.write.compose import Inherited, NewDocument, compose, inherit
+from memorybank.core.write.edit import keep_the_law
 from memorybank.core.write.gates import (
     GOVERNED_KEYS,
     OWNER_KEYS,
@@ -101,8 +102,11 @@ def plan_create(
     dry_run: bool = True,
     client: str | None = None,
     cwd: Path | None = None,
+    notes_locked: bool = False,
 ) -> Planned[CreateResult]:
-    """Plan one governed document and its registration, under the write session; see ``create``."""
+    """Plan one governed document and its registration, under the write session; see ``create``.
+    With ``notes_locked`` (an agent, where the owner empties the quarantine), a new ``dna/`` document
+    may not change what the bank declares (``core.write.edit.keep_the_law``)."""
     title = require(values.scalar("title", title), "`title` is required.")
     purpose = require(values.scalar("purpose", purpose), "`purpose` is required: it is the signal bank_route ranks on.")
     doc_kind = (values.scalar("docKind", doc_kind) or "").strip()
@@ -139,6 +143,8 @@ def plan_create(
         more=extras,
     )
     composed = compose(bank, doc, warnings, dry_run=dry_run, register=not inbox)
+    if notes_locked:
+        keep_the_law(bank, target, "", composed.text)
     landing = composed.landing
     landing.warnings.extend(content_warnings(bank, target, composed.text))
     result = CreateResult(
@@ -159,7 +165,7 @@ def create(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> CreateResu
 
     Takes ``plan_create``'s arguments: ``path``, ``title``, ``purpose``, ``doc_kind``,
     ``derived_from``, ``canonical_for``, ``must_not_define``, ``status``, ``body`` or ``body_file``,
-    ``extra``, ``inbox``, ``client``, ``cwd``.
+    ``extra``, ``inbox``, ``client``, ``cwd``, ``notes_locked``.
 
     Raises:
         Refusal: a gate refused (the message names why; nothing was written).

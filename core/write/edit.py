@@ -16,6 +16,7 @@ from typing import Any
 from memorybank.core.bank import Bank
 from memorybank.core.contract import parse_contract
 from memorybank.core.errors import Refusal
+from memorybank.core.layers import parse_layer_tables
 from memorybank.core.model import Contract, Document
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
@@ -73,19 +74,30 @@ def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
 def keep_the_law(bank: Bank, path: str, before: str, after: str) -> None:
     """Refuse an agent's edit of a ``dna/`` document that changes what the bank declares (whether
     ``derived_from`` is required, whether cycles are forbidden, its roots, its value sets, its stale
-    age): prose may be fixed, the law is the owner's. Both sides are read the same way."""
+    age, its layer table): prose may be fixed, the law is the owner's. Both sides are read the same
+    way; a new document is an edit from no text."""
     if not path.startswith("dna/"):
         return
     others = [(p, bank.text(p)) for p in bank.documents if p.startswith("dna/") and p != path]
     principles = "dna/principles.md" in bank.documents
 
+    def sources(text: str) -> list[tuple[str, str]]:
+        # In bank order, as the bank reads them: where the first declaration wins, the order decides.
+        return sorted([*others, (path, text)], key=lambda source: source[0])
+
     def declared(text: str) -> Contract:
-        return parse_contract([*others, (path, text)], has_principles=principles)
+        return parse_contract(sources(text), has_principles=principles)
+
+    def layers(text: str) -> tuple[dict[str, str], dict[str, float]]:
+        by_dir, weights, _, _ = parse_layer_tables(sources(text))
+        return by_dir, weights
 
     old, new = declared(before), declared(after)
     changed = [
         f.name for f in fields(Contract) if f.name not in LAW_SOURCES and getattr(old, f.name) != getattr(new, f.name)
     ]
+    if layers(before) != layers(after):  # the layer table also decides what the quarantine is
+        changed.append("layers")
     if changed:
         raise Refusal(
             f"This would change what the bank's dna/ declares ({', '.join(changed)}): the bank's law is its "

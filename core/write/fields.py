@@ -15,7 +15,7 @@ from memorybank.core.errors import Refusal
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.paths import resolve_link
 from memorybank.core.write import firewall, values
-from memorybank.core.write.edit import editable
+from memorybank.core.write.edit import editable, keep_the_law
 from memorybank.core.write.gates import Planned, execute
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.register import escape_label, escape_text
@@ -288,6 +288,8 @@ def plan_set_field(
             f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
             reason="unparseable",
         )
+    if notes_locked:
+        keep_the_law(bank, doc.path, raw.text, text)
     tx.write(doc.path, raw.encode(text))
     indexes: list[str] = []
     if key in ("purpose", "title") and previous_text:

@@ -76,7 +76,9 @@ class InboxEntry:
 
 def quarantined(bank: Bank, path: str, verb: str) -> Document:
     doc = bank.document(path)
-    if not doc.is_inbox:
+    # The quarantine is the _inbox/ folder: a layer table mapping another folder to the inbox layer
+    # does not make the bank's documents notes that its exits would move or delete.
+    if not (doc.is_inbox and doc.path.startswith(INBOX)):
         extra = " Documents in the bank proper are removed by hand, deliberately." if verb == "discarded" else ""
         raise Refusal(
             f"Only quarantined documents can be {verb}; {doc.path} is not in _inbox/.{extra}", reason="not-inbox"

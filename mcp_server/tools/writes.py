@@ -66,6 +66,7 @@ def register(server: BankServer) -> None:
             inbox=inbox,
             dry_run=dryRun,
             client=client_name(ctx) or "mcp-client",
+            notes_locked=notes_locked,
         )
 
     @tool(server, read_only=False, destructive=True)
