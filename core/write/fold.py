@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section
 from memorybank.core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
@@ -77,6 +78,13 @@ def plan_fold(
 ) -> Planned[FoldResult]:
     """Plan a fold under the write session; see ``fold``."""
     source = quarantined(bank, note, "folded")
+    destination = bank.document(path)
+    if destination.is_inbox:
+        raise Refusal(
+            f"{destination.path} is a captured note too: a fold moves a fact into the bank document that owns it, "
+            "and a note owns nothing. Fold into that document, or promote the note first.",
+            reason="inbox-target",
+        )
     if content is None:
         _, body = RawDoc.load(bank.root, source.path).split()
         content = foldable_body(body)
