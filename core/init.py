@@ -198,8 +198,12 @@ class MaterializeResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def materialize_flows(bank: Bank, *, force: bool = False) -> MaterializeResult:
-    """Copy the shipped templates into ``flows/templates/``; the bank owns them from then on."""
+def materialize_flows(bank: Bank, *, force: bool = False, keep_edits: bool = False) -> MaterializeResult:
+    """Copy the shipped templates into ``flows/templates/``; the bank owns them from then on.
+
+    With ``keep_edits`` (an agent asking, not the owner) ``force`` still refuses to overwrite a
+    template whose text differs from the shipped one: templates are the team's, edited by hand.
+    """
     from memorybank.core.write.gates import write_session
 
     source = starter_dir() / "flows" / "templates"
@@ -220,6 +224,13 @@ def materialize_flows(bank: Bank, *, force: bool = False) -> MaterializeResult:
                 data = RawDoc.load(bank.root, rel).encode(data.decode("utf-8"))
             tx.write(rel, data)
             files.append(rel)
+        edited = [c.path for c in tx.plan().changes if c.kind == "modify" and c.path != "flows/templates/README.md"]
+        if keep_edits and edited:
+            raise Refusal(
+                f"The team edited {len(edited)} templates ({', '.join(edited[:3])}{', ...' if len(edited) > 3 else ''}). "
+                "Overwriting them is the owner's decision: they can run `memorybank materialize-flows --force`.",
+                reason="templates-edited",
+            )
         tx.commit()
         bank.refresh()
     return MaterializeResult(str(bank.root), files, warnings)

@@ -53,4 +53,4 @@ def register(server: BankServer) -> None:
     ) -> MaterializeResult:
         """Copy the shipped document templates into flows/templates/ so the team can edit them; bank_create
         then prefers them."""
-        return materialize_flows(bank, force=force)
+        return materialize_flows(bank, force=force, keep_edits=True)

@@ -127,3 +127,22 @@ async def test_a_layer_table_never_turns_a_bank_document_into_a_note(bank_with_n
         assert "Refused (not-inbox)" in message
         await s.call("bank_discard", path=NOTE, reason="a note still leaves", dryRun=True)
     assert tree_snapshot(bank_with_note.parent) == before
+
+
+async def test_an_agent_cannot_overwrite_templates_the_team_edited(seeded_root):
+    """Templates are edited by hand, not through the server; bank_materialize_flows with force may
+    re-copy the shipped set over unchanged copies, but not over the team's edits."""
+    from memorybank.core.init import materialize_flows
+
+    materialize_flows(Bank.open(seeded_root))
+    edited = seeded_root / "flows/templates/adr/ADR-ID.md"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nOur own rule.\n", encoding="utf-8")
+    before = tree_snapshot(seeded_root.parent)
+    async with session(seeded_root) as s:
+        message = await s.refusal("bank_materialize_flows", force=True)
+        assert "Refused (templates-edited)" in message and "flows/templates/adr/ADR-ID.md" in message
+        assert "memorybank materialize-flows --force" in message
+    assert tree_snapshot(seeded_root.parent) == before
+    edited.write_text(edited.read_text(encoding="utf-8").replace("\nOur own rule.\n", ""), encoding="utf-8")
+    async with session(seeded_root) as s:
+        await s.call("bank_materialize_flows", force=True)
