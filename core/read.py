@@ -23,6 +23,8 @@ BATCH_CEILING = 40_000
 SINGLE_CEILING = 400_000
 """Characters a single read returns before it is cut and marked truncated."""
 MIN_BUDGET = 1_000
+BATCH_REQUESTS = 100
+"""Requests a batch read takes: past the byte budget each is still listed, so the count is bounded too."""
 
 _WORDS = re.compile(r"\w+")
 _RANGE = re.compile(r"^\s*(\d+)?\s*(?:(-|:|\.\.)\s*(\d+)?)?\s*$")
@@ -218,6 +220,11 @@ def read_many(
             applies to plain path strings only.
         max_bytes: lowers the budget; values above the 40,000 ceiling are capped with a note.
     """
+    if len(requests) > BATCH_REQUESTS:
+        raise UsageError(
+            f"A batch read takes at most {BATCH_REQUESTS} requests, not {len(requests):,}; its answer is "
+            f"bounded by {BATCH_CEILING:,} bytes anyway. Route first, then read the documents that answer."
+        )
     asked = BATCH_CEILING if max_bytes is None else int(max_bytes)
     if asked < MIN_BUDGET:
         raise UsageError(f"maxBytes must be at least {MIN_BUDGET}.")

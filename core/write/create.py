@@ -7,6 +7,7 @@ create writes nothing, not even the section index it would have needed.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,13 @@ class CreateResult:
 
 
 def _clean_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
+    size = len(json.dumps(extra or {}, ensure_ascii=False, default=str))
+    if size > values.EXTRA_LIMIT:
+        raise Refusal(
+            f"`extra` is {size:,} characters as JSON; a document's extra fields hold at most {values.EXTRA_LIMIT:,}. "
+            "Put long material in the body.",
+            reason="too-large",
+        )
     out: dict[str, Any] = {}
     for key, value in (extra or {}).items():
         key = str(key)

@@ -57,10 +57,20 @@ def scalar(name: str, value: str | None) -> str | None:
     return value
 
 
+LIST_LIMIT = 256
+"""Items a list parameter (derived_from, canonical_for, must_not_define) may hold."""
+EXTRA_LIMIT = 65_536
+"""Characters the ``extra`` fields of a new document may hold together, as JSON."""
+
+
 def scalars(name: str, values: list[str] | None) -> list[str] | None:
-    """Each item of a list parameter checked as a scalar."""
+    """Each item of a list parameter checked as a scalar, the list bounded in length."""
     if values is None:
         return None
+    if len(values) > LIST_LIMIT:
+        raise Refusal(
+            f"`{name}` lists {len(values):,} items; a frontmatter list holds at most {LIST_LIMIT}.", reason="too-large"
+        )
     return [scalar(name, v) for v in values]  # type: ignore[misc]
 
 
