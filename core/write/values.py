@@ -18,7 +18,9 @@ SCALAR_LIMIT = 4_096
 """Characters a frontmatter value (title, purpose, status, a list item) may hold."""
 TEXT_LIMIT = 1_000_000
 """Characters a body or a section's content may hold, inline or from a file."""
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Line breaks, control characters, and the bidirectional overrides and isolates that make a value
+display in another order than it reads."""
 _NAME_CHARS = re.compile(r"^[\w.\-/]+$")
 NAME_BYTES = 200
 """Bytes a file or folder name of a new document may hold: file systems stop at 255, and a write

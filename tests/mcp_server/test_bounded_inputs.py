@@ -4,7 +4,7 @@ A new document's frontmatter is bounded like its body: a list parameter holds at
 items and ``extra`` at most 64 KB, so one call can neither hold the bank's lock for minutes (every
 other writer waiting) nor write, and echo back, megabytes of frontmatter. A batch read holds at most
 a hundred requests, so its answer stays near its 40,000-byte budget instead of listing thousands of
-skipped or failed paths."""
+skipped or failed paths. A frontmatter value is one line of text that displays as it reads."""
 
 from __future__ import annotations
 
@@ -49,3 +49,18 @@ async def test_a_batch_read_is_bounded_in_requests_as_in_bytes(seeded_root):
             assert "at most 100" in message and len(message) < 400
         answer = await s.result("bank_read", path=["dna/governance.md"] * 100)
         assert not answer.is_error and len(answer.content[0].text) < 80_000
+
+
+@pytest.mark.parametrize("mark", ["\u202e", "\u202d", "\u2066", "\u2069"])
+async def test_a_frontmatter_value_cannot_reorder_how_it_is_displayed(seeded_root, mark):
+    """Bidirectional overrides and isolates make a value read one way in the workbench and another
+    way to the router and to git: a title or purpose holding one is refused like a control character."""
+    from memorybank.mcp_server.server import build_server
+
+    before = tree_snapshot(seeded_root.parent)
+    async with connect(build_server(seeded_root)) as s:
+        message = await s.refusal("bank_set_field", path="product/context.md", field="purpose", value=f"a{mark}b")
+        assert "Refused (control-character)" in message
+        message = await s.refusal("bank_create", **{**BASE, "title": f"Safe{mark}txt.exe"})
+        assert "Refused (control-character)" in message
+    assert tree_snapshot(seeded_root.parent) == before
