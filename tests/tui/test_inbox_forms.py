@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from memorybank.tui.app import make_app
 from memorybank.tui.dialogs.preview import PreviewDialog
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
-from tests.tui.conftest import SIZE, screen_text, settle, until
-from tests.tui.test_inbox import promote_form, triage_root  # noqa: F401 (a fixture)
+from tests.tui.conftest import SIZE, screen_text, settle, until, write_doc
+from tests.tui.test_inbox import fold_form, open_inbox, promote_form, triage_root  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.anyio
 
@@ -39,3 +39,44 @@ async def test_on_a_short_terminal_the_form_scrolls_to_its_buttons(triage_root):
         button.focus()
         await settle(pilot)
         assert any("Preview (enter)" in row for row in screen_text(app))
+
+
+async def test_the_fold_forms_sections_follow_the_owner_to_a_path_with_none(triage_root):  # noqa: F811
+    """Typing another owner empties the Section list when the path names no document yet, or one
+    without a ## section, instead of offering the last document's sections under a path they do
+    not belong to; naming a document again brings its sections back."""
+    write_doc(triage_root, "engineering/bare.md", "title: Bare\npurpose: Nothing in sections.", "# Bare\n\nProse.\n")
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        form = await fold_form(pilot)
+        section = form.query_one("#fold-section", Select)
+        offered = section.value
+        assert offered != Select.NULL
+        into = form.query_one("#fold-into", Input)
+        into.value = "engineering/bare.md"
+        await settle(pilot)
+        assert section.value is Select.NULL and "no ## section" in str(section.prompt)
+        into.value = "engineering/"
+        await settle(pilot)
+        assert section.value is Select.NULL and "no ## section" not in str(section.prompt)
+        into.value = "engineering/testing-policy.md"
+        await settle(pilot)
+        assert section.value == offered  # the section chosen before is chosen again
+
+
+async def test_enter_on_an_owner_only_completed_folds_into_the_document_shown(triage_root):  # noqa: F811
+    """As in the promote form, Enter on a path whose rest is only suggested takes the suggestion:
+    the preview is of the document shown, with its sections, not a refusal of the prefix typed."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        form = await fold_form(pilot, into="")
+        into = form.query_one("#fold-into", Input)
+        into.focus()
+        await settle(pilot)
+        await pilot.press(*"engineering/testing-pol")
+        assert await until(pilot, lambda: into._suggestion == "engineering/testing-policy.md")
+        await pilot.press("enter")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        assert app.screen.title_text.startswith("Fold into engineering/testing-policy.md § ")

@@ -130,14 +130,25 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
 
     @on(Input.Changed, "#fold-into")
     def _owner_changed(self, event: Input.Changed) -> None:
-        """The section list follows the owner document as soon as its path names one."""
-        sections = sections_of(self.bank, event.value.strip())
-        if not sections:
-            return
+        self._follow_owner(event.value.strip())
+
+    @on(Select.Changed, "#fold-section")
+    def _section_chosen(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL:
+            self.section = str(event.value)
+
+    def _follow_owner(self, path: str) -> None:
+        """The section list is the named owner's: empty while the path names no document (or one
+        without a ``##`` section), and the section chosen last is chosen again when it is there."""
+        sections = sections_of(self.bank, path)
         select = self.query_one("#fold-section", Select)
-        current = select.value
+        select._allow_blank = not sections  # Select refuses an empty list otherwise
         select.set_options([(s, s) for s in sections])
-        select.value = current if current in sections else sections[0]
+        if sections:
+            select.value = self.section if self.section in sections else sections[0]
+        with self.bank.lock:
+            bare = not sections and path in self.bank.documents
+        select.prompt = f"{path} has no ## section to fold into" if bare else "choose a ## section"
 
     def _fields(self) -> dict[str, str]:
         section = self.query_one("#fold-section", Select).value
@@ -154,6 +165,12 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
+        into = self.query_one("#fold-into", CompletingInput)
+        shown = into._suggestion  # the dimmed rest of a path is the owner meant, as in the promote form
+        typed = into.value.strip()
+        if shown and into.cursor_at_end and sections_of(self.bank, shown) and not sections_of(self.bank, typed):
+            into.value = shown
+            self._follow_owner(shown)
         fields = self._fields()
         self.run_core(lambda: plan_fold(self.bank, **fields), self._confirm)
 
