@@ -1,22 +1,25 @@
 """Folding a note into the document that already owns its fact: one write, all or nothing.
 
-A fold replaces or appends to one ``##`` section of the owner with the note's text, and drops the
-note on the record with the destination as its reason. The section change, the record line and
+A fold replaces or appends to one ``##`` section of the owner with the note's text (its relative
+links rewritten to reach the same documents from the owner's folder, as a promote's are), and drops
+the note on the record with the destination as its reason. The section change, the record line and
 the note's removal are one transaction: a failure or a kill at any point leaves the bank as it was
 before the fold, or as it is after it, never the fact in both places or in neither.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
 from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section
 from memorybank.core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
 from memorybank.core.write.gates import Planned, execute
-from memorybank.core.write.inbox import DiscardResult, plan_discard, quarantined
+from memorybank.core.write.inbox import DiscardResult, plan_discard, quarantined, relink
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
 
@@ -80,6 +83,8 @@ def plan_fold(
     if content is None:
         _, body = RawDoc.load(bank.root, source.path).split()
         content = foldable_body(body)
+    with contextlib.suppress(BankError):  # a path naming no document is refused by the update below
+        content, _ = relink(content, source.path, bank.document(path).path, bank)
     update = plan_update_section(bank, path=path, section=section, content=content, mode=mode, dry_run=dry_run)
     gone = plan_discard(
         bank, path=source.path, reason=fold_reason(update.result.path, update.result.section), by=by, dry_run=dry_run

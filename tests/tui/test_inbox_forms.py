@@ -4,12 +4,14 @@ previews that file, not the folder typed so far."""
 from __future__ import annotations
 
 import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.write.create import create
 from memorybank.tui.app import make_app
 from memorybank.tui.dialogs.preview import PreviewDialog
 from textual.widgets import Input, Select
 
 from tests.tui.conftest import SIZE, screen_text, settle, until, write_doc
-from tests.tui.test_inbox import fold_form, open_inbox, promote_form, triage_root  # noqa: F401 (a fixture)
+from tests.tui.test_inbox import fold_form, open_inbox, preview_text, promote_form, triage_root  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.anyio
 
@@ -80,3 +82,22 @@ async def test_enter_on_an_owner_only_completed_folds_into_the_document_shown(tr
         await pilot.press("enter")
         assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
         assert app.screen.title_text.startswith("Fold into engineering/testing-policy.md § ")
+
+
+async def test_a_fold_shows_and_writes_the_notes_links_rewritten_for_the_owner(triage_root):  # noqa: F811
+    """A link in the note reaches its document from ``_inbox/``; folded into the root README it is
+    rewritten to reach it from there, in the preview and on disk, instead of pointing out of the bank."""
+    bank = Bank.open(triage_root)
+    body = "See [the policy](../engineering/testing-policy.md).\n"
+    create(bank, path="_inbox/linked.md", title="Linked", purpose="A linked note.", body=body, inbox=True)
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/linked.md")
+        form = await fold_form(pilot, into="README.md")
+        form.query_one("#fold-section", Select).value = "Start Here"
+        await pilot.press("ctrl+s")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        assert "+See [the policy](engineering/testing-policy.md)." in preview_text(app.screen)
+        await pilot.press("y")
+        assert await until(pilot, lambda: not (triage_root / "_inbox/linked.md").exists())
+    assert "See [the policy](engineering/testing-policy.md)." in (triage_root / "README.md").read_text(encoding="utf-8")
