@@ -7,8 +7,10 @@ import pytest
 from memorybank.core.bank import Bank
 from memorybank.core.write.create import create
 from memorybank.tui.app import make_app
+from memorybank.tui.dialogs.fold import FoldDialog
 from memorybank.tui.dialogs.preview import PreviewDialog
-from textual.widgets import Input, Select
+from memorybank.tui.screens.workbench import WorkbenchScreen
+from textual.widgets import Input, Select, TextArea
 
 from tests.tui.conftest import SIZE, screen_text, settle, until, write_doc
 from tests.tui.test_inbox import fold_form, open_inbox, preview_text, promote_form, triage_root  # noqa: F401 (a fixture)
@@ -101,3 +103,26 @@ async def test_a_fold_shows_and_writes_the_notes_links_rewritten_for_the_owner(t
         await pilot.press("y")
         assert await until(pilot, lambda: not (triage_root / "_inbox/linked.md").exists())
     assert "See [the policy](engineering/testing-policy.md)." in (triage_root / "README.md").read_text(encoding="utf-8")
+
+
+async def test_a_fold_form_back_with_old_edits_starts_over_from_the_note_on_ctrl_r(triage_root):  # noqa: F811
+    """Edits kept from a cancelled fold form (the text wiped by mistake, say) are not a dead end:
+    the form says ctrl+r starts over, and it puts back the note's own text and the offered mode."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        form = await fold_form(pilot)
+        original = form.query_one("#fold-content", TextArea).text
+        form.query_one("#fold-mode", Select).value = "replace"
+        form.query_one("#fold-content", TextArea).text = ""
+        await pilot.press("escape")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        again = app.screen
+        assert "ctrl+r starts over" in str(again.query_one(".dialog-note").render())
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert again.query_one("#fold-content", TextArea).text == original
+        assert again.query_one("#fold-mode", Select).value == "append"
+        assert "your edits from before" not in str(again.query_one(".dialog-note").render())
