@@ -126,3 +126,21 @@ async def test_a_fold_form_back_with_old_edits_starts_over_from_the_note_on_ctrl
         assert again.query_one("#fold-content", TextArea).text == original
         assert again.query_one("#fold-mode", Select).value == "append"
         assert "your edits from before" not in str(again.query_one(".dialog-note").render())
+
+
+async def test_the_kind_completes_to_a_kind_the_bank_declares_first(triage_root):  # noqa: F811
+    """A bank that does not declare ``epic``: ``e`` in the promote form's Kind completes to
+    ``engineering``, which it declares, not to the shorter ``epic`` that would only warn."""
+    governance = triage_root / "dna/governance.md"
+    governance.write_text(governance.read_text(encoding="utf-8").replace("`epic`, ", ""), encoding="utf-8")
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "epic" not in Bank.open(triage_root).contract.doc_kinds
+        form = await promote_form(pilot, "_inbox/parser-coverage.md")
+        kind = form.query_one("#promote-kind", Input)
+        kind.value = ""
+        kind.focus()
+        await settle(pilot)
+        await pilot.press("e")
+        assert await until(pilot, lambda: kind._suggestion != "")
+        assert kind._suggestion == "engineering"
