@@ -223,11 +223,18 @@ def document_paths(bank: Bank) -> list[str]:
 
 
 def doc_kinds(bank: Bank) -> list[str]:
-    """The kinds the contract declares, the sections' kinds and the kinds documents use."""
+    """The kinds the contract declares, then the sections' kinds and the kinds documents use that it
+    does not (a kind outside the contract only warns, so it is never the first one offered)."""
     with bank.lock:
         used = {doc.doc_kind for doc in bank if doc.doc_kind}
         declared = set(bank.contract.doc_kinds)
-    return sorted(declared | used | {s.doc_kind for s in SECTIONS})
+    others = (used | {s.doc_kind for s in SECTIONS}) - declared
+    return sorted(declared, key=_shortest) + sorted(others, key=_shortest)
+
+
+def _shortest(kind: str) -> tuple[int, str]:
+    """Shortest first, as a completion offers the candidates of one rank."""
+    return len(kind), kind
 
 
 def kind_for(destination: str) -> str:

@@ -1,7 +1,8 @@
 """Folding a note into the document that already owns its fact: one write, all or nothing.
 
-A fold replaces or appends to one ``##`` section of the owner with the note's text, and drops the
-note on the record with the destination as its reason. The section change, the record line and
+A fold replaces or appends to one ``##`` section of the owner with the note's text (its relative
+links rewritten to reach the same documents from the owner's folder, as a promote's are), and drops
+the note on the record with the destination as its reason. The section change, the record line and
 the note's removal are one transaction: a failure or a kill at any point leaves the bank as it was
 before the fold, or as it is after it, never the fact in both places or in neither.
 """
@@ -17,7 +18,7 @@ from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section
 from memorybank.core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
 from memorybank.core.write.gates import Planned, execute
-from memorybank.core.write.inbox import DiscardResult, plan_discard, quarantined
+from memorybank.core.write.inbox import DiscardResult, plan_discard, quarantined, relink
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
 
@@ -88,6 +89,7 @@ def plan_fold(
     if content is None:
         _, body = RawDoc.load(bank.root, source.path).split()
         content = foldable_body(body)
+    content, _ = relink(content, source.path, destination.path, bank)
     update = plan_update_section(bank, path=path, section=section, content=content, mode=mode, dry_run=dry_run)
     gone = plan_discard(
         bank, path=source.path, reason=fold_reason(update.result.path, update.result.section), by=by, dry_run=dry_run

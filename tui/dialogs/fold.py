@@ -4,7 +4,8 @@ Choose the owner document (completed from the bank) and one of its sections, app
 and edit the text to fold. The preview shows the section's diff and the discard that follows,
 whose reason is filled in ("folded into PATH#Section"); confirming writes the section, then
 discards the note. A refusal is shown verbatim and the form stays as typed. A form cancelled after
-edits keeps them as the note's draft: folding the same note again starts from them.
+edits keeps them as the note's draft: folding the same note again starts from them, and ctrl+r
+starts over from the note.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 HINT = "Enter or ctrl+s previews · space opens a list · Tab moves on · Esc cancels"
 MODES = [("append to the section", "append"), ("replace the section", "replace")]
+
+EDITED = "  ·  your edits from before (ctrl+r starts over from the note)"
 
 DRAFTS: dict[tuple[str, str], dict[str, str]] = {}
 """Per bank and note, the fields of a fold form cancelled after edits (kept while the app runs)."""
@@ -47,6 +50,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "preview", "Preview"),
         Binding("enter", "preview", "Preview", show=False),
+        Binding("ctrl+r", "start_over", "Start over", show=False),
     ]
 
     def __init__(
@@ -60,7 +64,9 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         fields = draft or self.offered
         self.into, self.section, self.content = fields["into"], fields["section"] or None, fields["content"]
         self.mode = fields["mode"]
-        self.origin = origin + ("  ·  your edits from before" if self.drafted else "")
+        self.captured = origin
+        """Where the note came from, one line (client, age)."""
+        self.origin = origin + (EDITED if self.drafted else "")
         self.plan: FoldPlan | None = None
         """The last preview shown."""
 
@@ -126,18 +132,39 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
             DRAFTS[self._key] = now
         super().action_cancel()
 
+    def action_start_over(self) -> None:
+        """Put back what the form first offered for this note; the edits kept from before are dropped."""
+        DRAFTS.pop(self._key, None)
+        self.section = self.offered["section"] or None
+        self.query_one("#fold-into", Input).value = self.offered["into"]
+        self._follow_owner(self.offered["into"])
+        self.query_one("#fold-mode", Select).value = self.offered["mode"]
+        self.query_one("#fold-content", TextArea).text = self.offered["content"]
+        self.query_one(".dialog-note", Static).update(self.captured or " ")
+
     # -- the form ------------------------------------------------------------------------------
 
     @on(Input.Changed, "#fold-into")
     def _owner_changed(self, event: Input.Changed) -> None:
-        """The section list follows the owner document as soon as its path names one."""
-        sections = sections_of(self.bank, event.value.strip())
-        if not sections:
-            return
+        self._follow_owner(event.value.strip())
+
+    @on(Select.Changed, "#fold-section")
+    def _section_chosen(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL:
+            self.section = str(event.value)
+
+    def _follow_owner(self, path: str) -> None:
+        """The section list is the named owner's: empty while the path names no document (or one
+        without a ``##`` section), and the section chosen last is chosen again when it is there."""
+        sections = sections_of(self.bank, path)
         select = self.query_one("#fold-section", Select)
-        current = select.value
+        select._allow_blank = not sections  # Select refuses an empty list otherwise
         select.set_options([(s, s) for s in sections])
-        select.value = current if current in sections else sections[0]
+        if sections:
+            select.value = self.section if self.section in sections else sections[0]
+        with self.bank.lock:
+            bare = not sections and path in self.bank.documents
+        select.prompt = f"{path} has no ## section to fold into" if bare else "choose a ## section"
 
     def _fields(self) -> dict[str, str]:
         section = self.query_one("#fold-section", Select).value
@@ -154,6 +181,12 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#preview")
     def action_preview(self) -> None:
+        into = self.query_one("#fold-into", CompletingInput)
+        shown = into._suggestion  # the dimmed rest of a path is the owner meant, as in the promote form
+        typed = into.value.strip()
+        if shown and into.cursor_at_end and sections_of(self.bank, shown) and not sections_of(self.bank, typed):
+            into.value = shown
+            self._follow_owner(shown)
         fields = self._fields()
         self.run_core(lambda: plan_fold(self.bank, **fields), self._confirm)
 

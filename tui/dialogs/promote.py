@@ -77,6 +77,7 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
                 CompletingInput(
                     r.doc_kind,
                     candidates=doc_kinds(self.bank),
+                    ranked=True,
                     id="promote-kind",
                     compact=True,
                     placeholder="doc_kind, e.g. domain",

@@ -17,14 +17,16 @@ from textual.suggester import Suggester
 
 class Completions(Suggester):
     """Suggest the shortest candidate that starts with what was typed (after the last comma when
-    ``multi``); candidates are matched without regard to case."""
+    ``multi``), or with ``ranked`` the first in the order given; candidates are matched without
+    regard to case."""
 
-    def __init__(self, candidates: Iterable[str], *, multi: bool = False) -> None:
+    def __init__(self, candidates: Iterable[str], *, multi: bool = False, ranked: bool = False) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
         self.listed = list(dict.fromkeys(candidates))
         """The candidates in the order given (the most likely first)."""
-        self.candidates = sorted(self.listed, key=lambda c: (len(c), c))
+        self.candidates = self.listed if ranked else sorted(self.listed, key=lambda c: (len(c), c))
         self.multi = multi
+        self.ranked = ranked
 
     async def get_suggestion(self, value: str) -> str | None:
         head, item = "", value
@@ -60,16 +62,17 @@ class CompletingInput(SteadyInput):
         candidates: Iterable[str] = (),
         multi: bool = False,
         offer: bool = False,
+        ranked: bool = False,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("select_on_focus", False)
-        super().__init__(value, suggester=Completions(candidates, multi=multi), **kwargs)
+        super().__init__(value, suggester=Completions(candidates, multi=multi, ranked=ranked), **kwargs)
         self.offer = offer
 
     def set_candidates(self, candidates: Iterable[str]) -> None:
         """Complete from another list (the form learned more about the bank)."""
         assert isinstance(self.suggester, Completions)
-        self.suggester = Completions(candidates, multi=self.suggester.multi)
+        self.suggester = Completions(candidates, multi=self.suggester.multi, ranked=self.suggester.ranked)
 
     def action_complete(self) -> None:
         assert isinstance(self.suggester, Completions)

@@ -10,6 +10,7 @@ from memorybank.core.errors import NotADocument, Refusal
 from memorybank.core.read import read_document
 from memorybank.core.validate import validate
 from memorybank.core.write.create import create
+from memorybank.core.write.fold import fold
 from memorybank.core.write.inbox import discard, list_inbox, promote
 from memorybank.core.write.proposals import apply_proposal, propose, reject_proposal
 
@@ -227,3 +228,13 @@ def test_notes_captured_the_same_day_are_listed_in_capture_order(with_model):
         note.write_text(text.replace(text.split("captured_at: ")[1].split("\n")[0], f"'{stamp}'"))
     with_model.refresh()
     assert [e.path for e in list_inbox(with_model)] == ["_inbox/earlier.md", "_inbox/later.md"]
+
+
+def test_a_fold_rewrites_the_notes_links_for_the_owners_folder(with_model):
+    """The note's text moves from ``_inbox/`` to the owner's folder: a link that reached a document
+    from the note still reaches it from the owner (as a promote rewrites them), a dead link stays."""
+    capture(with_model)
+    fold(with_model, note="_inbox/linked.md", path="README.md", section="Start Here")
+    text = (with_model.root / "README.md").read_text(encoding="utf-8")
+    assert "Depends on [the model](domain/model.md) and [a dead link](../gone.md)." in text
+    assert not [f for f in validate(with_model).findings if f.path == "README.md"]
