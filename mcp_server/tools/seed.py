@@ -46,10 +46,12 @@ def register(server: BankServer) -> None:
             await server.open_full_surface(ctx)
         return result
 
-    # Destructive, unlike the reference's hint: with force it overwrites templates the team edited.
+    # Destructive, unlike the reference's hint: with force it re-copies templates over the bank's copies.
     @tool(server, read_only=False, destructive=True)
     def bank_materialize_flows(
-        force: Annotated[bool, Field(description="Overwrite templates the bank already has")] = False,
+        force: Annotated[
+            bool, Field(description="Re-copy templates that still hold the shipped text; edited ones are refused")
+        ] = False,
     ) -> MaterializeResult:
         """Copy the shipped document templates into flows/templates/ so the team can edit them; bank_create
         then prefers them."""
