@@ -220,6 +220,8 @@ def read_many(
             applies to plain path strings only.
         max_bytes: lowers the budget; values above the 40,000 ceiling are capped with a note.
     """
+    if not requests:
+        raise UsageError("The list of paths is empty: name at least one document to read.")
     if len(requests) > BATCH_REQUESTS:
         raise UsageError(
             f"A batch read takes at most {BATCH_REQUESTS} requests, not {len(requests):,}; its answer is "

@@ -47,6 +47,7 @@ async def test_a_batch_read_is_bounded_in_requests_as_in_bytes(seeded_root):
         for paths in (["dna/governance.md"] * 5_000, [f"nope{n}.md" for n in range(5_000)]):
             message = await s.refusal("bank_read", path=paths)
             assert "at most 100" in message and len(message) < 400
+        assert "list of paths is empty" in await s.refusal("bank_read", path=[])
         answer = await s.result("bank_read", path=["dna/governance.md"] * 100)
         assert not answer.is_error and len(answer.content[0].text) < 80_000
 
