@@ -399,3 +399,21 @@ async def test_ctrl_u_and_a_new_question_typed_on_the_results_replace_the_questi
         await settle(pilot, rounds=3)
         assert route.question == "tax model" and route.query_one("#route-question").has_focus
         assert not isinstance(app.screen, ExplainDialog)
+
+
+async def test_ctrl_a_then_ctrl_k_on_the_results_clears_the_question_as_in_the_box(demo_source):
+    """The box's line keys work from the results as its deleting keys do: ctrl+a goes to the
+    question's start and ctrl+k deletes to its end, so what follows is the new question (before,
+    ctrl+a was dropped and ctrl+k deleted nothing at the end of the line)."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"deploy", "enter")
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        assert route.query_one("#route-results").has_focus
+        await pilot.press("ctrl+a", "ctrl+k", *"tax")
+        await settle(pilot, rounds=3)
+        assert route.question == "tax" and route.query_one("#route-question").has_focus
+        await pilot.press("ctrl+e", "s")  # ctrl+e goes to the end, in the box as from the results
+        assert route.question == "taxs"

@@ -263,10 +263,15 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+LINE_KEYS = ("ctrl+a", "ctrl+e")
+"""The box's keys to its line's start and end: sent on like its deleting keys (a list has no use for
+them), so ``ctrl+a ctrl+k`` clears the question from its results as it does in the box."""
+
+
 def type_into(box: Input, others: tuple[Widget, ...], event: events.Key) -> None:
     """Send to ``box`` what was typed while one of ``others`` (its list, its filter) had the focus and
     no key stands for: a character goes on the text, the box's deleting keys (Backspace, ctrl+w,
-    ctrl+u...) edit it. Whoever comes back to a pane and types is typing a question, not one-key
+    ctrl+u...) and line keys (ctrl+a, ctrl+e) edit it. Whoever comes back to a pane and types is typing a question, not one-key
     actions. A key of the same burst, handed to the list before the first character moved the focus
     into the box, is text too (the box takes every character it is given itself, so a character
     that reaches the pane while the box has the focus was handed elsewhere): left to the app, ``x``
@@ -275,7 +280,7 @@ def type_into(box: Input, others: tuple[Widget, ...], event: events.Key) -> None
     if not typing and (not any(other.has_focus for other in others) or event.key in box.screen.active_bindings):
         return
     deleting = IN_ORDER.get(event.key, "")
-    if deleting.startswith("delete"):
+    if deleting.startswith("delete") or event.key in LINE_KEYS:
         box.screen.set_focus(box)
         getattr(box, f"action_{deleting}")()
     elif event.is_printable and event.character:
