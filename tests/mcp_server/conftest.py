@@ -112,6 +112,30 @@ async def connect(server: BankServer, **options: Any) -> AsyncIterator[Session]:
         yield Session(client, server)
 
 
+NOTE = "_inbox/queue-note.md"
+"""The captured note ``bank_with_note`` holds."""
+
+
+@pytest.fixture
+def bank_with_note(seeded_root: Path) -> Path:
+    """A seeded bank holding one captured note, as an agent's bank_create leaves it."""
+    from memorybank.core.bank import Bank
+    from memorybank.core.write.create import create
+
+    create(
+        Bank.open(seeded_root),
+        doc_kind="domain",
+        path="queue-note.md",
+        title="Queue Note",
+        inbox=True,
+        purpose="What we learned.",
+        body="Bursts arrive at night.",
+        derived_from=["../product/context.md"],
+        client="pytest-agent",
+    )
+    return seeded_root
+
+
 @pytest.fixture
 def open_session():
     """``async with open_session(root, **build_options) as s:`` a session on a fresh server."""

@@ -17,15 +17,13 @@ from pathlib import Path
 import pytest
 from memorybank.core.bank import Bank
 from memorybank.core.validate import validate
-from memorybank.core.write.create import create
 
 from tests.conftest import tree_snapshot
-from tests.mcp_server.conftest import OPENING, connect
+from tests.mcp_server.conftest import NOTE, OPENING, connect
 
 pytestmark = pytest.mark.anyio
 
 CONTEXT = "product/context.md"
-NOTE = "_inbox/queue-note.md"
 
 
 def assert_short_and_plain(message: str) -> None:
@@ -44,23 +42,6 @@ async def seeded_session(root: Path):
     from memorybank.mcp_server.server import build_server
 
     return connect(build_server(root))
-
-
-@pytest.fixture
-def bank_with_note(seeded_root):
-    """A seeded bank holding one captured note, as an agent's bank_create leaves it."""
-    create(
-        Bank.open(seeded_root),
-        doc_kind="domain",
-        path="queue-note.md",
-        title="Queue Note",
-        inbox=True,
-        purpose="What we learned.",
-        body="Bursts arrive at night.",
-        derived_from=["../product/context.md"],
-        client="pytest-agent",
-    )
-    return seeded_root
 
 
 def outside_files(tmp_path: Path) -> list[str]:

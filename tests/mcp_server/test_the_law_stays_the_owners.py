@@ -12,30 +12,13 @@ from __future__ import annotations
 
 import pytest
 from memorybank.core.bank import Bank
-from memorybank.core.write.create import create
 
 from tests.conftest import tree_snapshot
-from tests.mcp_server.conftest import connect
+from tests.mcp_server.conftest import NOTE, connect
 
 pytestmark = pytest.mark.anyio
 
 INBOX_ROW = "| `_inbox` | inbox | 0.2 |"
-NOTE = "_inbox/queue-note.md"
-
-
-@pytest.fixture
-def bank_with_note(seeded_root):
-    create(
-        Bank.open(seeded_root),
-        doc_kind="domain",
-        path="queue-note.md",
-        title="Queue Note",
-        inbox=True,
-        purpose="Night bursts of queue traffic.",
-        body="Bursts arrive at night.",
-        client="pytest-agent",
-    )
-    return seeded_root
 
 
 def session(root, **build):

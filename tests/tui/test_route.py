@@ -378,6 +378,16 @@ async def test_a_slow_router_answers_in_a_worker_and_so_does_the_first_question_
         assert asked[5:] == [("deplo", True), ("deploy", False)]  # the answer to deplo was slow
 
 
+async def _on_the_results(app, pilot) -> RoutePane:
+    """The Route pane once "deploy" was asked, its results focused."""
+    await settle(pilot)
+    await pilot.press(*"deploy", "enter")
+    await settle(pilot)
+    route = app.screen.query_one(RoutePane)
+    assert route.query_one("#route-results").has_focus
+    return route
+
+
 @pytest.mark.parametrize("at_once", [False, True])
 async def test_ctrl_u_and_a_new_question_typed_on_the_results_replace_the_question(demo_source, at_once):
     """Back on the results, ctrl+u clears the question and what follows is the new one, typed key by
@@ -385,11 +395,7 @@ async def test_ctrl_u_and_a_new_question_typed_on_the_results_replace_the_questi
     box after the letters and clear them)."""
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press(*"deploy", "enter")
-        await settle(pilot)
-        route = app.screen.query_one(RoutePane)
-        assert route.query_one("#route-results").has_focus
+        route = await _on_the_results(app, pilot)
         keys = [("ctrl+u", None)] + [("space" if c == " " else c, c) for c in "tax model"]
         for key, char in keys:
             if at_once:
@@ -407,11 +413,7 @@ async def test_ctrl_a_then_ctrl_k_on_the_results_clears_the_question_as_in_the_b
     ctrl+a was dropped and ctrl+k deleted nothing at the end of the line)."""
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press(*"deploy", "enter")
-        await settle(pilot)
-        route = app.screen.query_one(RoutePane)
-        assert route.query_one("#route-results").has_focus
+        route = await _on_the_results(app, pilot)
         await pilot.press("ctrl+a", "ctrl+k", *"tax")
         await settle(pilot, rounds=3)
         assert route.question == "tax" and route.query_one("#route-question").has_focus
