@@ -176,6 +176,7 @@ async def test_search_says_when_its_list_is_the_first_of_more(demo_source, monke
         assert len(pane.result.hits) == 2 and pane.result.matched > 2
         summary = str(app.screen.query_one("#search-summary").render())
         assert summary.startswith(f"the first 2 of {pane.result.matched} documents")
+        assert "add a word to narrow them" in summary  # the way to the others, since the list stops here
 
 
 async def test_a_drift_threshold_cleared_and_retyped_in_one_burst_keeps_what_was_typed(demo_source):

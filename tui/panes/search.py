@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memorybank.core.search import SearchResult, search
+from memorybank.core.search import MAX_LIMIT, SearchResult, search
 from memorybank.tui.examples import example_term
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count, type_into
@@ -23,7 +23,8 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
 DEBOUNCE_SECONDS = 0.08
-LIMIT = 25
+LIMIT = MAX_LIMIT
+"""Documents listed: the most a search answers; past them the summary asks for a narrower query."""
 EMPTY = "Type a word, a phrase or an identifier: the lines that hold it appear as you type."
 
 
@@ -116,6 +117,7 @@ class SearchPane(Pane):
         text = Text(count(shown, "document"), style="bold")
         if result.matched > shown:  # the list is the best of more
             text = Text(f"the first {shown} of {result.matched} documents", style="bold")
+            text.append("  ·  add a word to narrow them", style="italic")
         if result.broadened:
             text.append("  ·  no document holds every word; these hold some", style="italic")
         if result.hint and not result.hits:
