@@ -144,3 +144,16 @@ async def test_the_kind_completes_to_a_kind_the_bank_declares_first(triage_root)
         await pilot.press("e")
         assert await until(pilot, lambda: kind._suggestion != "")
         assert kind._suggestion == "engineering"
+
+
+async def test_a_fold_refused_for_its_text_names_the_forms_field(triage_root):  # noqa: F811
+    """A refusal about the text to fold names the field the owner sees, not the parameter agents send."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        form = await fold_form(pilot)
+        form.query_one("#fold-content", TextArea).text = "  "
+        form.action_preview()
+        assert await until(pilot, lambda: "empty" in str(form.query_one(".dialog-error").render()))
+        shown = str(form.query_one(".dialog-error").render())
+        assert "“Text to fold” is empty" in shown and "`content`" not in shown

@@ -46,6 +46,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
     }
     """
     )
+    FIELDS = {"path": "Into", "section": "Section", "mode": "Mode", "content": "Text to fold"}
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "preview", "Preview"),
