@@ -69,7 +69,8 @@ def fingerprint_of(stamps: Mapping[str, Stamp]) -> str:
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(stamps):
         mtime_ns, size = stamps[path]
-        digest.update(f"{path}\0{mtime_ns}\0{size}\n".encode())
+        # A file name that is not UTF-8 reaches Python as surrogates: hash its own bytes.
+        digest.update(f"{path}\0{mtime_ns}\0{size}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
@@ -107,7 +108,7 @@ def location(root: Path, env: Mapping[str, str] | None = None) -> Path | None:
     environment = os.environ if env is None else env
     if environment.get(ENV_SWITCH, "").strip().lower() in ("0", "off", "no", "false"):
         return None
-    name = hashlib.blake2b(str(root).encode(), digest_size=8).hexdigest()
+    name = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
     if environment.get(ENV_DIR):
         return Path(environment[ENV_DIR]) / name
     git_dir = _git_dir(root)

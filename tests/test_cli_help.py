@@ -169,8 +169,8 @@ class _Stdin:
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def read(self) -> str:
-        return self.text
+    def read(self, size: int = -1) -> str:
+        return self.text if size < 0 else self.text[:size]
 
 
 def test_mcp_help_on_its_fast_path_is_the_same_page(capsys):

@@ -153,6 +153,17 @@ def test_inbox_capture_list_proposal_apply_and_reject(tmp_path, capsys):
     assert main(["validate", "--root", root]) == 0
 
 
+def test_inbox_with_no_action_takes_json_as_its_list_does(tmp_path, capsys):
+    """`memorybank inbox` lists the notes, so `memorybank inbox --json` lists them as JSON."""
+    root = seeded_root(tmp_path, capsys)
+    args = ["create", "one.md", "--inbox", "--title", "One", "--purpose", "A fact.", "--root", root]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(["inbox", "--json", "--root", root]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["count"] == 1 and listed["entries"][0]["path"] == "_inbox/one.md"
+
+
 def test_promote_from_the_shell(tmp_path, capsys):
     root = seeded_root(tmp_path, capsys)
     main(

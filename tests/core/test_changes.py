@@ -277,3 +277,25 @@ def test_a_date_at_the_calendars_start_is_a_usage_error_not_a_crash():
     with pytest.raises(UsageError, match="calendar's ends"):
         parse_date("0001-01-01")
     assert parse_date("9999-12-31").year == 9999
+
+
+@pytest.fixture
+def shallow(repo, tmp_path_factory) -> Path:
+    """A clone of ``repo`` holding only its last commit, as CI checks a repository out by default."""
+    clone = tmp_path_factory.mktemp("ci") / "checkout"
+    git(clone.parent, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    return clone
+
+
+@pytest.mark.parametrize("since", ["2026-02-01", "HEAD~1"])
+def test_a_shallow_clone_says_its_history_is_cut_instead_of_a_false_delta(shallow, since):
+    """Past the clone's first commit the history was not fetched: every document is not "added"
+    since then, and HEAD~1 is not "the start of this repository". The answer says how to fetch it."""
+    with pytest.raises(GitError) as refused:
+        changes_since(Bank.open(shallow / "memory_bank"), since)
+    assert "shallow" in refused.value.message and "git fetch" in refused.value.message
+
+
+def test_a_shallow_clone_answers_what_its_history_holds(shallow):
+    result = changes_since(Bank.open(shallow / "memory_bank"), "2026-03-02")
+    assert result.mode == "git" and summary(result) == []

@@ -125,3 +125,48 @@ def test_the_command_end_to_end(project, tmp_path):
         env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert result.returncode == 0 and json.loads(result.stdout)["decision"] == "block"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_the_command_reads_a_bounded_payload_from_an_endless_stdin(tmp_path):
+    """Whatever is piped in, the hook reads at most a payload's worth and stays silent."""
+    with open("/dev/zero", "rb") as zero:
+        result = subprocess.run(
+            [sys.executable, "-m", "memorybank", "hook", "stop"],
+            stdin=zero,
+            capture_output=True,
+            timeout=30,
+            env={**os.environ, "TMPDIR": str(tmp_path)},
+        )
+    assert result.returncode == 0 and result.stdout == b"" and b"Traceback" not in result.stderr
+
+
+def test_the_command_run_by_hand_in_a_terminal_does_not_wait_for_input(project, tmp_path):
+    """No hook payload comes from a terminal: `memorybank hook stop` typed by hand answers at once."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "memorybank", "hook", "stop"],
+            stdin=follower,
+            capture_output=True,
+            timeout=30,
+            cwd=project,
+            env={**os.environ, "TMPDIR": str(tmp_path)},
+        )
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert result.returncode == 0 and b"Traceback" not in result.stderr
+
+
+def test_the_command_takes_a_payload_that_is_not_utf8_silently(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "memorybank", "hook", "stop"],
+        input=b'{"cwd": "caf\xe9"}',
+        capture_output=True,
+        timeout=30,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert result.returncode == 0 and b"Traceback" not in result.stderr

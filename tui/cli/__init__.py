@@ -12,13 +12,16 @@ from collections.abc import Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["mcp"]:
-        from memorybank.tui.cli.serving import serve_main
+    try:
+        if arguments[:1] == ["mcp"]:
+            from memorybank.tui.cli.serving import serve_main
 
-        return serve_main(arguments[1:])
-    from memorybank.tui.cli.main import main as full
+            return serve_main(arguments[1:])
+        from memorybank.tui.cli.main import main as full
 
-    return full(arguments)
+        return full(arguments)
+    except KeyboardInterrupt:  # Ctrl-C before a command ran (while it starts): no traceback
+        return 130
 
 
 __all__ = ["main"]

@@ -127,8 +127,21 @@ def run_doctor(args: argparse.Namespace) -> int:
     return doctor(args)
 
 
+HOOK_PAYLOAD_LIMIT = 1_000_000
+"""Bytes of stdin the Stop hook reads at most: a client's payload is a few hundred."""
+
+
 def run_hook_stop(args: argparse.Namespace) -> int:
-    output = run_stop_hook(sys.stdin.read())
+    # A terminal sends no payload (the hook run by hand), and a pipe is read only so far: never wait
+    # on a person or read an endless stream.
+    stdin = sys.stdin
+    if stdin is None or (hasattr(stdin, "isatty") and stdin.isatty()):
+        text = ""
+    elif hasattr(stdin, "buffer"):
+        text = stdin.buffer.read(HOOK_PAYLOAD_LIMIT + 1).decode("utf-8", "replace")
+    else:  # a text stream standing in for stdin
+        text = stdin.read(HOOK_PAYLOAD_LIMIT + 1)
+    output = run_stop_hook("" if len(text) > HOOK_PAYLOAD_LIMIT else text)
     if output:
         print(output)
     return 0

@@ -1,8 +1,12 @@
 """Running a command handler: core errors become a message on stderr and an exit code.
 
-0 success; 1 an error or a refusal (which names its reason); 2 a usage error; 3 the operating
-system refused (read-only file system, no space left, permission denied: nothing was written);
-130 interrupted.
+0 success; 1 an error or a refusal (which names its reason), or output that could not be written;
+2 a usage error; 3 the operating system refused (read-only file system, no space left, permission
+denied: nothing was written); 130 interrupted.
+
+A reader that goes away early (``memorybank validate | head``) ends the output quietly, but not the
+verdict: a handler that knows its exit code before it prints sets ``args.verdict``, and that is the
+exit code still.
 """
 
 from __future__ import annotations
@@ -12,13 +16,56 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from memorybank.core.errors import BankError, PathRefused, Refusal, StorageError, UsageError, storage_error
+from memorybank.tui.cli.output import escape_unencodable
+
+
+class OutputFailed(Exception):
+    """Standard output refused what the command printed (a full disk, a closed descriptor)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+
+
+class _Stdout:
+    """Standard output whose failures are told apart from the bank's: an ``OSError`` raised while
+    printing becomes ``OutputFailed`` (a broken pipe stays itself, the reader having gone away)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._call(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._call(self._stream.flush)
+
+    @staticmethod
+    def _call(action: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return action(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
+    stream = sys.stdout
+    guarded = stream is not None and getattr(args, "command", None) not in (None, "tui", "demo")
+    escape_unencodable(stream)
+    if guarded:
+        sys.stdout = _Stdout(stream)  # type: ignore[assignment]
     try:
-        return int(handler(args) or 0)
+        code = int(handler(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a failure to deliver the output is this command's, not the exit's
+        return code
     except UsageError as exc:
         _error(exc.message)
         return 2
@@ -28,9 +75,14 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
     except BrokenPipeError:
         # The reader went away (``memorybank stats | head``): stop quietly, and point stdout at
         # nothing so the interpreter's last flush does not complain either.
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        return int(getattr(args, "verdict", 0))
+    except OutputFailed as exc:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        _error(f"could not write the output to standard output ({exc}); what the command did is done.")
+        return 1
     except OSError as exc:  # a refusal of the OS outside a write (a read, a mkdir): still one line
         _error(storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message)
         return 3
@@ -40,6 +92,9 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        if guarded:
+            sys.stdout = stream
 
 
 def _error(message: str) -> None:

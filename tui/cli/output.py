@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import dataclasses
 import json
 import sys
 from typing import Any, TextIO
+
+
+def _json_escape(error: UnicodeError) -> tuple[str, int]:
+    """Characters the output's encoding cannot hold, as ``\\uXXXX``: readable in text, and JSON
+    still (non-ASCII only ever appears inside a JSON string)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    escaped = []
+    for char in error.object[error.start : error.end]:
+        code = ord(char)
+        if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON spells it
+            code -= 0x10000
+            escaped.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escaped.append(f"\\u{code:04x}")
+    return "".join(escaped), error.end
+
+
+codecs.register_error("memorybank-escape", _json_escape)
+
+
+def escape_unencodable(stream: Any) -> None:
+    """Let standard output escape what its encoding cannot hold instead of failing mid-output: the
+    bank's words under LC_ALL=C without Python's UTF-8 mode, a file name that is not UTF-8."""
+    if stream is None:
+        return
+    with contextlib.suppress(AttributeError, ValueError):
+        stream.reconfigure(errors="memorybank-escape")
 
 
 def to_plain(value: Any) -> Any:
@@ -26,9 +56,7 @@ def to_plain(value: Any) -> Any:
 
 
 def emit_json(value: Any, stream: TextIO | None = None) -> None:
-    out = stream or sys.stdout
-    out.write(json.dumps(to_plain(value), ensure_ascii=False, indent=2, default=str))
-    out.write("\n")
+    print(json.dumps(to_plain(value), ensure_ascii=False, indent=2, default=str), file=stream or sys.stdout)
 
 
 def error(message: str) -> None:

@@ -80,6 +80,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "memorybank inbox apply _inbox/deploy-freeze-calendar.md --dry-run",
         ),
     )
+    inbox.add_argument("--json", action="store_true", help="with no action: list the notes as JSON")
     actions = inbox.add_subparsers(dest="inbox_action", metavar="ACTION")
     p = actions.add_parser(
         "list",
@@ -143,7 +144,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--dry-run", action="store_true", help="show the section's diff and the discard; write nothing")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_fold)
-    inbox.set_defaults(handler=run_inbox_list, json=False)
+    inbox.set_defaults(handler=run_inbox_list)
 
 
 def run_promote(args: argparse.Namespace) -> int:

@@ -4,6 +4,8 @@ occurs) and ``eval`` (how well routing answers the bank's own route checks)."""
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from pathlib import Path
 
 from memorybank.core.errors import UsageError
@@ -183,10 +185,7 @@ def run_eval(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     sources: list[tuple[str | None, str]] = []
     for file in args.file or ():
-        try:
-            sources.append((file.read_text(encoding="utf-8-sig"), str(file)))
-        except OSError as exc:
-            raise UsageError(f"Cannot read {file}: {exc.strerror or exc}") from None
+        sources.append((read_checks_file(file), str(file)))
     if not sources:
         if ROUTE_CHECKS not in bank.documents:
             raise UsageError(
@@ -208,6 +207,35 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         print("\n\n".join(format_eval(report, baselines) for report, baselines in reports))
     return 0
+
+
+CHECKS_LIMIT = 5_000_000
+"""Bytes a file of route checks may hold: a table of questions, not a dump."""
+
+
+def read_checks_file(file: Path) -> str:
+    """The text of a file of route checks: a regular file, opened without blocking (a FIFO or a
+    device is refused, never waited on or read forever), at most ``CHECKS_LIMIT`` bytes of UTF-8."""
+    try:
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise UsageError(f"Cannot read {file}: it is not a regular file.")
+            if info.st_size > CHECKS_LIMIT:
+                raise UsageError(
+                    f"Cannot read {file}: it is {info.st_size:,} bytes, past the {CHECKS_LIMIT:,} a file of "
+                    "route checks may hold."
+                )
+            data = os.read(fd, CHECKS_LIMIT + 1)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise UsageError(f"Cannot read {file}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"Cannot read {file}: it is not UTF-8 text (byte {exc.start + 1}).") from None
 
 
 def format_eval(report: EvalReport, baselines: dict[str, EvalReport] | None = None) -> str:

@@ -61,6 +61,7 @@ def run_validate(args: argparse.Namespace) -> int:
     if chosen is None:
         chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     base = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+    args.verdict = 1 if report.errors else 0  # the exit code even if the reader stops early
     if chosen == "json":
         print(format_json(report))
     elif chosen == "github":
@@ -69,4 +70,4 @@ def run_validate(args: argparse.Namespace) -> int:
         print(format_sarif(report, bank.root, base, package_version()))
     else:
         print(format_text(report, summary=args.summary))
-    return 1 if report.errors else 0
+    return args.verdict
