@@ -162,11 +162,14 @@ def _resolve_ref(repo: Repository, ref: str) -> tuple[str, str | None]:
     return first, note
 
 
-def _refuse_past_a_shallow_start(repo: Repository, since: str, first: str) -> None:
-    """In a shallow clone (CI's default checkout) the commits before ``first`` exist but were not
-    fetched: measuring from ``first`` would report a false delta, so say what to fetch instead."""
+def _refuse_past_a_shallow_start(repo: Repository, since: str, first: str | None = None) -> None:
+    """In a shallow clone (CI's default checkout) the commits before ``first`` (the clone's first
+    commit when not given) exist but were not fetched: measuring from it would report a false delta,
+    so say what to fetch instead."""
     if (repo.succeeds("rev-parse", "--is-shallow-repository") or "").strip() != "true":
         return
+    if first is None:
+        first = repo.run("rev-list", "--max-parents=0", "HEAD", "--").split()[0]
     raise GitError(
         f'"{since}" reaches past the history this shallow clone holds (it starts at {first[:8]}), so what '
         "changed since then cannot be told. Fetch more history first (git fetch --unshallow, or git fetch "
@@ -187,7 +190,7 @@ def _since_date(bank: Bank, repo: Repository, since: str, cutoff: datetime) -> C
         if datetime.fromisoformat(date) <= cutoff:
             note = f"Measured from commit {full[:8]} ({date}), the last one before {since}."
             return _by_git(bank, repo, since, full, note)
-    _refuse_past_a_shallow_start(repo, since, repo.run("rev-list", "--max-parents=0", "HEAD", "--").split()[0])
+    _refuse_past_a_shallow_start(repo, since)
     empty = repo.succeeds("hash-object", "-t", "tree", os.devnull)
     note = f"No commit is older than {since}, so every document in the bank counts as added."
     return _by_git(bank, repo, since, (empty or EMPTY_TREE).strip(), note, base_is_commit=False)

@@ -224,8 +224,12 @@ def materialize_flows(bank: Bank, *, force: bool = False, keep_edits: bool = Fal
                 data = RawDoc.load(bank.root, rel).encode(data.decode("utf-8"))
             tx.write(rel, data)
             files.append(rel)
-        edited = [c.path for c in tx.plan().changes if c.kind == "modify" and c.path != "flows/templates/README.md"]
-        if keep_edits and edited:
+        edited = (
+            [c.path for c in tx.plan().changes if c.kind == "modify" and c.path != "flows/templates/README.md"]
+            if keep_edits
+            else []
+        )
+        if edited:
             raise Refusal(
                 f"The team edited {len(edited)} templates ({', '.join(edited[:3])}{', ...' if len(edited) > 3 else ''}). "
                 "Overwriting them is the owner's decision: they can run `memorybank materialize-flows --force`.",

@@ -185,8 +185,9 @@ def route(
             factors = {p: intent_factor(asked, roles[p], answering) for p, v in scores.items() if v >= reach}
             for path, factor in factors.items():
                 scores[path] *= factor
-        versions = bank.extension("route.versions", lambda bank, _: named_versions(bank.documents))
-        named = damp_named(scores, versions) if body_evidence else {}  # wherever they rank
+        named: dict[str, str] = {}
+        if body_evidence:  # a version or a review its file name declares is damped wherever it ranks
+            named = damp_named(scores, bank.extension("route.versions", lambda bank, _: named_versions(bank.documents)))
         owners = _owners_named(bank, terms, coverage, headers)
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold

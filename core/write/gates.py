@@ -153,6 +153,7 @@ def _refuse_twins(root: Path, target: str) -> None:
     directory = root
     walked: list[str] = []
     for name in target.split("/"):
+        folded = _folded(name)
         if directory.exists() and not directory.is_dir():
             raise Refusal(
                 f"{target} would go inside {'/'.join(walked)}, which is a file, not a folder.", reason="not-a-folder"
@@ -160,7 +161,7 @@ def _refuse_twins(root: Path, target: str) -> None:
         if not directory.is_dir():
             return
         try:
-            twins = [e for e in os.listdir(directory) if e != name and _folded(e) == _folded(name)]
+            twins = [e for e in os.listdir(directory) if e != name and _folded(e) == folded]
         except OSError:
             twins = []
         if twins:

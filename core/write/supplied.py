@@ -56,28 +56,61 @@ def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, al
             reason="outside-project",
         )
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as error:
-        raise _unreadable(file, name, error.strerror or str(error)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise _unreadable(file, name, "it is not a regular file")
-        if info.st_size > TEXT_LIMIT:
-            raise Refusal(
-                f'{name}File "{file}" is {info.st_size:,} bytes, past the {TEXT_LIMIT:,} a write accepts. '
-                "Split it, or write the document section by section.",
-                reason="too-large",
-            )
-        data = os.read(fd, TEXT_LIMIT + 1)
-    except OSError as error:
-        raise _unreadable(file, name, error.strerror or str(error)) from None
-    finally:
-        os.close(fd)
+        data = read_regular(path, TEXT_LIMIT, follow_links=False)
+    except TooLarge as error:
+        raise Refusal(
+            f'{name}File "{file}" is {error.size:,} bytes, past the {TEXT_LIMIT:,} a write accepts. '
+            "Split it, or write the document section by section.",
+            reason="too-large",
+        ) from None
+    except Unreadable as error:
+        raise _unreadable(file, name, error.reason) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise _unreadable(file, name, "it is not UTF-8 text") from None
+
+
+class Unreadable(Exception):
+    """A file that cannot be read as a regular file: ``reason`` says why, in a few words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class TooLarge(Unreadable):
+    """A regular file past the size its reader accepts."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"it is {size:,} bytes")
+        self.size = size
+
+
+def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes:
+    """The bytes of the regular file at ``path``, opened without blocking: a FIFO or a device is
+    refused, never waited on or read forever, and a file past ``limit`` bytes is not read.
+
+    Raises:
+        TooLarge: the file holds more than ``limit`` bytes.
+        Unreadable: it is not a regular file, or the system refused it (``reason`` says which).
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0))
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise Unreadable(error.strerror or str(error)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("it is not a regular file")
+        if info.st_size > limit:
+            raise TooLarge(info.st_size)
+        return os.read(fd, limit + 1)
+    except OSError as error:
+        raise Unreadable(error.strerror or str(error)) from None
+    finally:
+        os.close(fd)
 
 
 def _unreadable(file: str, name: str, reason: str) -> Refusal:

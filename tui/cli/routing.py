@@ -4,8 +4,6 @@ occurs) and ``eval`` (how well routing answers the bank's own route checks)."""
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 from pathlib import Path
 
 from memorybank.core.errors import UsageError
@@ -216,22 +214,16 @@ CHECKS_LIMIT = 5_000_000
 def read_checks_file(file: Path) -> str:
     """The text of a file of route checks: a regular file, opened without blocking (a FIFO or a
     device is refused, never waited on or read forever), at most ``CHECKS_LIMIT`` bytes of UTF-8."""
+    from memorybank.core.write.supplied import TooLarge, Unreadable, read_regular
+
     try:
-        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK)
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise UsageError(f"Cannot read {file}: it is not a regular file.")
-            if info.st_size > CHECKS_LIMIT:
-                raise UsageError(
-                    f"Cannot read {file}: it is {info.st_size:,} bytes, past the {CHECKS_LIMIT:,} a file of "
-                    "route checks may hold."
-                )
-            data = os.read(fd, CHECKS_LIMIT + 1)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise UsageError(f"Cannot read {file}: {exc.strerror or exc}") from None
+        data = read_regular(file, CHECKS_LIMIT)
+    except TooLarge as error:
+        raise UsageError(
+            f"Cannot read {file}: it is {error.size:,} bytes, past the {CHECKS_LIMIT:,} a file of route checks may hold."
+        ) from None
+    except Unreadable as error:
+        raise UsageError(f"Cannot read {file}: {error.reason}.") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

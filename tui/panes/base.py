@@ -271,8 +271,8 @@ them), so ``ctrl+a ctrl+k`` clears the question from its results as it does in t
 def type_into(box: Input, others: tuple[Widget, ...], event: events.Key) -> None:
     """Send to ``box`` what was typed while one of ``others`` (its list, its filter) had the focus and
     no key stands for: a character goes on the text, the box's deleting keys (Backspace, ctrl+w,
-    ctrl+u...) and line keys (ctrl+a, ctrl+e) edit it. Whoever comes back to a pane and types is typing a question, not one-key
-    actions. A key of the same burst, handed to the list before the first character moved the focus
+    ctrl+u...) and line keys (ctrl+a, ctrl+e) edit it. Whoever comes back to a pane and types is
+    typing a question, not one-key actions. A key of the same burst, handed to the list before the first character moved the focus
     into the box, is text too (the box takes every character it is given itself, so a character
     that reaches the pane while the box has the focus was handed elsewhere): left to the app, ``x``
     of "tax" opened the score's explanation, and ``ctrl+u`` cleared the letters typed after it."""
