@@ -24,6 +24,7 @@ from memorybank.core.lang import (
     search_tokens,
     token_parts,
 )
+from memorybank.core.linked import LinkedWords
 from memorybank.core.model import Document
 from memorybank.core.section_index import SectionEntry, split_sections
 
@@ -101,6 +102,8 @@ class BodyIndex:
         self._norms: dict[str, float] | None = None
         self._joined: tuple[_Joined, _Joined] | None = None
         self.archived: set[str] = set()
+        self.linked = LinkedWords()
+        """What other documents write around their links to each document (``core.linked``)."""
 
     def __len__(self) -> int:
         return len(self.stamps)
@@ -240,6 +243,7 @@ class BodyIndex:
         self.total_length += len(tokens)
         self.bodies[path] = body
         self.body_lines[path] = doc.body_line
+        self.linked.add(doc, body.split("\n"))
 
     def _drop(self, path: str) -> None:
         gone = False
@@ -253,6 +257,7 @@ class BodyIndex:
             self.table.changed()
             self._cognates = None
         self.total_length -= self.lengths.pop(path, 0)
+        self.linked.drop(path)
         self.bodies.pop(path, None)
         self.body_lines.pop(path, None)
         self._sections.pop(path, None)

@@ -22,12 +22,12 @@ def hit_of(
     doc: Document,
     acc: Fields,
     score: float,
-    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None],
+    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None, tuple[float, tuple[str, ...]]],
     weights: dict[str, float],
     intent: float = 1.0,
     draft_of: str | None = None,
 ) -> RouteHit:
-    body, words, section_points, place = evidence
+    body, words, section_points, place, (linked, linked_words) = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
     breakdown = ScoreBreakdown(
         acc.canonical,
@@ -46,6 +46,8 @@ def hit_of(
         round_half_up(section_points, 2),
         intent,
         draft_of=draft_of,
+        linked=round_half_up(linked, 2),
+        linked_words=linked_words,
     )
     section, line = acc.section, acc.section_line
     if place is not None:

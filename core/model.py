@@ -12,6 +12,10 @@ from typing import Any
 # The layer names live apart, so the workbench's first frame can list them without this module.
 from memorybank.core.layer_names import LAYERS as LAYERS
 
+ROUTE_CHECKS = "dna/route-checks.md"
+"""The bank's own routing questions (``core.evaluate``): its body quotes every question beside the
+document expected to answer it, so routing takes no evidence from it."""
+
 
 @dataclass(frozen=True, slots=True)
 class Section:
@@ -211,6 +215,9 @@ class ScoreBreakdown:
     draft_of: str | None = None
     """The working copy this document is a draft of: a near copy of it, or named a version or a
     review of it (counted at a lower weight; see ``core.drafts``)."""
+    linked: float = 0.0
+    """Points from what other documents write around their links to this one (``core.linked``)."""
+    linked_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from memorybank.core.intent import (
 )
 from memorybank.core.lang import check_question, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
+from memorybank.core.model import ROUTE_CHECKS as ROUTE_CHECKS  # the checks evaluate reads
 from memorybank.core.model import RouteHit as RouteHit  # the hit callers import with the route
 from memorybank.core.model import RouteResult
 from memorybank.core.proximity import closeness
@@ -64,6 +65,10 @@ SECTION_SHARE = 1.0
 body term: a document one of whose sections holds the question's words together gains over one
 that mentions them here and there. It is scaled by how many of the question's words the body holds
 within a sentence or two (``proximity``)."""
+LINKED_SHARE = 0.2
+"""What other documents write around their links to a document (``core.linked``) is worth at best
+this share of the best header score: a hint beside the document's own evidence, not a match of
+its own (measured in ``core.linked``)."""
 SECTION_CANDIDATES = 30
 """Documents whose sections are scored: this many best by headers and as many best by body."""
 BODY_FLOOR = 1.0
@@ -75,9 +80,6 @@ to the best header match found: a best match naming a sliver of the question is 
 the bodies decide. Measured on the tunable sets with held-out-5 among them: Recall@1 0.77 to 0.79,
 Recall@3 0.92 to 0.93 (held-out-5 0.70/0.87 to 0.72/0.89, ``lynxlg__telegram_shop_bot`` 0.50/0.78
 to 0.61/0.83); the first tuning set lost two questions at rank 1. 2 and 4 gain less."""
-ROUTE_CHECKS = "dna/route-checks.md"
-"""The bank's own routing questions: its body quotes every question, so it gives no body evidence.
-A registry's body counts only its own lines (see ``core.registries``)."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
@@ -173,9 +175,12 @@ def route(
             bodies = bodies if body_scale else {}
             near = closeness(catalog.positions_of, list(sections), concepts)
             section_points = _points({p: v * near[p] for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
+            linked = catalog.linked.evidence(concepts)
+            allowed = filtered if doc_kind or layer else catalog.searchable
+            linked_points = _points({p: v for p, v in linked.items() if p in allowed}, LINKED_SHARE * scale)
         else:
-            body_scale, section_points = 0.0, {}
-        scores = _sum(headers, bodies, body_scale, section_points)
+            body_scale, section_points, linked_points = 0.0, {}, {}
+        scores = _sum(headers, bodies, body_scale, section_points, linked_points)
         asked = intents(question)
         roles = bank.extension("route.roles", _roles)
         factors: dict[str, float] = {}
@@ -202,7 +207,14 @@ def route(
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
             place = enclosing(bank.documents[path], best[1].line) if best else None
-            evidence = (bodies.get(path, 0.0) * body_scale, words, section_points.get(path, 0.0), place)
+            said = linked_points.get(path, 0.0)
+            evidence = (
+                bodies.get(path, 0.0) * body_scale,
+                words,
+                section_points.get(path, 0.0),
+                place,
+                (said, catalog.linked.words_for(path, concepts) if said else ()),
+            )
             hit = hit_of(
                 bank.documents[path],
                 acc,
@@ -264,12 +276,18 @@ def _scale(evidence: dict[str, float], worth: float, best_of: Iterable[str]) -> 
 
 
 def _sum(
-    headers: dict[str, float], bodies: dict[str, float], body_scale: float, sections: dict[str, float]
+    headers: dict[str, float],
+    bodies: dict[str, float],
+    body_scale: float,
+    sections: dict[str, float],
+    linked: dict[str, float],
 ) -> dict[str, float]:
     """Every document's points: the larger part first (copied, bodies scaled to points as they
     are) and the others added."""
     ordered = sorted(
-        ((headers, 1.0), (bodies, body_scale), (sections, 1.0)), key=lambda part: len(part[0]), reverse=True
+        ((headers, 1.0), (bodies, body_scale), (sections, 1.0), (linked, 1.0)),
+        key=lambda part: len(part[0]),
+        reverse=True,
     )
     first, scale = ordered[0]
     scores = defaultdict(float, {p: v * scale for p, v in first.items()} if scale != 1.0 else first)

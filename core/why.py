@@ -27,6 +27,9 @@ def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
     body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')
+    linked = [w for w in b.linked_words if w not in shown][:WHY_WORDS]
+    if linked:
+        parts.append(f'links to it mention "{", ".join(linked)}"')
     if layer == "delivery":
         parts.append(DELIVERY_NOTE)
     if b.draft_of:

@@ -34,6 +34,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     # Points with no section named came from the text above the first ## heading.
     opening = "the opening, above the first ## heading" if b.section else ""
     table.add_row("+ best section", f"{b.section:.2f}", hit.section or opening)
+    if b.linked:
+        table.add_row("+ links to it", f"{b.linked:.2f}", ", ".join(b.linked_words))
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     if b.draft_of:

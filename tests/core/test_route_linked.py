@@ -1,0 +1,97 @@
+"""What other documents write around their links to a document counts as evidence for it."""
+
+from __future__ import annotations
+
+from memorybank.core.body_index import body_index
+from memorybank.core.route import route
+
+from tests.core.route_banks import doc, small_bank
+
+QUESTION = "why is an amount never rounded twice"
+
+
+def _files(pointer: str) -> dict[str, str]:
+    return {
+        "adr/ADR-001-storage.md": doc(
+            "ADR-001: Amount storage", "How amounts are stored", "Every amount is an integer."
+        ),
+        "adr/ADR-002-display.md": doc(
+            "ADR-002: Amount display", "How amounts are shown", "Every amount has two decimals."
+        ),
+        "domain/money.md": doc("Money", "Money in the product", pointer),
+    }
+
+
+def test_the_words_beside_a_link_lift_the_document_it_links(tmp_path):
+    """Two decisions match the question's headers alike; the one another document describes, on
+    the line that links it, in the question's words ranks first of the two, and says why."""
+    bank = small_bank(
+        tmp_path, _files("Nothing is ever rounded twice: see [the storage one](../adr/ADR-001-storage.md).")
+    )
+    hits = {hit.path: (rank, hit) for rank, hit in enumerate(route(bank, QUESTION).hits)}
+    storage, display = hits["adr/ADR-001-storage.md"], hits["adr/ADR-002-display.md"]
+    assert storage[0] < display[0]
+    assert storage[1].breakdown.linked > 0 and set(storage[1].breakdown.linked_words) == {"rounded", "twice"}
+    assert 'links to it mention "rounded, twice"' in storage[1].why
+    assert display[1].breakdown.linked == 0 and "links to it" not in display[1].why
+
+
+def test_the_label_and_the_target_of_a_link_are_not_its_words(tmp_path):
+    """A link's label and target name the document (its headers count those already): only the
+    words written around the link count."""
+    bank = small_bank(tmp_path, _files("See [rounded twice](../adr/ADR-001-storage.md) and ../adr/ADR-001-storage.md."))
+    assert body_index(bank).linked.postings == {
+        "see": {"adr/ADR-001-storage.md": 1},
+        "and": {"adr/ADR-001-storage.md": 1},
+    }
+    hits = route(bank, QUESTION).hits
+    assert all(hit.breakdown.linked == 0 for hit in hits)
+
+
+def test_links_from_the_same_folder_routing_checks_and_templates_give_nothing(tmp_path):
+    """A package's members share its headers already; the routing checks quote every question
+    beside its expected document; a template's words describe no real document."""
+    files = _files("Money is shown to guests in rubles.")
+    files["adr/ADR-002-display.md"] = doc(
+        "ADR-002: Amount display", "How amounts are shown", "Rounded twice? See [ADR-001](ADR-001-storage.md)."
+    )
+    files["dna/route-checks.md"] = doc(
+        "Route checks",
+        "Questions routing must answer",
+        f"| Question | Expected |\n|---|---|\n| {QUESTION} | [storage](../adr/ADR-001-storage.md) |",
+    )
+    files["flows/templates/adr.md"] = doc(
+        "ADR template",
+        "The shape of a decision",
+        "Rounded twice, see [ADR-001](../../adr/ADR-001-storage.md).",
+        doc_function="template",
+    )
+    bank = small_bank(tmp_path, files)
+    assert body_index(bank).linked.postings == {}
+    assert all(hit.breakdown.linked == 0 for hit in route(bank, QUESTION).hits)
+
+
+def test_an_edited_or_deleted_source_takes_its_words_back(tmp_path):
+    bank = small_bank(
+        tmp_path, _files("Nothing is ever rounded twice: see [the storage one](../adr/ADR-001-storage.md).")
+    )
+    linked = body_index(bank).linked
+    assert linked.postings["twice"] == {"adr/ADR-001-storage.md": 1}
+
+    (tmp_path / "domain/money.md").write_text(
+        doc(
+            "Money",
+            "Money in the product",
+            "Values: see [the storage one](../adr/ADR-001-storage.md), then store them.",
+        ),
+        encoding="utf-8",
+    )
+    bank.refresh()
+    linked = body_index(bank).linked
+    assert "twice" not in linked.postings and linked.postings["store"] == {"adr/ADR-001-storage.md": 1}
+    assert all(hit.breakdown.linked == 0 for hit in route(bank, QUESTION).hits)
+
+    (tmp_path / "domain/money.md").unlink()
+    bank.refresh()
+    linked = body_index(bank).linked
+    assert linked.postings == {} and not linked.lengths
