@@ -96,24 +96,40 @@ class LinkedWords:
                         del postings[token]
         self._norms = None
 
-    def evidence(self, concepts: Iterable[tuple[float, dict[str, float]]]) -> dict[str, float]:
-        """BM25 of each linked document over the words around links to it, for the question's
-        concepts as ``body_evidence`` weighs them (idf over bodies, indexed form -> weight)."""
+    def evidence(self, concepts: list[tuple[float, dict[str, float]]], among: Iterable[str]) -> dict[str, float]:
+        """BM25 of each document of ``among`` over the words around links to it, for the
+        question's concepts as ``body_evidence`` weighs them (idf over bodies, indexed form ->
+        weight). Only the documents in contention are looked at, so the cost stays flat."""
         norms = self._norms
         if norms is None:
             average = (self.lengths.total() / len(self.lengths) if self.lengths else 0.0) or 1.0
             norms = self._norms = {
                 p: LINKED_K1 * (1.0 - LINKED_B + LINKED_B * n / average) for p, n in self.lengths.items()
             }
+        lists = [
+            (
+                idf * (LINKED_K1 + 1.0),
+                [(bucket, weight) for token, weight in forms.items() if (bucket := self.postings.get(token))],
+            )
+            for idf, forms in concepts
+        ]
+        lists = [(boost, buckets) for boost, buckets in lists if buckets]
         scores: dict[str, float] = {}
-        for idf, forms in concepts:
-            frequency: dict[str, float] = {}
-            for token, weight in forms.items():
-                for path, count in self.postings.get(token, {}).items():
-                    frequency[path] = frequency.get(path, 0.0) + count * weight
-            boost = idf * (LINKED_K1 + 1.0)
-            for path, tf in frequency.items():
-                scores[path] = scores.get(path, 0.0) + boost * tf / (tf + norms[path])
+        for path in among:
+            norm = norms.get(path)
+            if norm is None:
+                continue
+            score = 0.0
+            for boost, buckets in lists:
+                tf = 0.0
+                for bucket, weight in buckets:
+                    count = bucket.get(path)
+                    if count:
+                        tf += count * weight
+                if tf:
+                    score += boost * tf / (tf + norm)
+            if score:
+                scores[path] = score
         return scores
 
     def words_for(self, path: str, concepts: Iterable[tuple[float, dict[str, float]]]) -> tuple[str, ...]:

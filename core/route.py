@@ -175,9 +175,7 @@ def route(
             bodies = bodies if body_scale else {}
             near = closeness(catalog.positions_of, list(sections), concepts)
             section_points = _points({p: v * near[p] for p, (v, _) in sections.items()}, SECTION_SHARE * scale)
-            linked = catalog.linked.evidence(concepts)
-            allowed = filtered if doc_kind or layer else catalog.searchable
-            linked_points = _points({p: v for p, v in linked.items() if p in allowed}, LINKED_SHARE * scale)
+            linked_points = _points(catalog.linked.evidence(concepts, candidates), LINKED_SHARE * scale)
         else:
             body_scale, section_points, linked_points = 0.0, {}, {}
         scores = _sum(headers, bodies, body_scale, section_points, linked_points)
