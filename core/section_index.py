@@ -7,10 +7,19 @@ heading, its line in the raw file, and the count of each token, heading words co
 its best candidates with BM25 over these counts, scaled by the share of the question's words the
 section holds, so a document gains from the one section that holds the question's words together,
 and the hit can say where to start reading.
+
+A word of the question weighs, in a section's score, by how few of the candidates' sections hold it
+(BM25's idf over those sections, not over whole bodies): what sets one section apart from the others
+in contention, not what the whole bank rarely says. A word every candidate section holds (the topic
+all of them share) hardly counts; one that a single section holds decides. Measured on the tunable
+sets (1,239 questions) against the bodies' idf: Recall@1 864 to 876, Recall@3 1,090 to 1,088 (31
+questions up, 22 down); the idf over every section of the bank gave 877/1,083, over the candidates'
+whole bodies 850/1,081, and the geometric mean of the bodies' idf and this one 867/1,087.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -90,36 +99,48 @@ def best_sections(
     candidates: list[str],
     concepts: list[tuple[float, dict[str, float]]],
 ) -> dict[str, tuple[float, SectionEntry]]:
-    """For each candidate document, its best section and that section's BM25 score.
+    """For each candidate document, its best section and that section's BM25 score, each word
+    weighted by its rarity among the candidates' sections (see the module's docstring).
 
     Args:
         sections_of: path -> its sections.
         candidates: the documents to score.
-        concepts: (idf weight, indexed token -> weight of that form) per concept of the question.
+        concepts: (idf weight over bodies, indexed token -> weight of that form) per concept of
+            the question; only the forms are used here.
     """
-    found: dict[str, tuple[float, SectionEntry]] = {}
     parts = {path: sections_of(path) for path in candidates}
     count = sum(len(entries) for entries in parts.values())
     average = (sum(e.length for entries in parts.values() for e in entries) / count if count else 0.0) or 1.0
     per_word = (1.0 - COVERAGE_FLOOR) / (len(concepts) or 1)
-    for path, entries in parts.items():
-        best, best_entry = 0.0, None
+    held: list[list[tuple[SectionEntry, list[tuple[int, float]]]]] = []
+    holding = [0] * len(concepts)
+    for entries in parts.values():
+        found = []
         for entry in entries:
-            counts = entry.counts
-            norm = SECTION_K1 * (1.0 - SECTION_B + SECTION_B * entry.length / average)
-            score, matched = 0.0, 0
-            for idf, variants in concepts:
+            counts, frequencies = entry.counts, []
+            for number, (_, variants) in enumerate(concepts):
                 tf = 0.0
                 for token, weight in variants.items():
-                    count = counts.get(token)
-                    if count:
-                        tf += (count + HEADING_EXTRA if token in entry.heading_tokens else count) * weight
+                    occurrences = counts.get(token)
+                    if occurrences:
+                        tf += (occurrences + HEADING_EXTRA if token in entry.heading_tokens else occurrences) * weight
                 if tf:
-                    score += idf * tf * (SECTION_K1 + 1.0) / (tf + norm)
-                    matched += 1
-            score *= COVERAGE_FLOOR + per_word * matched
+                    frequencies.append((number, tf))
+                    holding[number] += 1
+            found.append((entry, frequencies))
+        held.append(found)
+    rarity = [math.log(1.0 + (count - n + 0.5) / (n + 0.5)) * (SECTION_K1 + 1.0) for n in holding]
+    best_of: dict[str, tuple[float, SectionEntry]] = {}
+    for path, found in zip(parts, held):
+        best, best_entry = 0.0, None
+        for entry, frequencies in found:
+            if not frequencies:
+                continue
+            norm = SECTION_K1 * (1.0 - SECTION_B + SECTION_B * entry.length / average)
+            score = sum(rarity[number] * tf / (tf + norm) for number, tf in frequencies)
+            score *= COVERAGE_FLOOR + per_word * len(frequencies)
             if score > best:
                 best, best_entry = score, entry
         if best_entry is not None:
-            found[path] = (best, best_entry)
-    return found
+            best_of[path] = (best, best_entry)
+    return best_of

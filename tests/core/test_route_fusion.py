@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from memorybank.core import families as families_module
 from memorybank.core import section_index
 from memorybank.core.bank import Bank
@@ -126,8 +127,29 @@ def test_a_section_holding_every_word_of_the_question_beats_one_repeating_a_few(
     concepts = [(3.0, {"timeout": 1.0}), (3.0, {"upload": 1.0}), (2.0, {"chunked": 1.0}), (2.0, {"transfer": 1.0})]
     best = best_sections(sections.__getitem__, ["doc.md"], concepts)
     assert best["doc.md"][1].heading == "limits"
+    # Apart, the section holding every word gains on the repeating one by the share it holds.
+    apart = {"a.md": sections["doc.md"][:1], "b.md": sections["doc.md"][1:]}
+
+    def lead() -> float:
+        scores = best_sections(apart.__getitem__, ["a.md", "b.md"], concepts)
+        return scores["b.md"][0] / scores["a.md"][0]
+
+    covered = lead()
     monkeypatch.setattr(section_index, "COVERAGE_FLOOR", 1.0)
-    assert best_sections(sections.__getitem__, ["doc.md"], concepts)["doc.md"][1].heading == "timeouts"
+    assert covered == pytest.approx(lead() * 1.0 / (0.5 + 0.5 * 2 / 4))
+
+
+def test_a_word_every_candidate_section_holds_hardly_counts():
+    """The question's words weigh by their rarity among the candidates' sections, not the bank's
+    bodies: "upload", rare in the bank but in every section in contention, does not let the section
+    repeating it beat the one holding the word that sets it apart."""
+    sections = {
+        "a.md": split_sections(["## uploads", " ".join(["upload"] * 8)], first_line=1),
+        "b.md": split_sections(["## transfers", "each upload is a chunked transfer"], first_line=1),
+    }
+    concepts = [(3.0, {"upload": 1.0}), (0.5, {"chunked": 1.0})]
+    best = best_sections(sections.__getitem__, ["a.md", "b.md"], concepts)
+    assert best["b.md"][0] > best["a.md"][0]
 
 
 def test_a_header_match_naming_a_sliver_of_the_question_leaves_the_answer_to_the_bodies(tmp_path, monkeypatch):
