@@ -7,7 +7,7 @@ bar is measured on), then ``tuning-2``, ``held-out-4``, ``held-out-5``, ``held-o
 ``held-out-7``, ``held-out-8``, ``held-out-9``, ``held-out-10``, ``held-out-11``, ``held-out-12`` and ``held-out-13`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
 tune on (everything but the never-looked-at ones). Each table ends with the figures of the questions
 written in Russian and of those written in English. ``--misses`` is refused on ``held-out-3``,
-``held-out-4``, ``held-out-12`` and ``held-out-13``: their questions are never looked at.
+``held-out-4`` and ``held-out-13``: their questions are never looked at.
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
@@ -34,8 +34,9 @@ end, then a tuning set), and ``held-out-9/`` (40 more on each, likewise, for rou
 XI, then a tuning set), and ``held-out-10/`` (40 more on each, likewise, for routing XII; measured once at its end,
 then a tuning set), and ``held-out-11/`` (40 more on each, likewise, written at the end of routing XI beside
 held-out-10, for routing XIII; measured once at its end, then a tuning set), and ``held-out-12/`` (40 more on
-each, likewise, written at the start of routing XIII, for the round after it), and ``held-out-13/`` (40
-more on each, likewise, written at the start of routing XIV, for the round after it): one file per bank.
+each, likewise, written at the start of routing XIII, for routing XIV; measured once at its end, then a
+tuning set), and ``held-out-13/`` (40 more on each, likewise, written at the start of routing XIV, for the
+round after it): one file per bank.
 Templates and inbox notes are excluded by all three rankers.
 """
 
@@ -82,7 +83,7 @@ SETS = {
 }
 ORIGINAL = ("tuning", "held-out", "held-out-2", "held-out-3")
 """The sets ``--set all`` puts together: the bar stays measured on the same 351 questions."""
-NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-12", "held-out-13")
+NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-13")
 """The sets whose questions are never looked at: measured in aggregate only, never tuned on."""
 GROUPS = {
     "all": (ORIGINAL, tuple(name for name in SETS if name not in ORIGINAL)),
