@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memorybank.core.lang import inflection_stem
 from memorybank.core.model import ScoreBreakdown
 
 DELIVERY_NOTE = "delivery layer, ranked below knowledge"
@@ -27,7 +28,8 @@ def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
     body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')
-    linked = [w for w in b.linked_words if w not in shown][:WHY_WORDS]
+    told = {inflection_stem(w) for w in b.body_words}
+    linked = [w for w in b.linked_words if w not in shown and inflection_stem(w) not in told][:WHY_WORDS]
     if linked:
         parts.append(f'links to it mention "{", ".join(linked)}"')
     if layer == "delivery":
