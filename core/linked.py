@@ -22,8 +22,13 @@ from collections import Counter
 from collections.abc import Iterable
 
 from memorybank.core.lang import fold, search_tokens
-from memorybank.core.model import ROUTE_CHECKS, Document
+from memorybank.core.model import ROUTE_CHECKS, Document, Link
 
+MAX_LINKS = 8
+"""A line holding more links than this is a list, not a description of one document, and gives
+nothing (the real banks' lines hold four at most); this also bounds the work of one line."""
+MAX_CHARS = 4_000
+"""A longer line gives nothing (the real banks' longest line holding a link has 1,580 characters)."""
 LINKED_K1 = 1.2
 LINKED_B = 0.75
 
@@ -48,22 +53,25 @@ class LinkedWords:
         """Record what ``doc`` says around its links; ``body_lines`` are its folded body lines."""
         if doc.is_template or doc.is_inbox or doc.path == ROUTE_CHECKS:
             return
-        given: list[tuple[str, Counter[str]]] = []
         folder = _folder(doc.path)
+        by_line: dict[int, list[Link]] = {}
         for link in doc.links:
             target = link.resolved
-            if not target or target == doc.path or not target.endswith(".md") or (folder and _folder(target) == folder):
-                continue
-            offset = link.line - doc.body_line
-            if not 0 <= offset < len(body_lines):
+            if target and target != doc.path and target.endswith(".md") and not (folder and _folder(target) == folder):
+                by_line.setdefault(link.line, []).append(link)
+        given: list[tuple[str, Counter[str]]] = []
+        for number, links in by_line.items():
+            offset = number - doc.body_line
+            if len(links) > MAX_LINKS or not 0 <= offset < len(body_lines) or len(body_lines[offset]) > MAX_CHARS:
                 continue
             line = body_lines[offset]
-            for part in (link.label, link.raw):
-                if part:
-                    line = line.replace(fold(part), " ")
+            for link in links:
+                for part in (link.label, link.raw):
+                    if part:
+                        line = line.replace(fold(part), " ")
             words = Counter(search_tokens(line, folded=True))
             if words:
-                given.append((target, words))
+                given.extend((target, words) for target in dict.fromkeys(link.resolved for link in links))
         if not given:
             return
         self._given[doc.path] = given

@@ -1,6 +1,6 @@
 """Documents written to hang a reader: a heading of 50,000 spaces, the same run inside invalid YAML,
 20,000 headings, a YAML alias bomb, 20,000 broken ``derived_from`` entries (each finding located
-by line). Reading is linear in its input, so every command on a bank
+by line), one line of 20,000 links. Reading is linear in its input, so every command on a bank
 holding them answers at once: each is timed in CPU seconds (what the process spent, whatever else
 the machine was doing) and must stay under two.
 """
@@ -29,6 +29,8 @@ FILES = {
     "domain/many-headings.md": "---\ntitle: Many\n---\n# Many\n\n" + "## Heading\n\nx\n\n" * 20_000,
     "domain/bomb.md": f"---\ntitle: Bomb\n{BOMB}---\n# Bomb\n",
     "domain/deep-list.md": "---\ntitle: Deep\nderived_from:\n" + "  - ../nowhere.md\n" * 20_000 + "---\n# Deep\n",
+    "domain/link-line.md": "---\ntitle: Links\n---\n# Links\n\n"
+    + "".join(f"[a{i}](../ops/x.md) " for i in range(20_000)),
 }
 
 

@@ -95,3 +95,16 @@ def test_an_edited_or_deleted_source_takes_its_words_back(tmp_path):
     bank.refresh()
     linked = body_index(bank).linked
     assert linked.postings == {} and not linked.lengths
+
+
+def test_a_line_describes_each_document_it_links_unless_it_is_a_list(tmp_path):
+    """A line linking two documents says something of both; a line of many links is a list, and
+    what stands between them describes none (the work of one line stays bounded)."""
+    targets = [f"../adr/ADR-00{i}.md" for i in range(1, 10)]
+    files = {f"adr/ADR-00{i}.md": doc(f"ADR-00{i}", "A decision") for i in range(1, 10)}
+    files["domain/pair.md"] = doc("Pair", "Two", f"Rounding lives in [one]({targets[0]}) and [two]({targets[1]}).")
+    files["domain/list.md"] = doc("List", "Many", "Archive: " + ", ".join(f"[d]({t})" for t in targets) + ".")
+    bank = small_bank(tmp_path, files)
+    postings = body_index(bank).linked.postings
+    assert postings["rounding"] == {"adr/ADR-001.md": 1, "adr/ADR-002.md": 1}
+    assert "archive" not in postings
