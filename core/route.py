@@ -43,7 +43,7 @@ from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import ROUTE_CHECKS as ROUTE_CHECKS  # the checks evaluate reads
 from memorybank.core.model import RouteHit as RouteHit  # the hit callers import with the route
 from memorybank.core.model import RouteResult
-from memorybank.core.proximity import closeness
+from memorybank.core.proximity import PAIR_BOOST, closeness, pairs_held
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, round_half_up
@@ -179,6 +179,10 @@ def route(
         else:
             body_scale, section_points, linked_points = 0.0, {}, {}
         scores = _sum(headers, bodies, body_scale, section_points, linked_points)
+        if body_evidence:  # the question's words side by side in a body: raised wherever it ranks
+            for path, share in pairs_held(catalog.positions_of, candidates, concepts).items():
+                if path in scores:
+                    scores[path] *= 1.0 + PAIR_BOOST * share
         asked = intents(question)
         roles = bank.extension("route.roles", _roles)
         factors: dict[str, float] = {}
