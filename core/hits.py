@@ -24,10 +24,11 @@ def hit_of(
     score: float,
     evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None, tuple[float, tuple[str, ...]]],
     weights: dict[str, float],
-    intent: float = 1.0,
+    factors: tuple[float, float] = (1.0, 1.0),
     draft_of: str | None = None,
 ) -> RouteHit:
     body, words, section_points, place, (linked, linked_words) = evidence
+    intent, together = factors
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
     breakdown = ScoreBreakdown(
         acc.canonical,
@@ -48,6 +49,7 @@ def hit_of(
         draft_of=draft_of,
         linked=round_half_up(linked, 2),
         linked_words=linked_words,
+        together=round_half_up(together, 4),
     )
     section, line = acc.section, acc.section_line
     if place is not None:

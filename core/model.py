@@ -218,6 +218,9 @@ class ScoreBreakdown:
     linked: float = 0.0
     """Points from what other documents write around their links to this one (``core.linked``)."""
     linked_words: tuple[str, ...] = ()
+    together: float = 1.0
+    """The share of the question's consecutive word pairs its body holds side by side, as a factor
+    (``core.proximity``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,10 +179,12 @@ def route(
         else:
             body_scale, section_points, linked_points = 0.0, {}, {}
         scores = _sum(headers, bodies, body_scale, section_points, linked_points)
+        together: dict[str, float] = {}
         if body_evidence:  # the question's words side by side in a body: raised wherever it ranks
             for path, share in pairs_held(catalog.positions_of, candidates, concepts).items():
                 if path in scores:
-                    scores[path] *= 1.0 + PAIR_BOOST * share
+                    together[path] = 1.0 + PAIR_BOOST * share
+                    scores[path] *= together[path]
         asked = intents(question)
         roles = bank.extension("route.roles", _roles)
         factors: dict[str, float] = {}
@@ -223,7 +225,7 @@ def route(
                 -negative,
                 evidence,
                 weights,
-                factors.get(path, 1.0),
+                (factors.get(path, 1.0), together.get(path, 1.0)),
                 versions.get(path) or named.get(path),
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))

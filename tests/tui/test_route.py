@@ -419,3 +419,34 @@ async def test_ctrl_a_then_ctrl_k_on_the_results_clears_the_question_as_in_the_b
         assert route.question == "tax" and route.query_one("#route-question").has_focus
         await pilot.press("ctrl+e", "s")  # ctrl+e goes to the end, in the box as from the results
         assert route.question == "taxs"
+
+
+def test_explain_shows_links_and_words_together_and_its_parts_make_the_score(tmp_path):
+    """Every part that moved the score has its row, and the parts combine into the score shown."""
+    import io
+
+    from memorybank.core.route import route
+    from memorybank.tui.dialogs.explain import breakdown_table
+    from rich.console import Console
+
+    from tests.core.route_banks import doc, small_bank
+
+    files = {
+        "adr/ADR-001-storage.md": doc(
+            "ADR-001: Amount storage", "How amounts are stored", "No amount is rounded twice."
+        ),
+        "domain/money.md": doc(
+            "Money", "Money", "Totals are never rounded twice: see [it](../adr/ADR-001-storage.md)."
+        ),
+    }
+    hits = route(small_bank(tmp_path, files), "why is an amount never rounded twice").hits
+    hit = next(hit for hit in hits if hit.path == "adr/ADR-001-storage.md")
+    b = hit.breakdown
+    assert b.linked > 0 and b.together > 1
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(breakdown_table(hit))
+    text = console.export_text()
+    assert "+ links to it" in text and "never" in text.split("+ links to it")[1].splitlines()[0]
+    assert f"{b.together:.2f}" in next(line for line in text.splitlines() if "× words together" in line)
+    headers = b.raw * b.layer_weight * b.status_weight * b.closed_work + b.family
+    assert hit.score == pytest.approx((headers + b.body + b.section + b.linked) * b.together * b.intent, abs=0.05)

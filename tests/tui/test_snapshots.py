@@ -34,9 +34,10 @@ def test_route_pane(snap_compare, demo_source):
 def test_explain_dialog(snap_compare, demo_source):
     """The score breakdown of the top answer to "why postgres for jobs": the ADR's path and the
     question in the title, its why, then one row per part (canonical_for, purpose, title, best
-    heading, header sum, × layer, × status, × closed work, + body, + best section: "the opening,
-    above the first ## heading", + links to it: the words the bank's other documents write beside
-    their links to the ADR, × intent) ending in the score."""
+    heading, header sum, × layer, × status, + body, + best section: "the opening, above the first
+    ## heading", + links to it: the words the bank's other documents write beside their links to
+    the ADR, × intent; × closed work and × words together only when they are not 1) ending in the
+    score, and the Close button below it."""
 
     async def run_before(pilot):
         await settle(pilot)

@@ -147,6 +147,7 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 + (f" ({', '.join(b.body_words)})" if b.body_words else "")
                 + f" + best section {b.section:g}"
                 + (f" + links to it {b.linked:g} ({', '.join(b.linked_words)})" if b.linked else "")
+                + (f" x words together {b.together:.2f}" if b.together != 1 else "")
                 + (f" x intent {b.intent:g}" if b.intent != 1 else "")
             )
     return "\n".join(lines)

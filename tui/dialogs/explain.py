@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -27,7 +27,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     table.add_row(Text("header sum", style="bold"), Text(f"{b.raw:.2f}", style="bold"), "")
     table.add_row("× layer", f"{b.layer_weight:.2f}", hit.layer)
     table.add_row("× status", f"{b.status_weight:.2f}", hit.status or "(none)")
-    table.add_row("× closed work", f"{b.closed_work:.2f}", "delivery done or cancelled" if b.closed_work != 1 else "")
+    if b.closed_work != 1:
+        table.add_row("× closed work", f"{b.closed_work:.2f}", "delivery done or cancelled")
     if b.family:
         table.add_row("+ family headers", f"{b.family:.2f}", "its package folder's best header match")
     table.add_row("+ body", f"{b.body:.2f}", ", ".join(b.body_words))
@@ -36,6 +37,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     table.add_row("+ best section", f"{b.section:.2f}", hit.section or opening)
     if b.linked:
         table.add_row("+ links to it", f"{b.linked:.2f}", ", ".join(b.linked_words))
+    if b.together != 1:
+        table.add_row("× words together", f"{b.together:.2f}", "word pairs of the question side by side")
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     if b.draft_of:
@@ -54,7 +57,7 @@ class ExplainDialog(ModalScreen[None]):
     ExplainDialog {
         align: center middle;
     }
-    ExplainDialog > Vertical {
+    ExplainDialog > VerticalScroll {
         width: 76;
         max-width: 98%;
         height: auto;
@@ -83,7 +86,7 @@ class ExplainDialog(ModalScreen[None]):
         self.hit = hit
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():
             yield Static(f"{self.hit.path}  ·  “{self.question}”", classes="dialog-title", markup=False)
             yield Static(self.hit.why or "-", classes="explain-why", markup=False)
             yield Static(breakdown_table(self.hit))
