@@ -9,7 +9,9 @@ damped, see ``CLOSED_WORK``). Body
 evidence (BM25 over the search index) is a secondary term, capped so prose lifts a document no
 header mentions but never drowns a strong header match; a match is strong by what it names of the
 question, so when the best one names a sliver of it the bodies decide (``FULL_MATCH``). The members of a package folder share its
-best header match (``families``), so its body and sections choose the member to read. A draft
+best header match (``families``), so its body and sections choose the member to read. What other
+documents write beside their links to a document counts for it (``linked``), and a body holding the
+question's words side by side is raised (``proximity``). A draft
 nearly the same as another document of the answer, or named a version or a review of one, follows
 its working copy (``drafts``).
 """
