@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from memorybank.core.bank import Bank
 from memorybank.core.body_index import body_index
 from memorybank.core.route import route
 
@@ -108,3 +114,38 @@ def test_a_line_describes_each_document_it_links_unless_it_is_a_list(tmp_path):
     postings = body_index(bank).linked.postings
     assert postings["rounding"] == {"adr/ADR-001.md": 1, "adr/ADR-002.md": 1}
     assert "archive" not in postings
+
+
+PATHS = ("adr/a.md", "adr/b.md", "domain/c.md", "domain/d.md")
+WORDS = ("rounded", "twice", "cache", "ledger", "kopecks")
+
+
+@st.composite
+def _edits(draw):
+    """A sequence of writes (a document's lines, each a few words and maybe a link) and deletions."""
+    line = st.tuples(st.lists(st.sampled_from(WORDS), max_size=3), st.one_of(st.none(), st.sampled_from(PATHS)))
+    step = st.tuples(st.sampled_from(PATHS), st.one_of(st.none(), st.lists(line, max_size=3)))
+    return draw(st.lists(step, min_size=1, max_size=8))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_edits())
+def test_the_words_beside_links_kept_edit_by_edit_are_those_a_fresh_index_finds(tmp_path_factory, edits):
+    root = tmp_path_factory.mktemp("bank")
+    bank = small_bank(root, {path: doc(path, "Seed") for path in PATHS})
+    body_index(bank)
+    for tick, (path, lines) in enumerate(edits, start=1):
+        target = root / path
+        if lines is None:
+            target.unlink(missing_ok=True)
+        else:
+            body = "\n".join(
+                " ".join(words) + (f" [x]({posixpath.relpath(link, posixpath.dirname(path))})" if link else "")
+                for words, link in lines
+            )
+            target.write_text(doc(path, "Seed", body), encoding="utf-8")
+            os.utime(target, ns=(tick * 10**9, tick * 10**9))
+        bank.refresh()
+        kept = body_index(bank).linked
+        fresh = body_index(Bank.open(root)).linked
+        assert kept.postings == fresh.postings and dict(kept.lengths) == dict(fresh.lengths)
