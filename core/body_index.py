@@ -243,7 +243,7 @@ class BodyIndex:
         self.total_length += len(tokens)
         self.bodies[path] = body
         self.body_lines[path] = doc.body_line
-        self.linked.add(doc, body.split("\n"))
+        self.linked.add(doc, body)
 
     def _drop(self, path: str) -> None:
         gone = False

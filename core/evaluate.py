@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import PathRefused
+from memorybank.core.model import ROUTE_CHECKS
 from memorybank.core.parse import FenceTracker
-from memorybank.core.route import ROUTE_CHECKS, route
+from memorybank.core.route import route
 from memorybank.core.search import rank_bodies
 
 CHECK_DEPTH = 3

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from memorybank.core.headers import CLOSED_WORK, OTHER_STATUS, STATUS_WEIGHTS, Fields
 from memorybank.core.model import Document, RouteHit, ScoreBreakdown
@@ -18,17 +19,30 @@ def enclosing(doc: Document, line: int) -> tuple[str, int] | None:
     return None
 
 
+class Evidence(NamedTuple):
+    """What a document's body and the bank's links added to its header score, in points."""
+
+    body: float = 0.0
+    words: tuple[str, ...] = ()
+    section: float = 0.0
+    place: tuple[str, int] | None = None
+    """The ``##`` section holding the best section's start, as (title, line)."""
+    linked: float = 0.0
+    linked_words: tuple[str, ...] = ()
+
+
 def hit_of(
     doc: Document,
     acc: Fields,
     score: float,
-    evidence: tuple[float, tuple[str, ...], float, tuple[str, int] | None, tuple[float, tuple[str, ...]]],
+    evidence: Evidence,
     weights: dict[str, float],
-    factors: tuple[float, float] = (1.0, 1.0),
+    *,
+    intent: float = 1.0,
+    together: float = 1.0,
     draft_of: str | None = None,
 ) -> RouteHit:
-    body, words, section_points, place, (linked, linked_words) = evidence
-    intent, together = factors
+    body, words, section_points, place, linked, linked_words = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
     breakdown = ScoreBreakdown(
         acc.canonical,

@@ -51,8 +51,8 @@ class LinkedWords:
         """Source document -> (linked document, words) it contributed."""
         self._norms: dict[str, float] | None = None
 
-    def add(self, doc: Document, body_lines: list[str]) -> None:
-        """Record what ``doc`` says around its links; ``body_lines`` are its folded body lines."""
+    def add(self, doc: Document, body: str) -> None:
+        """Record what ``doc`` says around its links; ``body`` is its folded body."""
         if doc.is_template or doc.is_inbox or doc.path == ROUTE_CHECKS:
             return
         folder = _folder(doc.path)
@@ -61,6 +61,9 @@ class LinkedWords:
             target = link.resolved
             if target and target != doc.path and target.endswith(".md") and not (folder and _folder(target) == folder):
                 by_line.setdefault(link.line, []).append(link)
+        if not by_line:
+            return
+        body_lines = body.split("\n")
         given: list[tuple[str, Counter[str]]] = []
         for number, links in by_line.items():
             offset = number - doc.body_line

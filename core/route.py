@@ -30,7 +30,7 @@ from memorybank.core.duplicates import copies
 from memorybank.core.errors import UsageError
 from memorybank.core.families import families, share_family_headers
 from memorybank.core.headers import PURPOSE_WEIGHT, Fields, HeaderMatch, details, header_index
-from memorybank.core.hits import enclosing, finished, hit_of
+from memorybank.core.hits import Evidence, enclosing, finished, hit_of
 from memorybank.core.intent import (
     INTENT_BOOST,
     answering_roles,
@@ -42,9 +42,8 @@ from memorybank.core.intent import (
 )
 from memorybank.core.lang import check_question, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
-from memorybank.core.model import ROUTE_CHECKS as ROUTE_CHECKS  # the checks evaluate reads
+from memorybank.core.model import ROUTE_CHECKS, RouteResult
 from memorybank.core.model import RouteHit as RouteHit  # the hit callers import with the route
-from memorybank.core.model import RouteResult
 from memorybank.core.proximity import PAIR_BOOST, closeness, pairs_held
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
@@ -214,12 +213,13 @@ def route(
             best = sections.get(path)
             place = enclosing(bank.documents[path], best[1].line) if best else None
             said = linked_points.get(path, 0.0)
-            evidence = (
+            evidence = Evidence(
                 bodies.get(path, 0.0) * body_scale,
                 words,
                 section_points.get(path, 0.0),
                 place,
-                (said, catalog.linked.words_for(path, concepts) if said else ()),
+                said,
+                catalog.linked.words_for(path, concepts) if said else (),
             )
             hit = hit_of(
                 bank.documents[path],
@@ -227,8 +227,9 @@ def route(
                 -negative,
                 evidence,
                 weights,
-                (factors.get(path, 1.0), together.get(path, 1.0)),
-                versions.get(path) or named.get(path),
+                intent=factors.get(path, 1.0),
+                together=together.get(path, 1.0),
+                draft_of=versions.get(path) or named.get(path),
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)

@@ -28,7 +28,7 @@ def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
     body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')
-    told = {inflection_stem(w) for w in b.body_words}
+    told = {inflection_stem(w) for w in b.body_words} if b.linked_words else set()
     linked = [w for w in b.linked_words if w not in shown and inflection_stem(w) not in told][:WHY_WORDS]
     if linked:
         parts.append(f'links to it mention "{", ".join(linked)}"')
