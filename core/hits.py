@@ -76,7 +76,7 @@ def hit_of(
         doc.layer,
         doc.status,
         score,
-        explain(breakdown, section, doc.layer),
+        explain(breakdown, section),
         section,
         line,
         breakdown,

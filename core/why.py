@@ -5,14 +5,16 @@ from __future__ import annotations
 from memorybank.core.lang import inflection_stem
 from memorybank.core.model import ScoreBreakdown
 
-DELIVERY_NOTE = "delivery layer, ranked below knowledge"
 WHY_WORDS = 3
 """Matched words a ``why`` names per field: enough to see the match, short enough for one line."""
 
 
-def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
+def explain(b: ScoreBreakdown, section: str | None) -> str:
     """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it. The
-    section to read is the hit's own field; ``section`` is named only when a heading matched."""
+    section to read is the hit's own field; ``section`` is named only when a heading matched. The
+    layer is the hit's own field too, so unlike the reference the line does not add "delivery layer,
+    ranked below knowledge": it took 40 characters in a third of the hits on the real banks, and
+    it was false whenever a delivery document's body lifted it above the knowledge it uses."""
     parts = []
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
@@ -32,8 +34,6 @@ def explain(b: ScoreBreakdown, section: str | None, layer: str) -> str:
     linked = [w for w in b.linked_words if w not in shown and inflection_stem(w) not in told][:WHY_WORDS]
     if linked:
         parts.append(f'links to it mention "{", ".join(linked)}"')
-    if layer == "delivery":
-        parts.append(DELIVERY_NOTE)
     if b.draft_of:
         parts.append(f"a draft of {b.draft_of}")
     return "; ".join(parts)

@@ -19,3 +19,28 @@ async def test_route_hits_are_compact_one_line_and_name_the_section_to_read(open
             assert "\n" not in hit["why"] and "purpose" not in hit
             assert len(json.dumps(hit, ensure_ascii=False)) < 250
             assert hit.get("status", "draft") != "active"  # shown only when it is not active
+
+
+def test_route_hits_stay_compact_on_the_real_banks():
+    """What an agent pays per hit on banks other people wrote: under 250 characters on average over
+    a dozen of each bank's questions, the why one line of at most 160."""
+    from memorybank.core.bank import Bank
+    from memorybank.core.evaluate import load_checks
+    from memorybank.core.route import route
+    from memorybank.mcp_server.surface import chars
+    from memorybank.mcp_server.tools.reads import compact_hit
+
+    from tests.benchmarks.route_quality import SETS
+    from tests.conftest import REAL_BANKS
+
+    if not REAL_BANKS:
+        pytest.skip("the real banks are not beside the project")
+    sizes = []
+    for root in REAL_BANKS:
+        bank = Bank.open(root)
+        questions = SETS["held-out-6"] / f"{root.parent.name}.md"  # the one set written for every bank
+        for check in load_checks(bank, questions.read_text(encoding="utf-8"))[:12]:
+            for hit in map(compact_hit, route(bank, check.question).hits):
+                assert "\n" not in hit["why"] and len(hit["why"]) <= 160, hit
+                sizes.append(chars(hit))
+    assert len(sizes) > 300 and sum(sizes) / len(sizes) < 250
