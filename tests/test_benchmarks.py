@@ -27,3 +27,17 @@ def test_measure_prints_every_figure(tmp_path, monkeypatch):
     assert not [name for name, value in figures.items() if str(value).startswith("n/a")], figures
     assert figures["mcp_tools_list_ms"] > 0 and figures["route_ms"] >= 0
     assert "bank" in table([("x", figures)])
+
+
+def test_the_headroom_model_learns_what_ranks_the_answer_first():
+    from tests.benchmarks.route_headroom import Question, fit, recall
+
+    # The router put the answer second everywhere; only "held" tells it apart, and the model finds it.
+    def question(bank: str) -> Question:
+        features = [{"score": 1.0, "held": 0.0}, {"score": 0.9, "held": 1.0}, {"score": 0.5, "held": 0.0}]
+        return Question(bank, [False, True, False], features)
+
+    questions = [question(f"bank {n}") for n in range(4)]
+    assert recall(questions) == (0, 4)
+    weights = fit(questions[1:])
+    assert weights["held"] > 0 and recall(questions[:1], weights) == (1, 1)
