@@ -41,6 +41,7 @@ def hit_of(
     intent: float = 1.0,
     together: float = 1.0,
     draft_of: str | None = None,
+    named: bool = False,
 ) -> RouteHit:
     body, words, section_points, place, linked, linked_words = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
@@ -64,6 +65,7 @@ def hit_of(
         linked=round_half_up(linked, 2),
         linked_words=linked_words,
         together=round_half_up(together, 4),
+        named=named,
     )
     section, line = acc.section, acc.section_line
     if place is not None:
@@ -76,7 +78,7 @@ def hit_of(
         doc.layer,
         doc.status,
         score,
-        explain(breakdown, section),
+        explain(breakdown, acc.section),  # the heading that matched, wherever reading starts
         section,
         line,
         breakdown,

@@ -221,6 +221,8 @@ class ScoreBreakdown:
     together: float = 1.0
     """The share of the question's consecutive word pairs its body holds side by side, as a factor
     (``core.proximity``)."""
+    named: bool = False
+    """The question names this document by its identifier or path (``core.named``): it leads."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ header mentions but never drowns a strong header match; a match is strong by wha
 question, so when the best one names a sliver of it the bodies decide (``FULL_MATCH``). The members of a package folder share its
 best header match (``families``), so its body and sections choose the member to read. What other
 documents write beside their links to a document counts for it (``linked``), and a body holding the
-question's words side by side is raised (``proximity``). A draft
+question's words side by side is raised (``proximity``). A document the question names by its
+identifier or path leads (``named``). A draft
 nearly the same as another document of the answer, or named a version or a review of one, follows
 its working copy (``drafts``).
 """
@@ -44,6 +45,7 @@ from memorybank.core.lang import check_question, inflection_stem, route_tokens
 from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import ROUTE_CHECKS, RouteResult
 from memorybank.core.model import RouteHit as RouteHit  # the hit callers import with the route
+from memorybank.core.named import names
 from memorybank.core.proximity import PAIR_BOOST, closeness, pairs_held
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
@@ -81,6 +83,8 @@ to the best header match found: a best match naming a sliver of the question is 
 the bodies decide. Measured on the tunable sets with held-out-5 among them: Recall@1 0.77 to 0.79,
 Recall@3 0.92 to 0.93 (held-out-5 0.70/0.87 to 0.72/0.89, ``lynxlg__telegram_shop_bot`` 0.50/0.78
 to 0.61/0.83); the first tuning set lost two questions at rank 1. 2 and 4 gain less."""
+NAMED_FLOOR = 0.01
+"""The score of a document the question names by identifier or path when nothing else scored it."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
@@ -199,6 +203,8 @@ def route(
         if body_evidence:  # a version or a review its file name declares is damped wherever it ranks
             named = damp_named(scores, bank.extension("route.versions", lambda bank, _: named_versions(bank.documents)))
         owners = _owners_named(bank, terms, coverage, headers)
+        mentioned = _mentioned(bank, question, scores, admitted(catalog, doc_kind, layer))
+        owners |= mentioned
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
         ranked = _top(scores, limit + extra + POOL, first=owners)  # POOL more: working copies a draft may follow
@@ -230,6 +236,7 @@ def route(
                 intent=factors.get(path, 1.0),
                 together=together.get(path, 1.0),
                 draft_of=versions.get(path) or named.get(path),
+                named=path in mentioned,
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
@@ -345,6 +352,19 @@ def _owners_named(bank: Bank, terms: list, coverage: dict[str, float], headers: 
                 owners.add(path)
                 break
     return owners
+
+
+def _mentioned(bank: Bank, question: str, scores: dict[str, float], allowed: set[str]) -> set[str]:
+    """The documents the question names by identifier or path (``core.named``), the best scored of
+    each name (a package folder's best member), put in ``scores`` when nothing scored them."""
+    chosen = set()
+    for group in bank.extension("route.named", names).named_in(question):
+        group = [p for p in sorted(group) if p in allowed]
+        if group:
+            best = max(group, key=lambda p: scores.get(p, 0.0))
+            scores[best] = max(scores.get(best, 0.0), NAMED_FLOOR)
+            chosen.add(best)
+    return chosen
 
 
 def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) -> list[tuple[float, str]]:

@@ -251,3 +251,11 @@ def test_the_route_command_prints_results_explains_them_and_speaks_json(capsys):
     assert main(["route", "kubernetes", "--root", str(FIXTURE)]) == 0
     assert "No frontmatter match" in capsys.readouterr().out
     assert main(["route", "queue", "--root", str(FIXTURE), "--limit", "99"]) == 2
+
+
+def test_the_why_names_the_heading_that_matched_not_the_section_chosen_to_read(tmp_path):
+    body = "## Handing work over\n\nNothing of the question here.\n\n## Tests\n\nLogin tests cover login and work.\n"
+    bank = small_bank(tmp_path / "bank", {"guide.md": doc("Guide", "Miscellany.", body)})
+    hit = route(bank, "login work").hits[0]
+    assert hit.section == "Tests"  # where the question's words stand together
+    assert 'has section "Handing work over"' in hit.why  # the heading that scored

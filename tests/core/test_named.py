@@ -1,0 +1,71 @@
+"""A question that names a document by its identifier or its path gets that document first."""
+
+from __future__ import annotations
+
+import pytest
+from memorybank.core.named import identifiers
+from memorybank.core.route import route
+
+from tests.core.route_banks import doc, small_bank
+
+MENTIONS = "Builds on ADR-001 and FT-001; see adr/ADR-001-storage-choice.md. " * 6
+
+
+@pytest.fixture
+def bank(tmp_path):
+    return small_bank(
+        tmp_path / "bank",
+        {
+            "adr/ADR-001-storage-choice.md": doc("Storage choice", "Where blobs live.", "We keep blobs in S3."),
+            "adr/ADR-010-queue.md": doc("Queue", "The queue we run.", "One shared queue."),
+            "features/FT-001-import/brief.md": doc("FT-001: Import brief", "Why import.", "Import feeds."),
+            "features/FT-001-import/feature.md": doc("FT-001: Import", "What import does.", "Import feeds, FT-001."),
+            "features/FT-0010-export/brief.md": doc("Export brief", "Why export.", "Export feeds."),
+            "prompts/PROMPT-003-review.md": doc("Review prompt", "How to review.", "Review."),
+            "plans/roadmap.md": doc("Roadmap", "What comes next.", MENTIONS),
+            "plans/notes.md": doc("Notes", "Loose notes.", MENTIONS + " PROMPT-003 PROMPT-003 review prompt."),
+        },
+    )
+
+
+def test_identifiers_are_read_from_the_start_of_a_name():
+    assert identifiers("adr-001-storage-choice") == ["adr-001"]
+    assert identifiers("ft-hw1-04-branches") == ["ft-hw1-04", "ft-hw1"]
+    assert identifiers("ft-ntf-001") == ["ft-ntf-001"]
+    assert identifiers("mvp-cli") == [] and identifiers("0018-task-model") == [] and identifiers("adr") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("ADR-001", "adr/ADR-001-storage-choice.md"),  # its file name starts with it
+        ("what did adr-001 decide", "adr/ADR-001-storage-choice.md"),
+        ("PROMPT-003", "prompts/PROMPT-003-review.md"),  # though another body repeats it
+        ("adr/ADR-001-storage-choice.md", "adr/ADR-001-storage-choice.md"),
+        ("see [it](../../adr/ADR-001-storage-choice.md)", "adr/ADR-001-storage-choice.md"),
+        ("ADR-010", "adr/ADR-010-queue.md"),  # not ADR-001's prefix
+    ],
+)
+def test_a_named_document_leads_and_says_so(bank, question, first):
+    hits = route(bank, question).hits
+    assert hits[0].path == first
+    assert hits[0].why.startswith("the question names it")
+    assert not any(h.why.startswith("the question names it") for h in hits[1:])
+
+
+def test_a_package_named_by_its_folder_takes_one_place_its_best_member(bank):
+    hits = route(bank, "FT-001").hits
+    assert hits[0].path == "features/FT-001-import/feature.md"  # its body says FT-001 too
+    assert [h.path for h in hits if h.breakdown.named] == ["features/FT-001-import/feature.md"]
+
+
+def test_names_outside_the_bank_and_bare_file_names_change_nothing(bank):
+    for question in ("ADR-999 storage", "README.md storage", "utf-8 storage"):
+        hits = route(bank, question).hits
+        assert hits and not any(h.breakdown.named for h in hits), question
+
+
+def test_filters_still_hold_for_a_named_document(bank):
+    hits = route(bank, "ADR-001", layer="delivery").hits
+    assert all(h.layer == "delivery" for h in hits)
+    assert "adr/ADR-001-storage-choice.md" not in [h.path for h in hits]
