@@ -49,7 +49,7 @@ from memorybank.core.named import names
 from memorybank.core.proximity import PAIR_BOOST, closeness, pairs_held
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
-from memorybank.core.search import body_words, round_half_up
+from memorybank.core.search import body_words, check_filters, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
 
 WHY_DECISION = 4 / 3
@@ -141,10 +141,15 @@ def route(
     Returns:
         A ``RouteResult``; when nothing matched, ``hint`` says what to try instead. Templates and
         ``_inbox/`` notes are never returned.
+
+    Raises:
+        UsageError: a limit out of range, an empty or over-long question, or a kind or layer no
+            document of the bank has (an answer filtered to nothing would read as "no match").
     """
     _check(limit)
     check_question(question, "question")
     with bank.lock:
+        check_filters(bank, doc_kind=doc_kind, layer=layer)
         index = header_index(bank)
         vocabulary = vocabulary_for(bank)
         terms = vocabulary.terms(route_tokens(question))

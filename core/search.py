@@ -114,7 +114,7 @@ def search(
     """
     _check_limit(limit, MAX_LIMIT)
     check_question(query, "query")
-    _check_filters(bank, doc_kind=doc_kind, layer=layer, status=status)
+    check_filters(bank, doc_kind=doc_kind, layer=layer, status=status)
     with bank.lock:
         index = body_index(bank)
         tokens = search_tokens(query)
@@ -340,7 +340,7 @@ def rank_bodies(bank: Bank, question: str, *, limit: int = 10) -> list[str]:
     return [p for _, p in heapq.nsmallest(limit, ((-v, p) for p, v in scores.items()))]
 
 
-def _check_filters(bank: Bank, **filters: str | None) -> None:
+def check_filters(bank: Bank, **filters: str | None) -> None:
     """A filter value nothing in the bank has is a mistake, not an empty answer: say which exist."""
     for name, value in filters.items():
         if value is None or not value.strip():

@@ -259,3 +259,13 @@ def test_the_why_names_the_heading_that_matched_not_the_section_chosen_to_read(t
     hit = route(bank, "login work").hits[0]
     assert hit.section == "Tests"  # where the question's words stand together
     assert 'has section "Handing work over"' in hit.why  # the heading that scored
+
+
+@pytest.mark.parametrize(
+    ("filters", "known"),
+    [({"doc_kind": "nosuchkind"}, "adr"), ({"doc_kind": "ADR"}, "adr"), ({"layer": "nowhere"}, "knowledge")],
+)
+def test_a_filter_nothing_in_the_bank_has_is_refused_with_the_values_it_knows(bank, filters, known):
+    with pytest.raises(UsageError, match=f"Values it knows: .*{known}"):
+        route(bank, "queue", **filters)
+    assert route(bank, "queue", doc_kind="adr").hits  # a known kind still answers

@@ -31,6 +31,8 @@ async def test_route_refuses_what_the_reference_refuses(open_session, reference_
         assert "at least 2 characters" in await s.refusal("bank_route", question="q")
         assert "less than or equal to 25" in await s.refusal("bank_route", question="queue", limit=26)
         assert "layer" in await s.refusal("bank_route", question="queue", layer="inbox")
+        refused = await s.refusal("bank_route", question="queue", docKind="bogus")
+        assert 'doc_kind "bogus"' in refused and "Values it knows" in refused  # not an empty answer
 
 
 async def test_read_a_section_a_line_range_and_a_batch(open_session, reference_root, write_file):
