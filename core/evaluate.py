@@ -9,10 +9,12 @@ actually opens; validation reports each miss as a ``route-check-failed`` warning
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import PathRefused
@@ -56,6 +58,8 @@ class CheckOutcome:
     """The first results (up to ``EVAL_LIMIT``)."""
     rank: int | None
     """1-based rank of the first expected document, None when it is not in ``got``."""
+    stale: bool = False
+    """None of the expected paths is a document of the bank: the row is wrong, not the routing."""
 
     @property
     def passed(self) -> bool:
@@ -73,9 +77,16 @@ class RouteCheckMiss:
     got: tuple[str, ...]
     """The first three results."""
     rank: int | None = None
+    stale: bool = False
+    """None of the expected paths is a document of the bank."""
 
     @property
     def message(self) -> str:
+        if self.stale:
+            return (
+                f'Route check "{self.question}" expects {" or ".join(self.expected)}, which is not a document of '
+                "this bank: the row is stale, not the routing (fix its path or remove it)."
+            )
         got = ", ".join(self.got) or "nothing"
         where = f"it ranks {self.rank}" if self.rank else "it is not in the first results"
         return f'Route check "{self.question}" expects {" or ".join(self.expected)} in the first {CHECK_DEPTH}; {where} (got {got}).'
@@ -129,8 +140,12 @@ def _expected_paths(cell: str) -> list[tuple[str, bool]]:
 def _normaliser(bank: Bank, base: str) -> Callable[[str, bool], str]:
     """Bank paths as any caller gives them; links relative to ``base``, the checks' directory."""
 
+    root = str(bank.root)
+
     def normalise(raw: str, link: bool) -> str:
-        target = posixpath.normpath(posixpath.join(base, raw)) if link and base else raw
+        target = raw
+        if link and base:  # through the disk, so a file beside the bank may link into it
+            target = Path(os.path.relpath(os.path.normpath(os.path.join(root, base, raw)), root)).as_posix()
         try:
             return bank.resolve(target)
         except PathRefused:
@@ -174,7 +189,8 @@ def evaluate(
         ranked = [entry.split(COPIES) for entry in ranker(bank, check.question)[:EVAL_LIMIT]]
         got = tuple(paths[0] for paths in ranked)
         rank = next((i for i, paths in enumerate(ranked, start=1) if any(p in check.expected for p in paths)), None)
-        outcomes.append(CheckOutcome(check.question, check.expected, check.line, got, rank))
+        stale = not any(p in bank.documents for p in check.expected)
+        outcomes.append(CheckOutcome(check.question, check.expected, check.line, got, rank, stale))
     count = len(outcomes) or 1
     return EvalReport(
         source=source,
@@ -187,10 +203,10 @@ def evaluate(
     )
 
 
-def load_checks(bank: Bank, text: str | None = None) -> list[RouteCheck]:
-    """The checks of ``text`` (paths relative to the bank root), or of the bank's
+def load_checks(bank: Bank, text: str | None = None, base: str = "") -> list[RouteCheck]:
+    """The checks of ``text`` (backticked paths relative to the bank root, links relative to
+    ``base``, the text's folder relative to the bank root), or of the bank's
     ``dna/route-checks.md`` (links relative to it); none when it is absent."""
-    base = ""
     if text is None:
         if ROUTE_CHECKS not in bank.documents:
             return []
@@ -208,5 +224,6 @@ def route_check_misses(bank: Bank) -> list[RouteCheckMiss]:
     three results, with its line: what validation reports as ``route-check-failed``."""
     report = evaluate_bank(bank)
     return [
-        RouteCheckMiss(ROUTE_CHECKS, o.line, o.question, o.expected, o.got[:CHECK_DEPTH], o.rank) for o in report.misses
+        RouteCheckMiss(ROUTE_CHECKS, o.line, o.question, o.expected, o.got[:CHECK_DEPTH], o.rank, o.stale)
+        for o in report.misses
     ]

@@ -29,7 +29,7 @@ def test_a_table_of_checks_is_evaluated(tmp_path):
     checks = tmp_path / "checks.md"
     checks.write_text("| Question | Expected |\n|---|---|\n| filter thresholds | domain/rules.md |\n", encoding="utf-8")
     done = run_eval(checks)
-    assert done.returncode == 0 and "1 route checks" in done.stdout, done.stderr
+    assert done.returncode == 0 and "1 route check\n" in done.stdout, done.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

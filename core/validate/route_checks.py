@@ -11,7 +11,8 @@ from memorybank.core.validate.registry import RULES, Context, Finding, rule
 @rule("route-check-failed", "warning", "A question in dna/route-checks.md no longer routes to its expected document.")
 def route_check_failed(ctx: Context) -> Iterator[Finding]:
     """A row of ``dna/route-checks.md`` (``Question | Expected``) whose expected document is not
-    among the first three results of ``bank_route`` for that question.
+    among the first three results of ``bank_route`` for that question. A row naming no document of
+    the bank says so instead: the row is stale, not the routing.
 
     Why: the bank measures its own routing; a failing check means an edit to a title, purpose or
     ``canonical_for`` moved a question away from its answer, which nobody would otherwise notice.

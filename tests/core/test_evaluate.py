@@ -182,3 +182,25 @@ def test_every_question_of_every_set_expects_documents_its_bank_has():
                 assert not missing, f"{name}/{questions.name}:{check.line} expects {missing}"
     newest = {p.stem for p in route_quality.SETS["held-out-6"].glob("*.md")}
     assert newest == {p.parent.name for p in REAL_BANKS}
+
+
+def test_links_in_a_file_of_checks_are_read_from_where_the_file_lies(fixture_bank, tmp_path, capsys):
+    root = fixture_bank()
+    row = "| Question | Expected |\n|-|-|\n| raise the filter threshold | [rules]({link}) |\n"
+    (root / "dna" / "more-checks.md").write_text(row.format(link="../domain/rules.md"), encoding="utf-8")
+    beside = tmp_path / "beside.md"  # beside the bank: its link goes through the bank's folder
+    beside.write_text(row.format(link=f"{root.name}/domain/rules.md"), encoding="utf-8")
+    for file in (root / "dna" / "more-checks.md", beside):
+        assert main(["eval", "--root", str(root), "--file", str(file), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["outcomes"][0]["expected"] == ["domain/rules.md"] and report["recall_at_3"] == 1, file
+
+
+def test_a_row_naming_no_document_of_the_bank_is_stale_not_a_routing_miss(fixture_bank, capsys):
+    root = fixture_bank()
+    rows = "| Question | Expected |\n|-|-|\n| raise the filter threshold | [gone](../domain/gone.md) |\n"
+    (root / ROUTE_CHECKS).write_text(rows, encoding="utf-8")
+    (miss,) = route_check_misses(Bank.open(root))
+    assert miss.stale and "not a document of this bank" in miss.message and "ranks" not in miss.message
+    assert main(["eval", "--root", str(root)]) == 0
+    assert "domain/gone.md (not a document of this bank: the row is stale)" in capsys.readouterr().out

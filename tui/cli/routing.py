@@ -4,6 +4,7 @@ occurs) and ``eval`` (how well routing answers the bank's own route checks)."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from memorybank.core.errors import UsageError
@@ -183,18 +184,19 @@ def format_search(result: SearchResult) -> str:
 
 def run_eval(args: argparse.Namespace) -> int:
     bank = open_bank(args)
-    sources: list[tuple[str | None, str]] = []
-    for file in args.file or ():
-        sources.append((read_checks_file(file), str(file)))
+    sources: list[tuple[str | None, str, str]] = []
+    for file in args.file or ():  # its links are relative to where it lies, in the bank or beside it
+        folder = os.path.relpath(os.path.dirname(os.path.abspath(file)), bank.root)
+        sources.append((read_checks_file(file), str(file), "" if folder == "." else Path(folder).as_posix()))
     if not sources:
         if ROUTE_CHECKS not in bank.documents:
             raise UsageError(
                 f"This bank has no {ROUTE_CHECKS}: write one (a table Question | Expected) or pass --file."
             )
-        sources.append((None, ROUTE_CHECKS))
+        sources.append((None, ROUTE_CHECKS, ""))
     reports = []
-    for text, source in sources:
-        checks = load_checks(bank, text)
+    for text, source, base in sources:
+        checks = load_checks(bank, text, base)
         if not checks:
             raise UsageError(
                 f"No route checks in {source}: expected rows of a table Question | Expected naming .md paths."
@@ -234,7 +236,7 @@ def read_checks_file(file: Path) -> str:
 
 def format_eval(report: EvalReport, baselines: dict[str, EvalReport] | None = None) -> str:
     lines = [
-        f"{report.source}: {report.checks} route checks",
+        f"{report.source}: {report.checks} route check{'' if report.checks == 1 else 's'}",
         f"  {'router:':18} Recall@1 {report.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {report.recall_at_3:.2f}"
         f"   MRR {report.mrr:.2f}",
     ]
@@ -247,6 +249,7 @@ def format_eval(report: EvalReport, baselines: dict[str, EvalReport] | None = No
         lines.append(f"misses (no expected document in the first {CHECK_DEPTH}):")
         for miss in report.misses:
             rank = f"rank {miss.rank}" if miss.rank else "not in the first 10"
+            rank = "not a document of this bank: the row is stale" if miss.stale else rank
             lines.append(f"  line {miss.line}: {miss.question}")
             lines.append(
                 f"    expected {', '.join(miss.expected)} ({rank}); got {', '.join(miss.got[:CHECK_DEPTH]) or 'nothing'}"
