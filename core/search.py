@@ -118,24 +118,29 @@ def search(
     with bank.lock:
         index = body_index(bank)
         tokens = search_tokens(query)
-        if not tokens:
-            return SearchResult(query, hint=EMPTY_HINT)
+        literal = " ".join(fold(query).split())
         vocabulary = vocabulary_for(bank)
         primary = [t for t in tokens if t not in SEARCH_STOPWORDS] or tokens
         concepts = [concept_of(index, vocabulary.term(t), vocabulary) for t in primary]
         allowed = admitted(index, doc_kind, layer, status)
         per_concept = [index.docs_with(c.variants) & allowed for c in concepts]
-        strict = set.intersection(*per_concept)
+        strict = set.intersection(*per_concept) if per_concept else set()
         pool = strict or set().union(*per_concept)
+        said = " ".join(tokens) == literal  # the words are all the query says: a literal holds them all
+        verbatim = _verbatim(index, literal, tokens if said else [], allowed)
+        pool |= verbatim
         if not pool:
             return SearchResult(query, hint=EMPTY_HINT)
         weighted = _weighted_counts(index, concepts, pool)
-        ranked = _rank(index, weighted, fold(query).strip(), [t for c in concepts for t in c.translated])
+        if not said:  # what the words missed (a version, a dotted name, a symbol) counts as found
+            for path in verbatim:
+                weighted[path] += index.bodies[path].count(literal) * EXACT_WEIGHT
+        ranked = _rank(index, weighted, literal, [t for c in concepts for t in c.translated], verbatim)
         docs = index.docs
         hits = []
-        for negative, path, count in heapq.nsmallest(limit, ranked):
+        for _, negative, path, count in heapq.nsmallest(limit, ranked):
             doc = docs[path]
-            excerpt, line = _excerpt(bank.text(path), doc.body_line, concepts)
+            excerpt, line = _excerpt(bank.text(path), doc.body_line, concepts, literal if path in verbatim else "")
             hits.append(
                 SearchHit(
                     path,
@@ -149,7 +154,8 @@ def search(
                     int(round_half_up(count / EXACT_WEIGHT, 0)),
                 )
             )
-        return SearchResult(query, tuple(hits), len(concepts) > 1 and not strict, matched=len(ranked))
+        broadened = (len(concepts) > 1 and not strict or not said) and not verbatim  # hits lack the query as written
+        return SearchResult(query, tuple(hits), broadened, matched=len(ranked))
 
 
 def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) -> dict[str, float]:
@@ -164,10 +170,27 @@ def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) 
     return weighted
 
 
+def _verbatim(index: BodyIndex, literal: str, words: list[str], allowed: set[str]) -> set[str]:
+    """The documents whose body holds the query as written (case and ``ё`` folded). When the
+    query is nothing but ``words``, only documents indexed under every one of them are read (one
+    word needs no reading at all); otherwise every allowed body is."""
+    if len(literal) < 2:
+        return set()
+    if words:
+        buckets = sorted((index.postings.get(w, {}) for w in set(words)), key=len)
+        holding = {p for p in buckets[0] if p in allowed and all(p in b for b in buckets[1:])}
+        if len(words) == 1:
+            return holding
+        return {p for p in holding if literal in index.bodies[p]}
+    bodies = index.bodies
+    return {path for path in allowed if literal in bodies.get(path, "")}
+
+
 def _rank(
-    index: BodyIndex, weighted: dict[str, float], phrase: str, translated: list[str]
-) -> list[tuple[float, str, float]]:
-    """(-score rounded to one decimal, path, weighted count) for every document of the pool."""
+    index: BodyIndex, weighted: dict[str, float], phrase: str, translated: list[str], verbatim: set[str]
+) -> list[tuple[int, float, str, float]]:
+    """(0 when the body holds the query as written, else 1; -score rounded to one decimal; path;
+    weighted count) for every document of the pool: a literal match comes first."""
     titles, purposes = index.headers()
     bonus: dict[str, float] = {}
     for joined, full in ((titles, PHRASE_IN_TITLE), (purposes, PHRASE_IN_PURPOSE)):
@@ -186,7 +209,7 @@ def _rank(
         score = count / EXACT_WEIGHT + get(path, 0.0)
         if path in archived:
             score *= ARCHIVED
-        ranked.append((-floor(score * 10 + 0.5) / 10, path, count))
+        ranked.append((path not in verbatim, -floor(score * 10 + 0.5) / 10, path, count))
     return ranked
 
 
@@ -212,9 +235,11 @@ def _header_bonus(field_text: str, phrase: str, translated: list[str], bonus: fl
     return 0.0
 
 
-def _excerpt(text: str, body_line: int, concepts: list[Concept]) -> tuple[str, int]:
-    """The first body line holding the most concepts (headings count 0.9), in its original case."""
-    best, best_line, best_score = "", 0, 0.0
+def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = "") -> tuple[str, int]:
+    """The first body line holding the query as written (``literal``, when given), else the first
+    holding the most concepts (headings count 0.9), in its original case; a long line is cut around
+    its first match, so the excerpt shows it."""
+    best, best_line, best_score, at = "", 0, 0.0, 0
     lines = text.split("\n")
     folded = fold(text).split("\n")
     if len(folded) != len(lines):  # a letter whose lowercase changes length; compare line by line
@@ -222,11 +247,16 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept]) -> tuple[str, i
     everything = float(len(concepts))
     for number in range(body_line, len(lines) + 1):
         lowered = folded[number - 1]
-        score = 0.0
+        if literal:
+            if literal in " ".join(lowered.split()):
+                best, best_line, at = lines[number - 1].strip(), number, lowered.strip().find(literal)
+                break
+            continue
+        score, first = 0.0, len(lowered)
         for concept in concepts:
             for form in concept.forms:
-                if form in lowered:
-                    score += 1.0
+                if (place := lowered.find(form)) >= 0:
+                    score, first = score + 1.0, min(first, place)
                     break
         if not score:
             continue
@@ -234,11 +264,21 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept]) -> tuple[str, i
             score *= 0.9
         if score > best_score:
             best, best_line, best_score = lines[number - 1].strip(), number, score
+            at = first - (len(lowered) - len(lowered.lstrip()))
             if score == everything:  # nothing later can beat a plain line holding every concept
                 break
-    if len(best) > EXCERPT_CHARS:
-        best = best[: EXCERPT_CHARS - 3] + "..."
-    return best, best_line
+    return _window(best, max(at, 0)), best_line
+
+
+def _window(line: str, at: int) -> str:
+    """At most ``EXCERPT_CHARS`` of a line, holding the place ``at`` where the match starts."""
+    if len(line) <= EXCERPT_CHARS:
+        return line
+    if at + 40 <= EXCERPT_CHARS - 3:
+        return line[: EXCERPT_CHARS - 3] + "..."
+    start = min(at - 40, len(line) - (EXCERPT_CHARS - 3))
+    cut = line[start : start + EXCERPT_CHARS - 6]
+    return "..." + cut + ("..." if start + EXCERPT_CHARS - 6 < len(line) else "")
 
 
 def body_scores(

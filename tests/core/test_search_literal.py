@@ -1,0 +1,57 @@
+"""Search finds a string as written: versions, dotted names and symbols the word index cannot hold,
+the literal before its translations and inflections, and an excerpt that shows the match."""
+
+from __future__ import annotations
+
+import pytest
+from memorybank.core.search import EXCERPT_CHARS, search
+
+from tests.core.route_banks import doc, small_bank
+
+LONG = "Filler words about nothing in particular. " * 12
+
+
+@pytest.fixture
+def bank(tmp_path):
+    return small_bank(
+        tmp_path / "bank",
+        {
+            "release.md": doc("Release", "How we release.", "## 0.1.0\n\nThe first cut, tagged v0.1.0.\n"),
+            "later.md": doc("Later", "What came next.", "Tagged v0.2.0 and v0.2.1; v0 was never tagged.\n"),
+            "rooms.md": doc("Rooms", "Direct rooms.", "A room is direct when listed in `m.direct` account data.\n"),
+            "direct.md": doc("Direct", "Direct things.", "direct direct direct: the m flag and direct messages.\n"),
+            "colours.md": doc("Colours", "Colours.", "Green green green green checks.\n"),
+            "цвета.md": doc("Цвета", "Цвета.", "Зелёные галочки.\n"),
+            "long.md": doc("Long", "A long line.", LONG + "The needle: `MatrixSession.start()` throws. " + LONG),
+        },
+    )
+
+
+def paths(result) -> list[str]:
+    return [hit.path for hit in result.hits]
+
+
+def test_a_version_the_word_index_cannot_hold_is_found_as_written(bank):
+    result = search(bank, "0.1.0")
+    assert paths(result) == ["release.md"] and not result.broadened
+    assert result.hits[0].excerpt == "## 0.1.0" and result.hits[0].line == 8
+
+
+def test_a_literal_comes_before_documents_that_only_share_its_words(bank):
+    assert paths(search(bank, "v0.1.0"))[0] == "release.md"
+    assert paths(search(bank, "m.direct"))[0] == "rooms.md"  # though direct.md says "direct" four times
+    assert "`m.direct`" in search(bank, "m.direct").hits[0].excerpt
+
+
+def test_a_word_as_written_comes_before_its_translation(bank):
+    assert paths(search(bank, "зелёные"))[0] == "цвета.md"  # colours.md holds "green" four times
+
+
+def test_what_holds_none_of_it_as_written_is_flagged(bank):
+    result = search(bank, "v0.3.0")
+    assert result.hits and result.broadened  # only pieces of it ("v0") were found
+
+
+def test_the_excerpt_of_a_long_line_shows_the_match(bank):
+    excerpt = search(bank, "MatrixSession").hits[0].excerpt
+    assert "MatrixSession" in excerpt and excerpt.startswith("...") and len(excerpt) <= EXCERPT_CHARS
