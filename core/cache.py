@@ -2,7 +2,7 @@
 
 A cold process on an unchanged bank should cost what a re-check costs, not a re-parse. So the
 parsed documents (and their decoded texts) are kept on disk, keyed by each file's stamp (mtime in
-nanoseconds and size) under a *key* made of a format version, the Python version and a stamp of the
+nanoseconds, size and ctime) under a *key* made of a format version, the Python version and a stamp of the
 core's own source files: a changed parser never reads an old parse. Validation findings are kept
 beside them, keyed by the *fingerprint* of the whole bank (every path with its stamp), with the
 paths the rules probed outside the documents (a link to an image) and whether they existed.
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 """Bump when what is stored changes shape."""
 
 ENV_SWITCH = "MEMORYBANK_CACHE"
 ENV_DIR = "MEMORYBANK_CACHE_DIR"
 
-Stamp = tuple[int, int]
+Stamp = tuple[int, int, int]
 
 KEEP_BANKS = 64
 """How many banks' caches the user's cache directory keeps; the least recently written go first."""
@@ -68,9 +68,9 @@ def fingerprint_of(stamps: Mapping[str, Stamp]) -> str:
     """One digest of every path with its stamp: the state of the whole bank."""
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(stamps):
-        mtime_ns, size = stamps[path]
+        mtime_ns, size, ctime_ns = stamps[path]
         # A file name that is not UTF-8 reaches Python as surrogates: hash its own bytes.
-        digest.update(f"{path}\0{mtime_ns}\0{size}\n".encode("utf-8", "surrogateescape"))
+        digest.update(f"{path}\0{mtime_ns}\0{size}\0{ctime_ns}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 

@@ -1,9 +1,10 @@
 """The bank index: walking the tree and deriving the structures that span documents.
 
-``walk`` lists every markdown file with the stamp (mtime, size) that decides whether it must be
-re-parsed. ``derive`` builds, from the parsed documents, everything that depends on more than one
-file: the contract, the layer map, reverse edges, owners of ``canonical_for`` keys, index links and
-which indexes register each document.
+``walk`` lists every markdown file with the stamp (mtime, size, ctime) that decides whether it must
+be re-parsed (the ctime catches an edit whose mtime was put back, as ``cp -p`` and ``rsync -a`` do).
+``derive`` builds, from the parsed documents, everything that depends on more than one file: the
+contract, the layer map, reverse edges, owners of ``canonical_for`` keys, index links and which
+indexes register each document.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from memorybank.core.model import Contract, Document, LayerMap
 SKIPPED_DIRS = frozenset({"node_modules", "dist"})
 """Directory names never walked, besides every name starting with a dot."""
 
-Stamp = tuple[int, int]
+Stamp = tuple[int, int, int]
 """(mtime in nanoseconds, size in bytes): a file is re-parsed when either moves."""
 
 
@@ -67,7 +68,7 @@ def walk(root: Path, unreadable: dict[str, str] | None = None) -> dict[str, tupl
                     if unreadable is not None and name.endswith(".md"):
                         unreadable[prefix + name] = error.strerror or str(error)
                     continue
-                found[prefix + name] = ((st.st_mtime_ns, st.st_size), st.st_mtime)
+                found[prefix + name] = ((st.st_mtime_ns, st.st_size, st.st_ctime_ns), st.st_mtime)
     return found
 
 

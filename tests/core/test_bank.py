@@ -122,3 +122,17 @@ def test_find_root_prefers_explicit_then_environment_then_upward_search(tmp_path
     assert find_root(None, env={"MEMORYBANK_ROOT": str(tmp_path / "elsewhere")}, cwd=deep) == tmp_path / "elsewhere"
     assert find_root("custom", env={"MEMORYBANK_ROOT": "x"}, cwd=tmp_path) == tmp_path / "custom"
     assert find_root(None, env={}, cwd=tmp_path) is None
+
+
+def test_an_edit_whose_mtime_was_put_back_is_seen_by_an_open_bank(fixture_bank):
+    root = fixture_bank("reference")
+    target = root / "domain" / "rules.md"
+    os.utime(target, (1_700_000_000, 1_700_000_000))
+    bank = Bank.open(root, cache=False)
+    text = bank.text("domain/rules.md")
+    swapped = text.replace("a", "b", 1)
+    assert len(swapped) == len(text) and swapped != text
+    target.write_text(swapped, encoding="utf-8")
+    os.utime(target, (1_700_000_000, 1_700_000_000))  # same size, same mtime: only the ctime moved
+    bank.refresh()
+    assert bank.text("domain/rules.md") == swapped
