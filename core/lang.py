@@ -380,7 +380,10 @@ QUESTION_LIMIT = 4_096
 
 
 def check_question(text: str, name: str) -> None:
-    """Refuse a question longer than any question (it would only be echoed back and tokenised)."""
+    """Refuse an empty question, and one longer than any question (it would only be echoed back
+    and tokenised)."""
+    if not text.strip():
+        raise UsageError(f"The {name} is empty: ask in words what you are looking for.")
     if len(text) > QUESTION_LIMIT:
         raise UsageError(
             f"The {name} is {len(text):,} characters; ask in at most {QUESTION_LIMIT:,}. To find where a passage "

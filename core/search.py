@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -45,6 +46,8 @@ CROSS_LANGUAGE = 0.6
 """A title or purpose containing only a translated form earns this share of the phrase bonus."""
 ARCHIVED = 0.3
 EXCERPT_CHARS = 240
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+"""Control characters a body may hold (a NUL, an escape) never reach an excerpt."""
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
 EMPTY_HINT = "No document body contains these terms. Try bank_route for a topic."
@@ -267,7 +270,7 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = 
             at = first - (len(lowered) - len(lowered.lstrip()))
             if score == everything:  # nothing later can beat a plain line holding every concept
                 break
-    return _window(best, max(at, 0)), best_line
+    return _CONTROL.sub("", _window(best, max(at, 0))), best_line
 
 
 def _window(line: str, at: int) -> str:

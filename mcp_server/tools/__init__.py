@@ -71,7 +71,8 @@ def plain(value: Any) -> Any:
 def as_result(value: Any) -> CallToolResult:
     """A core result as structured content plus the same data as compact text."""
     data = plain(value)
-    text = json.dumps(compact(data), ensure_ascii=False, separators=(",", ":"))
+    shown = {k: compact(v) for k, v in data.items() if v is not None} if isinstance(data, dict) else compact(data)
+    text = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))  # an empty answer still names its list
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 

@@ -70,7 +70,7 @@ def test_inbox_notes_never_appear_in_route(fixture_bank, write_file):
 
 
 def test_questions_of_function_words_or_unknown_topics_answer_nothing_with_a_hint(bank):
-    for question in ("что как где", "kubernetes ingress certificate rotation", ""):
+    for question in ("что как где", "kubernetes ingress certificate rotation"):
         result = route(bank, question)
         assert result.hits == () and result.hint == EMPTY_HINT
 

@@ -134,7 +134,7 @@ def test_the_search_command(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["broadened"] is True and data["hits"]
     assert main(["search", "kubernetes", "--root", str(FIXTURE)]) == 0
-    assert EMPTY_HINT in capsys.readouterr().out
+    assert "No document body contains these terms. Try `memorybank route`" in capsys.readouterr().out
 
 
 def test_a_search_says_how_many_documents_hold_the_query_beyond_the_ones_listed(tmp_path, capsys):

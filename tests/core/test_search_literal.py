@@ -55,3 +55,20 @@ def test_what_holds_none_of_it_as_written_is_flagged(bank):
 def test_the_excerpt_of_a_long_line_shows_the_match(bank):
     excerpt = search(bank, "MatrixSession").hits[0].excerpt
     assert "MatrixSession" in excerpt and excerpt.startswith("...") and len(excerpt) <= EXCERPT_CHARS
+
+
+def test_an_excerpt_carries_no_control_characters(tmp_path):
+    bank = small_bank(tmp_path / "b", {"nul.md": doc("Nul", "A NUL.", "hello\x00world and \x1b[31mred\x1b[0m\n")})
+    excerpt = search(bank, "hello").hits[0].excerpt
+    assert excerpt == "helloworld and [31mred[0m"
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_an_empty_query_is_refused(bank, query):
+    from memorybank.core.errors import UsageError
+    from memorybank.core.route import route
+
+    with pytest.raises(UsageError, match="empty"):
+        search(bank, query)
+    with pytest.raises(UsageError, match="empty"):
+        route(bank, query)

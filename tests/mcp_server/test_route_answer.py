@@ -44,3 +44,10 @@ def test_route_hits_stay_compact_on_the_real_banks():
                 assert "\n" not in hit["why"] and len(hit["why"]) <= 160, hit
                 sizes.append(chars(hit))
     assert len(sizes) > 300 and sum(sizes) / len(sizes) < 250
+
+
+async def test_an_empty_answer_still_names_its_list_in_the_text(open_session, reference_root):
+    async with open_session(reference_root) as s:
+        result = await s.result("bank_route", question="что как где")
+        text = json.loads(result.content[0].text)
+        assert text["hits"] == [] and result.structured_content["hits"] == [] and "bank_search" in text["hint"]

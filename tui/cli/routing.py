@@ -11,8 +11,10 @@ from memorybank.core.errors import UsageError
 from memorybank.core.evaluate import BASELINES, CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
 from memorybank.core.model import LAYERS
 from memorybank.core.route import DEFAULT_LIMIT as ROUTE_LIMIT
+from memorybank.core.route import EMPTY_HINT as NO_ROUTE
 from memorybank.core.route import RouteHit, RouteResult, route
 from memorybank.core.search import DEFAULT_LIMIT as SEARCH_LIMIT
+from memorybank.core.search import EMPTY_HINT as NO_BODY
 from memorybank.core.search import SearchResult, search
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
@@ -117,9 +119,16 @@ def _plain(hit: RouteHit) -> dict[str, object]:
     return {name: getattr(hit, name) for name in hit.__dataclass_fields__}
 
 
+CLI_HINTS = {
+    NO_ROUTE: "No frontmatter match. Try `memorybank search` for a literal term, or widen the question.",
+    NO_BODY: "No document body contains these terms. Try `memorybank route` for a topic.",
+}
+"""The core's hints name the agents' tools (``bank_search``); a shell user has the commands."""
+
+
 def format_route(result: RouteResult, *, explain: bool = False) -> str:
     if not result.hits:
-        return result.hint or "No match."
+        return CLI_HINTS.get(result.hint or "", result.hint) or "No match."
     lines = []
     if result.why_intent:
         lines.append("(a why-question: decision records are favoured)")
@@ -166,7 +175,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 def format_search(result: SearchResult) -> str:
     if not result.hits:
-        return result.hint or "No match."
+        return CLI_HINTS.get(result.hint or "", result.hint) or "No match."
     lines = []
     if result.broadened:
         lines.append("(no document holds every word; showing documents that hold some of them)")
