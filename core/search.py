@@ -239,8 +239,8 @@ def _header_bonus(field_text: str, phrase: str, translated: list[str], bonus: fl
 
 
 def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = "") -> tuple[str, int]:
-    """The first body line holding the query as written (``literal``, when given), else the first
-    holding the most concepts (headings count 0.9), in its original case; a long line is cut around
+    """The first body line holding the query as written (``literal``, when given; a heading only
+    when no plain line does), else the first holding the most concepts (headings count 0.9), in its original case; a long line is cut around
     its first match, so the excerpt shows it."""
     best, best_line, best_score, at = "", 0, 0.0, 0
     lines = text.split("\n")
@@ -250,10 +250,11 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = 
     everything = float(len(concepts))
     for number in range(body_line, len(lines) + 1):
         lowered = folded[number - 1]
-        if literal:
-            if literal in " ".join(lowered.split()):
+        if literal:  # the first plain line holding it, else the first heading
+            if literal in " ".join(lowered.split()) and (not best_line or not lowered.lstrip().startswith("#")):
                 best, best_line, at = lines[number - 1].strip(), number, lowered.strip().find(literal)
-                break
+                if not lowered.lstrip().startswith("#"):
+                    break
             continue
         score, first = 0.0, len(lowered)
         for concept in concepts:

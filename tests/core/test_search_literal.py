@@ -34,7 +34,8 @@ def paths(result) -> list[str]:
 def test_a_version_the_word_index_cannot_hold_is_found_as_written(bank):
     result = search(bank, "0.1.0")
     assert paths(result) == ["release.md"] and not result.broadened
-    assert result.hits[0].excerpt == "## 0.1.0" and result.hits[0].line == 8
+    assert result.hits[0].excerpt == "The first cut, tagged v0.1.0." and result.hits[0].line == 10  # a plain line first
+    assert search(bank, "## 0.1.0").hits[0].excerpt == "## 0.1.0"  # a heading when no plain line holds it
 
 
 def test_a_literal_comes_before_documents_that_only_share_its_words(bank):
