@@ -87,7 +87,7 @@ class BodyIndex:
         """Bodies already cut at their headings (on demand: routing reads only its candidates')."""
         self._positions: dict[str, dict[str, list[int]]] = {}
         """Each body's word places by token (on demand, like the sections)."""
-        self.stamps: dict[str, tuple[float, int]] = {}
+        self.stamps: dict[str, tuple[float, int, int]] = {}
         self.total_length = 0
         self.reindexed = 0
         """Documents whose body was (re-)indexed by the last ``sync``."""
@@ -109,8 +109,9 @@ class BodyIndex:
         return len(self.stamps)
 
     def sync(self, bank: Bank) -> int:
-        """Drop removed documents and re-index those whose mtime or size moved. Returns how many
-        documents were (re-)indexed."""
+        """Drop removed documents and re-index those whose mtime, size or text moved (a document the
+        bank parsed again whose text is the same, as after a change of the layer table, keeps its
+        entries). Returns how many documents were (re-)indexed."""
         documents = bank.documents
         for path in [p for p in self.stamps if p not in documents]:
             self._drop(path)
@@ -120,12 +121,13 @@ class BodyIndex:
             if self.docs.get(path) is doc:
                 continue
             self._remember(doc)
-            stamp = (doc.mtime, doc.size)
+            text = bank.text(path)
+            stamp = (doc.mtime, doc.size, hash(text))  # the text too: an edit may keep mtime and size
             if self.stamps.get(path) == stamp:
                 continue
             if path in self.stamps:
                 self._drop(path)
-            self._add(doc, bank.text(path))
+            self._add(doc, text)
             self.stamps[path] = stamp
             touched += 1
         if touched:

@@ -51,3 +51,19 @@ async def test_an_empty_answer_still_names_its_list_in_the_text(open_session, re
         result = await s.result("bank_route", question="что как где")
         text = json.loads(result.content[0].text)
         assert text["hits"] == [] and result.structured_content["hits"] == [] and "bank_search" in text["hint"]
+
+
+async def test_an_edit_that_keeps_size_and_mtime_is_searched_and_routed_at_once(open_session, seeded_root):
+    import os
+
+    target = seeded_root / "README.md"
+    head, body = target.read_text(encoding="utf-8").split("\n---\n", 1)
+    word = next(w for w in body.split() if w.isalpha() and len(w) == 8)
+    async with open_session(seeded_root) as s:
+        assert (await s.call("bank_search", query=word))["hits"]
+        stat = target.stat()
+        target.write_text(head + "\n---\n" + body.replace(word, "Zorblaxq", 1), encoding="utf-8")
+        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # as cp -p, rsync -a and touch -r do
+        assert target.stat().st_size == stat.st_size
+        assert [h["path"] for h in (await s.call("bank_search", query="Zorblaxq"))["hits"]] == ["README.md"]
+        assert [h["path"] for h in (await s.call("bank_route", question="zorblaxq"))["hits"]][:1] == ["README.md"]
