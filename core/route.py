@@ -209,15 +209,16 @@ def route(
             named = damp_named(scores, bank.extension("route.versions", lambda bank, _: named_versions(bank.documents)))
         owners = _owners_named(bank, terms, coverage, headers)
         mentioned = _mentioned(bank, question, scores, admitted(catalog, doc_kind, layer))
-        owners |= mentioned
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
-        ranked = _top(scores, limit + extra + POOL, first=owners)  # POOL more: working copies a draft may follow
+        ranked = _top(
+            scores, limit + extra + POOL, first=owners, named=mentioned
+        )  # POOL more: working copies a draft may follow
         unnamed = [p for _, p in ranked if p not in named]
         versions = damp_drafts(scores, unnamed, catalog.words_of, found.of) if body_evidence else {}
         if versions:  # ranked again: among the pool alone while its undamped part fills the answer
             pool = {p: scores[p] for _, p in ranked} if len(ranked) - len(versions) >= limit + extra else scores
-            ranked = _top(pool, limit + extra, first=owners)
+            ranked = _top(pool, limit + extra, first=owners, named=mentioned)
         for negative, path, twins in found.fold(ranked, limit):
             acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
@@ -372,14 +373,18 @@ def _mentioned(bank: Bank, question: str, scores: dict[str, float], allowed: set
     return chosen
 
 
-def _top(scores: dict[str, float], limit: int, first: set[str] = frozenset()) -> list[tuple[float, str]]:
-    """The best ``limit`` as (-score rounded to 2 decimals, path), ties in path order; documents in
-    ``first`` (owners of the fact the question names) lead whatever their score. Only scores near
-    the cut are rounded and sorted."""
+def _top(
+    scores: dict[str, float], limit: int, first: set[str] = frozenset(), named: set[str] = frozenset()
+) -> list[tuple[float, str]]:
+    """The best ``limit`` as (-score rounded to 2 decimals, path), ties in path order; documents the
+    question names (``named``), then those in ``first`` (owners of the fact it names), lead whatever
+    their score. Only scores near the cut are rounded and sorted."""
     if not scores:
         return []
-    leading = sorted((-round_half_up(scores[p], 2), p) for p in first if scores.get(p, 0) > 0)
-    rest = {p: v for p, v in scores.items() if p not in first} if first else scores
+    leaders = [p for p in named if scores.get(p, 0) > 0], [p for p in first if p not in named and scores.get(p, 0) > 0]
+    leading = [entry for group in leaders for entry in sorted((-round_half_up(scores[p], 2), p) for p in group)]
+    ahead = {p for _, p in leading}
+    rest = {p: v for p, v in scores.items() if p not in ahead} if ahead else scores
     if not rest or len(leading) >= limit:
         return leading[:limit]
     cut = heapq.nlargest(limit, rest.values())[-1] - 0.01

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from memorybank.core.named import identifiers
+from memorybank.core.named import identifier
 from memorybank.core.route import route
 
 from tests.core.route_banks import doc, small_bank
@@ -24,15 +24,19 @@ def bank(tmp_path):
             "prompts/PROMPT-003-review.md": doc("Review prompt", "How to review.", "Review."),
             "plans/roadmap.md": doc("Roadmap", "What comes next.", MENTIONS),
             "plans/notes.md": doc("Notes", "Loose notes.", MENTIONS + " PROMPT-003 PROMPT-003 review prompt."),
+            "features/FT-HW1-05-links/feature.md": doc("FT-HW1-05: Links", "Links between things.", "Links."),
+            "issues/a/plan-v2.md": doc("Plan, second cut", "A plan.", "Steps for a."),
+            "issues/b/plan-v2.md": doc("Plan, second cut", "A plan.", "Steps for b."),
+            "domain/storage.md": doc("Storage", "Blob storage.", "Blobs.", canonical_for="[blob_storage]"),
         },
     )
 
 
-def test_identifiers_are_read_from_the_start_of_a_name():
-    assert identifiers("adr-001-storage-choice") == ["adr-001"]
-    assert identifiers("ft-hw1-04-branches") == ["ft-hw1-04", "ft-hw1"]
-    assert identifiers("ft-ntf-001") == ["ft-ntf-001"]
-    assert identifiers("mvp-cli") == [] and identifiers("0018-task-model") == [] and identifiers("adr") == []
+def test_an_identifier_is_the_longest_start_of_a_name_ending_in_a_digit():
+    assert identifier("adr-001-storage-choice") == "adr-001"
+    assert identifier("ft-hw1-04-branches") == "ft-hw1-04"
+    assert identifier("ft-ntf-001") == "ft-ntf-001"
+    assert identifier("mvp-cli") == identifier("0018-task-model") == identifier("adr") == ""
 
 
 @pytest.mark.parametrize(
@@ -44,6 +48,10 @@ def test_identifiers_are_read_from_the_start_of_a_name():
         ("adr/ADR-001-storage-choice.md", "adr/ADR-001-storage-choice.md"),
         ("see [it](../../adr/ADR-001-storage-choice.md)", "adr/ADR-001-storage-choice.md"),
         ("ADR-010", "adr/ADR-010-queue.md"),  # not ADR-001's prefix
+        ("what did ADR\u2013001 decide", "adr/ADR-001-storage-choice.md"),  # an en dash
+        ("read features/FT-001-import/brief.md", "features/FT-001-import/brief.md"),  # the path, not its package
+        ("what does bank/adr/ADR-010-queue.md say", "adr/ADR-010-queue.md"),  # from the repository's root
+        ("blob storage in ADR-010", "adr/ADR-010-queue.md"),  # before the owner of blob_storage
     ],
 )
 def test_a_named_document_leads_and_says_so(bank, question, first):
@@ -60,7 +68,7 @@ def test_a_package_named_by_its_folder_takes_one_place_its_best_member(bank):
 
 
 def test_names_outside_the_bank_and_bare_file_names_change_nothing(bank):
-    for question in ("ADR-999 storage", "README.md storage", "utf-8 storage"):
+    for question in ("ADR-999 storage", "README.md storage", "utf-8 storage", "FT-HW1-07 links", "plan-v2 steps"):
         hits = route(bank, question).hits
         assert hits and not any(h.breakdown.named for h in hits), question
 
