@@ -134,6 +134,7 @@ def _expected_paths(cell: str) -> list[tuple[str, bool]]:
     if not links and not found:
         found = _PATHLIKE.findall(cell.replace("`", ""))
     named = [(p, True) for p in links] + [(p, False) for p in found]
+    named = [(p.split("#", 1)[0] if link else p, link) for p, link in named]  # a link may point at a heading
     return [(p.strip().removeprefix("./"), link) for p, link in named if p.strip().endswith(".md")]
 
 

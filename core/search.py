@@ -46,7 +46,7 @@ CROSS_LANGUAGE = 0.6
 """A title or purpose containing only a translated form earns this share of the phrase bonus."""
 ARCHIVED = 0.3
 EXCERPT_CHARS = 240
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """Control characters a body may hold (a NUL, an escape) never reach an excerpt."""
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
@@ -174,19 +174,32 @@ def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) 
 
 
 def _verbatim(index: BodyIndex, literal: str, words: list[str], allowed: set[str]) -> set[str]:
-    """The documents whose body holds the query as written (case and ``ё`` folded). When the
-    query is nothing but ``words``, only documents indexed under every one of them are read (one
-    word needs no reading at all); otherwise every allowed body is."""
+    """The documents whose body holds the query as written (case and ``ё`` folded), not inside a
+    longer word. When the query is nothing but ``words``, only documents indexed under every one
+    of them are read (one word needs no reading at all); otherwise every allowed body is."""
     if len(literal) < 2:
         return set()
+    bodies = index.bodies
+    written = _as_written(literal)
     if words:
         buckets = sorted((index.postings.get(w, {}) for w in set(words)), key=len)
         holding = {p for p in buckets[0] if p in allowed and all(p in b for b in buckets[1:])}
         if len(words) == 1:
             return holding
-        return {p for p in holding if literal in index.bodies[p]}
-    bodies = index.bodies
-    return {path for path in allowed if literal in bodies.get(path, "")}
+    else:
+        holding = allowed
+    return {p for p in holding if literal in bodies.get(p, "") and written.search(bodies[p])}
+
+
+def _as_written(literal: str) -> re.Pattern[str]:
+    """The query as written: its words with any run of spaces or a line break between them, not
+    inside a longer word or number (``a b`` is not in ``metadata before``, ``0.1.0`` not in
+    ``10.1.0``, though it is in ``v0.1.0``)."""
+
+    first, last = literal[:1], literal[-1:]
+    before = r"(?<![0-9])(?<![0-9]\.)" if first.isdigit() else r"(?<![^\W\d_])" if first.isalpha() else ""
+    after = r"(?![0-9]|\.[0-9])" if last.isdigit() else r"(?![^\W\d_])" if last.isalpha() else ""
+    return re.compile(before + r"\s+".join(map(re.escape, literal.split())) + after)
 
 
 def _rank(
@@ -204,7 +217,7 @@ def _rank(
         for path in whole:
             bonus[path] = bonus.get(path, 0.0) + full
     if " " in phrase:
-        for path in _holding_phrase(index, phrase, weighted):
+        for path in verbatim:
             bonus[path] = bonus.get(path, 0.0) + PHRASE_IN_BODY
     archived, floor, get = index.archived, math.floor, bonus.get
     ranked = []
@@ -216,28 +229,6 @@ def _rank(
     return ranked
 
 
-def _holding_phrase(index: BodyIndex, phrase: str, pool: dict[str, float]) -> list[str]:
-    """Pool documents whose body holds the phrase, its words as whole words: only documents
-    indexed under every word of the phrase are read."""
-    buckets = sorted((index.postings.get(t, {}) for t in search_tokens(phrase, folded=True)), key=len)
-    if not buckets:
-        return []
-    candidates = [p for p in buckets[0] if p in pool and all(p in b for b in buckets[1:])]
-    bodies = index.bodies
-    return [p for p in candidates if phrase in bodies[p]]
-
-
-def _header_bonus(field_text: str, phrase: str, translated: list[str], bonus: float) -> float:
-    if not field_text:
-        return 0.0
-    if phrase and phrase in field_text:
-        return bonus
-    for form in translated:
-        if form in field_text:
-            return bonus * CROSS_LANGUAGE
-    return 0.0
-
-
 def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = "") -> tuple[str, int]:
     """The first body line holding the query as written (``literal``, when given; a heading only
     when no plain line does), else the first holding the most concepts (headings count 0.9), in its original case; a long line is cut around
@@ -247,15 +238,17 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = 
     folded = fold(text).split("\n")
     if len(folded) != len(lines):  # a letter whose lowercase changes length; compare line by line
         folded = [fold(line) for line in lines]
+    for number in range(body_line, len(lines) + 1) if literal else ():  # a plain line, else a heading
+        lowered = folded[number - 1]
+        if literal in " ".join(lowered.split()) and (not best_line or not lowered.lstrip().startswith("#")):
+            best, best_line, at = lines[number - 1].strip(), number, lowered.strip().find(literal)
+            if not lowered.lstrip().startswith("#"):
+                break
+    if best_line:
+        return _CONTROL.sub("", _window(best, max(at, 0))), best_line
     everything = float(len(concepts))
     for number in range(body_line, len(lines) + 1):
         lowered = folded[number - 1]
-        if literal:  # the first plain line holding it, else the first heading
-            if literal in " ".join(lowered.split()) and (not best_line or not lowered.lstrip().startswith("#")):
-                best, best_line, at = lines[number - 1].strip(), number, lowered.strip().find(literal)
-                if not lowered.lstrip().startswith("#"):
-                    break
-            continue
         score, first = 0.0, len(lowered)
         for concept in concepts:
             for form in concept.forms:

@@ -204,3 +204,10 @@ def test_a_row_naming_no_document_of_the_bank_is_stale_not_a_routing_miss(fixtur
     assert miss.stale and "not a document of this bank" in miss.message and "ranks" not in miss.message
     assert main(["eval", "--root", str(root)]) == 0
     assert "domain/gone.md (not a document of this bank: the row is stale)" in capsys.readouterr().out
+
+
+def test_a_link_to_a_heading_of_the_expected_document_is_a_check(fixture_bank):
+    bank = Bank.open(fixture_bank())
+    rows = "| Question | Expected |\n|-|-|\n| raise the filter threshold | [rules](domain/rules.md#thresholds) |\n"
+    (check,) = load_checks(bank, rows)
+    assert check.expected == ("domain/rules.md",)

@@ -73,3 +73,23 @@ def test_an_empty_query_is_refused(bank, query):
         search(bank, query)
     with pytest.raises(UsageError, match="empty"):
         route(bank, query)
+
+
+def test_a_phrase_as_written_is_whole_words_first(tmp_path):
+    bank = small_bank(
+        tmp_path / "b",
+        {
+            "release.md": doc("Release", "How.", "Releases are created by manually dispatching the workflow.\n"),
+            "other.md": doc("Other", "Other.", "created manually, dispatching: created manually, dispatching\n" * 3),
+            "inside.md": doc("Inside", "Inside.", "The metadata before, gamma bravo, delta bank.\n"),
+            "apart.md": doc("Apart", "Apart.", "A b c: a b.\n"),
+        },
+    )
+    result = search(bank, "manually dispatching")
+    assert paths(result)[0] == "release.md" and not result.broadened  # though other.md repeats both words
+    assert paths(search(bank, "a b")) == ["apart.md"]  # not "metadat(a b)efore"
+
+
+def test_bidi_and_line_separators_never_reach_an_excerpt(tmp_path):
+    bank = small_bank(tmp_path / "b", {"x.md": doc("X", "X.", "zzctrl \u202eevil\u2028next \x85end\n")})
+    assert search(bank, "zzctrl").hits[0].excerpt == "zzctrl evilnext end"
