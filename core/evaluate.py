@@ -96,11 +96,13 @@ class RouteCheckMiss:
 class EvalReport:
     source: str
     checks: int
+    """Rows measured: every row but the stale ones."""
     recall_at_1: float
     recall_at_3: float
     mrr: float
     outcomes: tuple[CheckOutcome, ...]
     misses: tuple[CheckOutcome, ...]
+    """The rows that failed: routing misses, and stale rows (``stale``), which the figures leave out."""
 
 
 def parse_route_checks(text: str, normalise: Callable[[str, bool], str] | None = None) -> list[RouteCheck]:
@@ -192,13 +194,14 @@ def evaluate(
         rank = next((i for i, paths in enumerate(ranked, start=1) if any(p in check.expected for p in paths)), None)
         stale = not any(p in bank.documents for p in check.expected)
         outcomes.append(CheckOutcome(check.question, check.expected, check.line, got, rank, stale))
-    count = len(outcomes) or 1
+    measured = [o for o in outcomes if not o.stale]  # a stale row measures the row, not the routing
+    count = len(measured) or 1
     return EvalReport(
         source=source,
-        checks=len(outcomes),
-        recall_at_1=sum(1 for o in outcomes if o.rank == 1) / count,
-        recall_at_3=sum(1 for o in outcomes if o.passed) / count,
-        mrr=sum(1 / o.rank for o in outcomes if o.rank) / count,
+        checks=len(measured),
+        recall_at_1=sum(1 for o in measured if o.rank == 1) / count,
+        recall_at_3=sum(1 for o in measured if o.passed) / count,
+        mrr=sum(1 / o.rank for o in measured if o.rank) / count,
         outcomes=tuple(outcomes),
         misses=tuple(o for o in outcomes if not o.passed),
     )

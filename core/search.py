@@ -177,7 +177,7 @@ def _verbatim(index: BodyIndex, literal: str, words: list[str], allowed: set[str
     """The documents whose body holds the query as written (case and ``ё`` folded), not inside a
     longer word. When the query is nothing but ``words``, only documents indexed under every one
     of them are read (one word needs no reading at all); otherwise every allowed body is."""
-    if len(literal) < 2:
+    if not literal or (len(literal) < 2 and literal.isalnum()):  # one letter is no query; one symbol is
         return set()
     bodies = index.bodies
     written = _as_written(literal)

@@ -199,11 +199,14 @@ def test_links_in_a_file_of_checks_are_read_from_where_the_file_lies(fixture_ban
 def test_a_row_naming_no_document_of_the_bank_is_stale_not_a_routing_miss(fixture_bank, capsys):
     root = fixture_bank()
     rows = "| Question | Expected |\n|-|-|\n| raise the filter threshold | [gone](../domain/gone.md) |\n"
+    rows += "| raise the filter threshold | [rules](../domain/rules.md) |\n"
     (root / ROUTE_CHECKS).write_text(rows, encoding="utf-8")
     (miss,) = route_check_misses(Bank.open(root))
     assert miss.stale and "not a document of this bank" in miss.message and "ranks" not in miss.message
     assert main(["eval", "--root", str(root)]) == 0
-    assert "domain/gone.md (not a document of this bank: the row is stale)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "domain/gone.md (not a document of this bank: the row is stale)" in out
+    assert "1 route check (1 stale row left out)" in out and "Recall@3 1.00" in out  # the figures measure routing
 
 
 def test_a_link_to_a_heading_of_the_expected_document_is_a_check(fixture_bank):

@@ -93,3 +93,9 @@ def test_a_phrase_as_written_is_whole_words_first(tmp_path):
 def test_bidi_and_line_separators_never_reach_an_excerpt(tmp_path):
     bank = small_bank(tmp_path / "b", {"x.md": doc("X", "X.", "zzctrl \u202eevil\u2028next \x85end\n")})
     assert search(bank, "zzctrl").hits[0].excerpt == "zzctrl evilnext end"
+
+
+def test_a_single_symbol_is_found_a_single_letter_is_not(tmp_path):
+    bank = small_bank(tmp_path / "b", {"flow.md": doc("Flow", "Steps.", "Draft → review → done.\n")})
+    assert paths(search(bank, "→")) == ["flow.md"]
+    assert search(bank, "е").hits == ()

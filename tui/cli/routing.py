@@ -245,7 +245,12 @@ def read_checks_file(file: Path) -> str:
 
 def format_eval(report: EvalReport, baselines: dict[str, EvalReport] | None = None) -> str:
     lines = [
-        f"{report.source}: {report.checks} route check{'' if report.checks == 1 else 's'}",
+        f"{report.source}: {report.checks} route check{'' if report.checks == 1 else 's'}"
+        + (
+            f" ({stale} stale row{'' if stale == 1 else 's'} left out)"
+            if (stale := len(report.outcomes) - report.checks)
+            else ""
+        ),
         f"  {'router:':18} Recall@1 {report.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {report.recall_at_3:.2f}"
         f"   MRR {report.mrr:.2f}",
     ]
