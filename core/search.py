@@ -138,6 +138,9 @@ def search(
         if not said:  # what the words missed (a version, a dotted name, a symbol) counts as found
             for path in verbatim:
                 weighted[path] += index.bodies[path].count(literal) * EXACT_WEIGHT
+        if said and " " in literal:  # a phrase a line break splits: only the likeliest bodies are read
+            spread, likeliest = _as_written(literal), heapq.nlargest(limit, weighted, key=weighted.__getitem__)
+            verbatim |= {p for p in likeliest if p not in verbatim and spread.search(index.bodies[p])}
         ranked = _rank(index, weighted, literal, [t for c in concepts for t in c.translated], verbatim)
         docs = index.docs
         hits = []
@@ -197,9 +200,10 @@ def _as_written(literal: str) -> re.Pattern[str]:
     ``10.1.0``, though it is in ``v0.1.0``)."""
 
     first, last = literal[:1], literal[-1:]
-    before = r"(?<![0-9])(?<![0-9]\.)" if first.isdigit() else r"(?<![^\W\d_])" if first.isalpha() else ""
+    lead = re.escape(first)  # the edge is checked behind the first character, so the scan can seek it
+    before = rf"(?<![0-9]{lead})(?<![0-9]\.{lead})" if first.isdigit() else rf"(?<![^\W\d_]{lead})" * first.isalpha()
     after = r"(?![0-9]|\.[0-9])" if last.isdigit() else r"(?![^\W\d_])" if last.isalpha() else ""
-    return re.compile(before + r"\s+".join(map(re.escape, literal.split())) + after)
+    return re.compile(lead + before + r"\s+".join(map(re.escape, literal.split()))[len(lead) :] + after)
 
 
 def _rank(

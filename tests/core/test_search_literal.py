@@ -99,3 +99,16 @@ def test_a_single_symbol_is_found_a_single_letter_is_not(tmp_path):
     bank = small_bank(tmp_path / "b", {"flow.md": doc("Flow", "Steps.", "Draft → review → done.\n")})
     assert paths(search(bank, "→")) == ["flow.md"]
     assert search(bank, "е").hits == ()
+
+
+def test_a_phrase_a_line_break_splits_still_comes_first(tmp_path):
+    bank = small_bank(
+        tmp_path / "b",
+        {
+            "release.md": doc("Release", "How.", "Releases are created by manually\ndispatching the workflow.\n"),
+            "other.md": doc("Other", "Other.", "created manually, dispatching: created manually, dispatching\n" * 3),
+        },
+    )
+    result = search(bank, "manually dispatching")
+    assert paths(result) == ["release.md", "other.md"] and not result.broadened
+    assert result.hits[0].excerpt == "Releases are created by manually"
