@@ -214,3 +214,14 @@ def test_a_link_to_a_heading_of_the_expected_document_is_a_check(fixture_bank):
     rows = "| Question | Expected |\n|-|-|\n| raise the filter threshold | [rules](domain/rules.md#thresholds) |\n"
     (check,) = load_checks(bank, rows)
     assert check.expected == ("domain/rules.md",)
+
+
+def test_a_file_of_checks_kept_in_the_bank_never_answers_its_own_questions(fixture_bank, capsys):
+    root = fixture_bank()
+    inside = root / "dna" / "more-checks.md"  # a document of the bank: its body quotes every question
+    inside.write_text(
+        "| Question | Expected |\n|-|-|\n| raise the filter threshold | [rules](../domain/rules.md) |\n", encoding="utf-8"
+    )
+    assert main(["eval", "--root", str(root), "--file", str(inside), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "dna/more-checks.md" not in report["outcomes"][0]["got"]

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import posixpath
 from pathlib import Path
 
 from memorybank.core.errors import UsageError
-from memorybank.core.evaluate import BASELINES, CHECK_DEPTH, ROUTE_CHECKS, EvalReport, evaluate, load_checks
+from memorybank.core.evaluate import (
+    BASELINES,
+    CHECK_DEPTH,
+    COPIES,
+    ROUTE_CHECKS,
+    EvalReport,
+    Ranker,
+    evaluate,
+    load_checks,
+    route_ranker,
+)
 from memorybank.core.model import LAYERS
 from memorybank.core.route import DEFAULT_LIMIT as ROUTE_LIMIT
 from memorybank.core.route import EMPTY_HINT as NO_ROUTE
@@ -210,14 +221,24 @@ def run_eval(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"No route checks in {source}: expected rows of a table Question | Expected naming .md paths."
             )
-        report = evaluate(bank, checks, source=source)
-        baselines = {name: evaluate(bank, checks, source=source, ranker=rank) for name, rank in BASELINES.items()}
+        itself = posixpath.normpath(posixpath.join(base, posixpath.basename(source))) if text is not None else ""
+        rankers = {name: _without(rank, itself) for name, rank in {"router": route_ranker, **BASELINES}.items()}
+        report = evaluate(bank, checks, source=source, ranker=rankers.pop("router"))
+        baselines = {name: evaluate(bank, checks, source=source, ranker=rank) for name, rank in rankers.items()}
         reports.append((report, baselines))
     if args.json:
         emit_json(reports[0][0] if len(reports) == 1 else [report for report, _ in reports])
     else:
         print("\n\n".join(format_eval(report, baselines) for report, baselines in reports))
     return 0
+
+
+def _without(rank: Ranker, path: str) -> Ranker:
+    """The ranker, never answering with ``path``: a file of checks kept in the bank would answer its
+    own questions (the bank's ``dna/route-checks.md`` is left out by the rankers themselves)."""
+    if not path or path.startswith("../"):
+        return rank
+    return lambda bank, question: [entry for entry in rank(bank, question) if entry.split(COPIES)[0] != path]
 
 
 CHECKS_LIMIT = 5_000_000
