@@ -220,7 +220,8 @@ def test_a_file_of_checks_kept_in_the_bank_never_answers_its_own_questions(fixtu
     root = fixture_bank()
     inside = root / "dna" / "more-checks.md"  # a document of the bank: its body quotes every question
     inside.write_text(
-        "| Question | Expected |\n|-|-|\n| raise the filter threshold | [rules](../domain/rules.md) |\n", encoding="utf-8"
+        "| Question | Expected |\n|-|-|\n| raise the filter threshold | [rules](../domain/rules.md) |\n",
+        encoding="utf-8",
     )
     assert main(["eval", "--root", str(root), "--file", str(inside), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
