@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -382,7 +383,7 @@ QUESTION_LIMIT = 4_096
 def check_question(text: str, name: str) -> None:
     """Refuse an empty question, and one longer than any question (it would only be echoed back
     and tokenised)."""
-    if not text.strip():
+    if all(char.isspace() or unicodedata.category(char) == "Cc" for char in text):  # blank, or control characters
         raise UsageError(f"The {name} is empty: ask in words what you are looking for.")
     if len(text) > QUESTION_LIMIT:
         raise UsageError(

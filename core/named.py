@@ -15,6 +15,7 @@ the bank repeats in several folders (``plan-v2.md``, ``code-review-1.md``) is a 
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -23,7 +24,7 @@ from memorybank.core.lang import fold
 from memorybank.core.model import Document
 
 _RUN = re.compile(r"[a-z\u0400-\u04ff0-9]+(?:[-_][a-z\u0400-\u04ff0-9]+)+")
-_PATH = re.compile(r"[\w.\-/]*[\w\-]\.md\b")
+_PATH = re.compile(r"[\w.\-/\\]*[\w\-]\.md\b")
 _LETTERS = re.compile(r"[a-z\u0400-\u04ff]+")
 _DIGIT = re.compile(r"\d")
 _DASH = re.compile(r"(?<=\w)[\u2010-\u2015](?=\w)")
@@ -74,7 +75,7 @@ class Names:
         found: list[set[str]] = []
         rest = question
         for written in _PATH.findall(question):
-            path = re.sub(r"^(?:\.{1,2}/)+", "", written).lower()
+            path = posixpath.normpath(re.sub(r"^(?:\.{1,2}/)+", "", written.replace("\\", "/"))).lower()
             if path in self.paths:
                 found.append({self.paths[path]})
             elif "/" in path:  # a bare file name is too often one outside the bank (README.md, PRD.md)

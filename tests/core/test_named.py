@@ -52,6 +52,8 @@ def test_an_identifier_is_the_longest_start_of_a_name_ending_in_a_digit():
         ("read features/FT-001-import/brief.md", "features/FT-001-import/brief.md"),  # the path, not its package
         ("what does bank/adr/ADR-010-queue.md say", "adr/ADR-010-queue.md"),  # from the repository's root
         ("blob storage in ADR-010", "adr/ADR-010-queue.md"),  # before the owner of blob_storage
+        ("what does adr\\ADR-010-queue.md say", "adr/ADR-010-queue.md"),  # a Windows path
+        ("see plans/../adr/ADR-010-queue.md", "adr/ADR-010-queue.md"),
     ],
 )
 def test_a_named_document_leads_and_says_so(bank, question, first):

@@ -64,7 +64,7 @@ def test_an_excerpt_carries_no_control_characters(tmp_path):
     assert excerpt == "helloworld and [31mred[0m"
 
 
-@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+@pytest.mark.parametrize("query", ["", "   ", "\t\n", "\x01", " \x00 "])
 def test_an_empty_query_is_refused(bank, query):
     from memorybank.core.errors import UsageError
     from memorybank.core.route import route
