@@ -211,9 +211,8 @@ def route(
         mentioned = _mentioned(bank, question, scores, admitted(catalog, doc_kind, layer))
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
-        ranked = _top(
-            scores, limit + extra + POOL, first=owners, named=mentioned
-        )  # POOL more: working copies a draft may follow
+        # POOL more than the limit: working copies a draft may follow
+        ranked = _top(scores, limit + extra + POOL, first=owners, named=mentioned)
         unnamed = [p for _, p in ranked if p not in named]
         versions = damp_drafts(scores, unnamed, catalog.words_of, found.of) if body_evidence else {}
         if versions:  # ranked again: among the pool alone while its undamped part fills the answer

@@ -130,7 +130,8 @@ def search(
         strict = set.intersection(*per_concept) if per_concept else set()
         pool = strict or set().union(*per_concept)
         said = " ".join(tokens) == literal  # the words are all the query says: a literal holds them all
-        verbatim = _verbatim(index, literal, tokens if said else [], allowed)
+        written = _as_written(literal) if literal else None
+        verbatim = _verbatim(index, literal, written, tokens if said else [], allowed)
         pool |= verbatim
         if not pool:
             return SearchResult(query, hint=EMPTY_HINT)
@@ -139,8 +140,8 @@ def search(
             for path in verbatim:
                 weighted[path] += index.bodies[path].count(literal) * EXACT_WEIGHT
         if said and " " in literal:  # a phrase a line break splits: only the likeliest bodies are read
-            spread, likeliest = _as_written(literal), heapq.nlargest(limit, weighted, key=weighted.__getitem__)
-            verbatim |= {p for p in likeliest if p not in verbatim and spread.search(index.bodies[p])}
+            likeliest = heapq.nlargest(limit, weighted, key=weighted.__getitem__)
+            verbatim |= {p for p in likeliest if p not in verbatim and written.search(index.bodies[p])}
         ranked = _rank(index, weighted, literal, [t for c in concepts for t in c.translated], verbatim)
         docs = index.docs
         hits = []
@@ -176,14 +177,15 @@ def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) 
     return weighted
 
 
-def _verbatim(index: BodyIndex, literal: str, words: list[str], allowed: set[str]) -> set[str]:
+def _verbatim(
+    index: BodyIndex, literal: str, written: re.Pattern[str] | None, words: list[str], allowed: set[str]
+) -> set[str]:
     """The documents whose body holds the query as written (case and ``ё`` folded), not inside a
     longer word. When the query is nothing but ``words``, only documents indexed under every one
     of them are read (one word needs no reading at all); otherwise every allowed body is."""
-    if not literal or (len(literal) < 2 and literal.isalnum()):  # one letter is no query; one symbol is
+    if written is None or (len(literal) < 2 and literal.isalnum()):  # one letter is no query; one symbol is
         return set()
     bodies = index.bodies
-    written = _as_written(literal)
     if words:
         buckets = sorted((index.postings.get(w, {}) for w in set(words)), key=len)
         holding = {p for p in buckets[0] if p in allowed and all(p in b for b in buckets[1:])}
@@ -235,8 +237,8 @@ def _rank(
 
 def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = "") -> tuple[str, int]:
     """The first body line holding the query as written (``literal``, when given; a heading only
-    when no plain line does), else the first holding the most concepts (headings count 0.9), in its original case; a long line is cut around
-    its first match, so the excerpt shows it."""
+    when no plain line does), else the first holding the most concepts (headings count 0.9), in
+    its original case; a long line is cut around its first match, so the excerpt shows it."""
     best, best_line, best_score, at = "", 0, 0.0, 0
     lines = text.split("\n")
     folded = fold(text).split("\n")

@@ -204,10 +204,10 @@ def format_search(result: SearchResult) -> str:
 
 def run_eval(args: argparse.Namespace) -> int:
     bank = open_bank(args)
-    sources: list[tuple[str | None, str, str]] = []
+    sources: list[tuple[str | None, str, str]] = []  # (text, source, its path from the bank root)
     for file in args.file or ():  # its links are relative to where it lies, in the bank or beside it
-        folder = os.path.relpath(os.path.dirname(os.path.abspath(file)), bank.root)
-        sources.append((read_checks_file(file), str(file), "" if folder == "." else Path(folder).as_posix()))
+        where = Path(os.path.relpath(os.path.abspath(file), bank.root)).as_posix()
+        sources.append((read_checks_file(file), str(file), where))
     if not sources:
         if ROUTE_CHECKS not in bank.documents:
             raise UsageError(
@@ -215,14 +215,13 @@ def run_eval(args: argparse.Namespace) -> int:
             )
         sources.append((None, ROUTE_CHECKS, ""))
     reports = []
-    for text, source, base in sources:
-        checks = load_checks(bank, text, base)
+    for text, source, where in sources:
+        checks = load_checks(bank, text, posixpath.dirname(where))
         if not checks:
             raise UsageError(
                 f"No route checks in {source}: expected rows of a table Question | Expected naming .md paths."
             )
-        itself = posixpath.normpath(posixpath.join(base, posixpath.basename(source))) if text is not None else ""
-        rankers = {name: _without(rank, itself) for name, rank in {"router": route_ranker, **BASELINES}.items()}
+        rankers = {name: _without(rank, where) for name, rank in {"router": route_ranker, **BASELINES}.items()}
         report = evaluate(bank, checks, source=source, ranker=rankers.pop("router"))
         baselines = {name: evaluate(bank, checks, source=source, ranker=rank) for name, rank in rankers.items()}
         reports.append((report, baselines))
@@ -265,13 +264,10 @@ def read_checks_file(file: Path) -> str:
 
 
 def format_eval(report: EvalReport, baselines: dict[str, EvalReport] | None = None) -> str:
+    stale = len(report.outcomes) - report.checks
+    left_out = f" ({stale} stale row{'' if stale == 1 else 's'} left out)" if stale else ""
     lines = [
-        f"{report.source}: {report.checks} route check{'' if report.checks == 1 else 's'}"
-        + (
-            f" ({stale} stale row{'' if stale == 1 else 's'} left out)"
-            if (stale := len(report.outcomes) - report.checks)
-            else ""
-        ),
+        f"{report.source}: {report.checks} route check{'' if report.checks == 1 else 's'}{left_out}",
         f"  {'router:':18} Recall@1 {report.recall_at_1:.2f}   Recall@{CHECK_DEPTH} {report.recall_at_3:.2f}"
         f"   MRR {report.mrr:.2f}",
     ]
