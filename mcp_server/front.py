@@ -369,7 +369,11 @@ def unfit_for_sdk(message: Any) -> str | None:
 
 
 def warm(bank: Any) -> None:
-    """Index the bank off the critical path, so the first tool call finds it loaded."""
+    """Index the bank off the critical path, so the first tool call finds it loaded, and build what a
+    route reads, so the first ``bank_route`` finds that ready too."""
     with contextlib.suppress(Exception):
         bank.refresh()
         len(bank)
+        from memorybank.core.warm import warm as build_routing
+
+        build_routing(bank)

@@ -305,9 +305,9 @@ class WorkbenchScreen(Screen[None]):
             self.run_worker(self._route_once, thread=True, exit_on_error=False, group="warm")
 
     def _route_once(self) -> None:
-        from memorybank.core.route import route
+        from memorybank.core.warm import warm
 
-        route(self.bank, "warm up")
+        warm(self.bank)
         # The documents and the router's indexes now live as long as the app. Left in the collected
         # heap, each full collection walked all of them, 80-170 ms on 5,000 documents, inside
         # whichever keystroke triggered it; frozen, a collection walks only what came after.
