@@ -21,6 +21,7 @@ from memorybank.core.frontmatter import lenient_frontmatter
 from memorybank.core.model import Document
 from memorybank.core.parse import decode, split_frontmatter, string_list
 from memorybank.core.paths import is_url
+from memorybank.core.regular import Unreadable, read_regular
 
 DIRECTIONS: tuple[str, ...] = ("up", "down", "both")
 DEFAULT_DEPTH = 2
@@ -304,13 +305,12 @@ def _neighbour(root: Path, ceiling: Path, real_ceiling: str, edge: LooseEdge) ->
         return Neighbour(edge.source, edge.raw, file, unreadable=OUTSIDE_CEILING)
     if not absolute.lower().endswith(".md"):
         return Neighbour(edge.source, edge.raw, file, unreadable=NOT_MARKDOWN)
-    try:
-        with open(absolute, "rb") as handle:
-            data = handle.read(HEADER_BYTES)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return Neighbour(edge.source, edge.raw, file, unreadable=NO_SUCH_FILE)
-    except OSError as error:
-        return Neighbour(edge.source, edge.raw, file, unreadable=f"could not be read: {error.strerror or error}")
+    try:  # without blocking: a FIFO named like a document is refused, never waited on
+        data = read_regular(absolute, HEADER_BYTES, head=True)
+    except Unreadable as error:
+        if not os.path.exists(absolute):
+            return Neighbour(edge.source, edge.raw, file, unreadable=NO_SUCH_FILE)
+        return Neighbour(edge.source, edge.raw, file, unreadable=f"could not be read: {error.reason}")
     text, _bom, _bad = decode(data)
     split = split_frontmatter(text)
     header = lenient_frontmatter(split.yaml_text) if split.closed else {}

@@ -11,10 +11,10 @@ about the rest of the machine. A server may switch supplied files off altogether
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from memorybank.core.errors import Refusal
+from memorybank.core.regular import TooLarge, Unreadable, read_regular
 from memorybank.core.write.state import git_directory
 from memorybank.core.write.values import TEXT_LIMIT
 
@@ -69,48 +69,6 @@ def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, al
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise _unreadable(file, name, "it is not UTF-8 text") from None
-
-
-class Unreadable(Exception):
-    """A file that cannot be read as a regular file: ``reason`` says why, in a few words."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class TooLarge(Unreadable):
-    """A regular file past the size its reader accepts."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__(f"it is {size:,} bytes")
-        self.size = size
-
-
-def read_regular(path: Path, limit: int, *, follow_links: bool = True) -> bytes:
-    """The bytes of the regular file at ``path``, opened without blocking: a FIFO or a device is
-    refused, never waited on or read forever, and a file past ``limit`` bytes is not read.
-
-    Raises:
-        TooLarge: the file holds more than ``limit`` bytes.
-        Unreadable: it is not a regular file, or the system refused it (``reason`` says which).
-    """
-    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0))
-    try:
-        fd = os.open(path, flags)
-    except OSError as error:
-        raise Unreadable(error.strerror or str(error)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise Unreadable("it is not a regular file")
-        if info.st_size > limit:
-            raise TooLarge(info.st_size)
-        return os.read(fd, limit + 1)
-    except OSError as error:
-        raise Unreadable(error.strerror or str(error)) from None
-    finally:
-        os.close(fd)
 
 
 def _unreadable(file: str, name: str, reason: str) -> Refusal:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 
 import pytest
@@ -279,3 +280,19 @@ def test_a_neighbour_without_a_title_is_named_by_its_file(tmp_path, write_file):
     (found,) = read_neighbours(tmp_path / "bank", [LooseEdge("x.md", "../plain.md")])
     assert found.title == "plain.md" and found.doc_kind is None and found.canonical_for is None
     assert found.file.endswith(f"{tmp_path.name}/plain.md")
+
+
+def test_a_fifo_or_a_folder_named_like_a_document_is_refused_without_waiting(tmp_path, write_file):
+    root = tmp_path / "memory_bank"
+    os.mkfifo(tmp_path / "hang.md")  # a blocking open would wait here for a writer that never comes
+    (tmp_path / "folder.md").mkdir()
+    edges = [LooseEdge("x.md", "../hang.md"), LooseEdge("x.md", "../folder.md")]
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        reading = pool.submit(read_neighbours, root, edges)
+        try:
+            found = reading.result(timeout=10)
+        except concurrent.futures.TimeoutError:
+            with open(tmp_path / "hang.md", "wb"):  # let the stuck reader go, then fail
+                pass
+            pytest.fail("reading a FIFO's header blocked")
+    assert [n.unreadable for n in found] == ["could not be read: it is not a regular file"] * 2

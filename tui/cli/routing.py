@@ -247,7 +247,7 @@ CHECKS_LIMIT = 5_000_000
 def read_checks_file(file: Path) -> str:
     """The text of a file of route checks: a regular file, opened without blocking (a FIFO or a
     device is refused, never waited on or read forever), at most ``CHECKS_LIMIT`` bytes of UTF-8."""
-    from memorybank.core.write.supplied import TooLarge, Unreadable, read_regular
+    from memorybank.core.regular import TooLarge, Unreadable, read_regular
 
     try:
         data = read_regular(file, CHECKS_LIMIT)
