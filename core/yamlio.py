@@ -111,6 +111,12 @@ class _Dumper(yaml.SafeDumper):
         return super().increase_indent(flow, False)
 
 
+# A string the reader would take for a number, a date or a null must be quoted by the writer, which
+# knows only YAML 1.1's forms: it learns the reader's too (``1e3``, ``0o17``), keeping its own.
+for _tag, _pattern, _first in _RESOLVERS:
+    _Dumper.add_implicit_resolver(_tag, re.compile(_pattern), list(_first.replace("\0", "")) or None)
+
+
 def dump(data: dict[str, Any]) -> str:
     """Serialise a frontmatter mapping: insertion order, no folding, minimal quoting."""
     if not data:

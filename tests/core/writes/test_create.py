@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from memorybank.core import yamlio
 from memorybank.core.errors import PathRefused, Refusal, UsageError
 from memorybank.core.parse import split_frontmatter
@@ -55,6 +57,27 @@ def test_a_purpose_with_a_colon_is_quoted_and_reads_back(fixture_copy):
     front, text = front_of(fixture_copy, "domain/x.md")
     assert front["purpose"] == "Read when: the build breaks" and "purpose: 'Read when: the build breaks'" in text
     assert fixture_copy.document("domain/x.md").parse_error is None
+
+
+@pytest.mark.parametrize("value", ["1e3", "0o17", "1.0e3", "+1e3", "-1e-3", "0x1F", ".inf", "2026-12-02", "1:30"])
+def test_a_value_the_reader_would_take_for_a_number_or_a_date_is_quoted(fixture_copy, value):
+    create(
+        fixture_copy,
+        doc_kind="domain",
+        path="domain/x.md",
+        title=value,
+        purpose=value,
+        derived_from=["rules.md"],
+        extra={"owner": value},
+    )
+    front, _text = front_of(fixture_copy, "domain/x.md")
+    assert (front["title"], front["purpose"], front["owner"]) == (value, value, value)
+
+
+@settings(max_examples=300)
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40))
+def test_any_one_line_string_reads_back_as_written(value):
+    assert yamlio.load(yamlio.dump({"title": value}))["title"] == value
 
 
 def test_registration_copies_a_table_row_with_backticked_labels(fixture_copy):
