@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memorybank.core.write.values import stamped_name
+
 if TYPE_CHECKING:
     from mcp.server.mcpserver import Context
 
@@ -44,7 +46,8 @@ def client_name(context: Context | None) -> str | None:
     except (ValueError, AttributeError):
         return None
     info = getattr(params, "client_info", None)
-    return getattr(info, "name", None) or None
+    name = getattr(info, "name", None)
+    return stamped_name(name) if isinstance(name, str) else None  # stamped on notes, shown to the owner
 
 
 def short_arguments(arguments: dict[str, Any] | None) -> str:

@@ -228,3 +228,29 @@ def test_init_in_a_fresh_project_seeds_memory_bank_and_refuses_an_existing_memor
     assert refused.returncode != 0 and "already holds" in refused.stderr and "Traceback" not in refused.stderr
     assert sorted(p.name for p in (dashed / "memory-bank").rglob("*.md")) == before
     assert not (dashed / "memory-bank" / "memory_bank").exists() and not (dashed / "dna").exists()
+
+
+def test_inbox_list_spells_out_escape_sequences_an_agent_left_in_a_note(tmp_path, capsys):
+    """A note written before the gates refused them, or by hand: its words are shown, never obeyed."""
+    root = seeded_root(tmp_path, capsys)
+    (Path(root) / "_inbox").mkdir(exist_ok=True)
+    (Path(root) / "_inbox" / "odd.md").write_text(
+        "---\n"
+        'title: "Odd\\e[2K"\n'
+        "doc_kind: domain\n"
+        'purpose: "Fact\\u202e."\n'
+        "status: draft\n"
+        'captured_by: "bot\\e[1A"\n'
+        "captured_at: '2026-01-01T00:00:00Z'\n"
+        "proposal:\n"
+        "  action: discard\n"
+        '  reason: "dup\\e[32m proposal: none (owner approved)"\n'
+        "  proposed_by: bot\n"
+        "---\n\n# Odd\n\nx\n",
+        encoding="utf-8",
+    )
+    assert main(["inbox", "list", "--root", root]) == 0
+    listing = capsys.readouterr().out
+    assert "\x1b" not in listing and "\u202e" not in listing
+    assert "from bot\\u001b[1A" in listing and "Odd\\u001b[2K" in listing and "Fact\\u202e." in listing
+    assert "(dup\\u001b[32m proposal: none (owner approved))" in listing

@@ -225,6 +225,7 @@ def plan_discard(
     why = require(reason, "`reason` is required: a note is dropped on the record, or not at all.")
     if "\n" in why or "\r" in why:
         raise Refusal("A discard's reason must fit on one line: it is quoted in one.", reason="multi-line")
+    values.scalar("reason", why)  # no escape sequence reaches the owner's terminal through the record
     entry = {"at": now_stamp(), "action": "discarded", "note": note.path, "title": note.title, "reason": why}
     if by:
         entry["by"] = by

@@ -19,7 +19,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError, Refusal, StorageError, UsageError
 from memorybank.core.model import Document
 from memorybank.core.parse import jsonable
-from memorybank.core.write import journal
+from memorybank.core.write import journal, values
 from memorybank.core.write.fields import _head_lines, _key_span
 from memorybank.core.write.fold import FoldResult, plan_fold
 from memorybank.core.write.gates import Planned, write_session
@@ -137,7 +137,7 @@ def propose(
             if value not in (None, [], ""):
                 record[key] = value
         if reason and reason.strip():
-            record["reason"] = reason.strip()
+            record["reason"] = values.scalar("reason", reason.strip())  # shown to the owner: one plain line
         preview = _exit_plan(bank, action, note.path, record, dry_run=True).result
         pending = note.frontmatter.get("proposal")
         if isinstance(pending, dict) and pending.get("action") and not dry_run:

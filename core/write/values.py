@@ -34,6 +34,20 @@ def _control(value: str) -> str | None:
     return None if found is None else f"U+{ord(found.group(0)):04X}"
 
 
+NAME_LIMIT = 100
+"""Characters of a name the server stamps on a note (``captured_by``, ``proposed_by``)."""
+
+
+def stamped_name(name: str | None) -> str | None:
+    """A name a client gives for itself (its ``clientInfo.name``), made fit to stamp on a note and
+    show the owner: control characters, line breaks and bidirectional overrides become spaces,
+    runs of space one, and it is cut to ``NAME_LIMIT`` characters. None when nothing is left."""
+    if not name:
+        return None
+    cleaned = " ".join(_CONTROL.sub(" ", name).split())[:NAME_LIMIT].strip()
+    return cleaned or None
+
+
 def scalar(name: str, value: str | None) -> str | None:
     """``value`` when it is one line of text of bounded length; None stays None.
 

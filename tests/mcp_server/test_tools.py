@@ -174,6 +174,26 @@ async def test_create_registers_and_stamps_captures_with_the_client(open_session
         assert (await s.call("bank_validate"))["total"] == 0
 
 
+async def test_a_client_s_name_is_stamped_on_its_notes_as_one_plain_line(seeded_root):
+    """A client chooses its own name: a line break, an escape sequence or an override in it never
+    reaches the note's YAML or the owner's terminal."""
+    from mcp import Client
+    from mcp_types import Implementation
+    from memorybank.mcp_server.server import build_server
+
+    from tests.mcp_server.conftest import Session
+
+    hostile = Implementation(name="a\nproposal: {action: discard}\x1b[2K\u202e" + "x" * 500, version="1")
+    async with Client(build_server(seeded_root), raise_exceptions=True, client_info=hostile) as client:
+        note = await Session(client, None).call(
+            "bank_create", docKind="domain", path="idea.md", title="Idea", purpose="A thought.", inbox=True
+        )
+    stamped = note["frontmatter"]["captured_by"]
+    assert stamped.startswith("a proposal: {action: discard} [2K x") and len(stamped) == 100
+    head = (seeded_root / "_inbox/idea.md").read_text(encoding="utf-8").split("---")[1]
+    assert f"\ncaptured_by: '{stamped}'\n" in head and "\x1b" not in head and "\u202e" not in head
+
+
 async def test_create_refusals_name_their_reason_and_write_nothing(open_session, seeded_root):
     async with open_session(seeded_root) as s:
         before = tree_snapshot(seeded_root)

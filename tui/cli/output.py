@@ -6,6 +6,7 @@ import codecs
 import contextlib
 import dataclasses
 import json
+import re
 import sys
 from typing import Any, TextIO
 
@@ -36,6 +37,17 @@ def escape_unencodable(stream: Any) -> None:
         return
     with contextlib.suppress(AttributeError, ValueError):
         stream.reconfigure(errors="memorybank-escape")
+
+
+_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(value: object) -> str:
+    """Text an agent wrote (a note's title, a proposal's reason, a client's name) as the owner's
+    terminal should show it: a control character, an escape sequence or a bidirectional override is
+    spelled out (``\\x1b``) instead of moving the cursor, erasing a line or reordering the text."""
+    text = str(value)
+    return _HIDDEN.sub(lambda found: f"\\u{ord(found.group(0)):04x}", text) if _HIDDEN.search(text) else text
 
 
 def to_plain(value: Any) -> Any:

@@ -15,7 +15,7 @@ from memorybank.core.write.inbox import discard, list_inbox, promote
 from memorybank.core.write.proposals import apply_proposal, reject_proposal
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json
+from memorybank.tui.cli.output import emit_json, visible
 from memorybank.tui.cli.writing import _csv, _json_flag, _print_write
 
 NOTE = "the note, e.g. _inbox/retries-bunch-up.md"
@@ -179,8 +179,8 @@ def _print_promote(result: Any, args: argparse.Namespace) -> int:
 
 def run_discard(args: argparse.Namespace) -> int:
     result = discard(open_bank(args), path=args.path, reason=args.reason, dry_run=args.dry_run)
-    verb = f"{'WOULD DISCARD' if result.dry_run else 'DISCARDED'} {result.path} ({result.title})"
-    return _print_write(verb, result, args, [f"reason: {result.reason}"])
+    verb = f"{'WOULD DISCARD' if result.dry_run else 'DISCARDED'} {result.path} ({visible(result.title)})"
+    return _print_write(verb, result, args, [f"reason: {visible(result.reason)}"])
 
 
 def run_inbox_list(args: argparse.Namespace) -> int:
@@ -192,14 +192,16 @@ def run_inbox_list(args: argparse.Namespace) -> int:
     if not entries:
         print("(inbox empty)")
         return 0
-    for entry in entries:
-        origin = f" from {entry.captured_by}" if entry.captured_by else ""
+    for entry in entries:  # every field but the age was written by an agent: shown, never obeyed
+        origin = f" from {visible(entry.captured_by)}" if entry.captured_by else ""
         stale = " STALE" if entry.stale else ""
-        print(f"{entry.age_days:4}d{stale} {entry.path}{origin}  [{entry.doc_kind or '-'}] {entry.title}")
+        print(
+            f"{entry.age_days:4}d{stale} {visible(entry.path)}{origin}  [{visible(entry.doc_kind or '-')}] {visible(entry.title)}"
+        )
         if entry.purpose:
-            print(f"      {entry.purpose}")
+            print(f"      {visible(entry.purpose)}")
         if entry.proposal:
-            p = entry.proposal
+            p = {key: visible(value) for key, value in entry.proposal.items()}
             target = f" -> {p['to']}" if p.get("to") else ""
             reason = f" ({p['reason']})" if p.get("reason") else ""
             print(
@@ -219,8 +221,8 @@ def run_inbox_apply(args: argparse.Namespace) -> int:
         return 0
     if hasattr(result, "source"):
         return _print_promote(result, args)
-    verb = f"{'WOULD DISCARD' if result.dry_run else 'DISCARDED'} {result.path} ({result.title})"
-    return _print_write(verb, result, args, [f"reason: {result.reason}"])
+    verb = f"{'WOULD DISCARD' if result.dry_run else 'DISCARDED'} {result.path} ({visible(result.title)})"
+    return _print_write(verb, result, args, [f"reason: {visible(result.reason)}"])
 
 
 def run_inbox_reject(args: argparse.Namespace) -> int:
@@ -228,7 +230,9 @@ def run_inbox_reject(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"path": args.path, "rejected": proposal})
         return 0
-    print(f"REJECTED the {proposal.get('action')} proposal on {args.path} by {proposal.get('proposed_by', '?')}")
+    print(
+        f"REJECTED the {visible(proposal.get('action'))} proposal on {args.path} by {visible(proposal.get('proposed_by', '?'))}"
+    )
     return 0
 
 
@@ -255,9 +259,9 @@ def _fold_lines(result: FoldResult) -> str:
     lines = [
         f"{'WOULD FOLD' if result.dry_run else 'FOLDED'} {gone.path} into {update.path} :: {update.section} ({update.mode})",
         f"bytes: {update.bytes_before} -> {update.bytes_after}",
-        f"{'would discard' if result.dry_run else 'discarded'} {gone.path}: {gone.reason}",
+        f"{'would discard' if result.dry_run else 'discarded'} {gone.path}: {visible(gone.reason)}",
         "",
     ]
     diff = difflib.unified_diff(result.before.split("\n"), result.after.split("\n"), lineterm="", n=3)
-    lines += [line for line in diff if not line.startswith(("---", "+++"))]
+    lines += [visible(line) for line in diff if not line.startswith(("---", "+++"))]
     return "\n".join(lines)

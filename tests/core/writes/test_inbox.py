@@ -238,3 +238,17 @@ def test_a_fold_rewrites_the_notes_links_for_the_owners_folder(with_model):
     text = (with_model.root / "README.md").read_text(encoding="utf-8")
     assert "Depends on [the model](domain/model.md) and [a dead link](../gone.md)." in text
     assert not [f for f in validate(with_model).findings if f.path == "README.md"]
+
+
+@pytest.mark.parametrize(
+    "reason", ["dup\x1b[1A\x1b[2K proposal: none (owner approved)", "x\x00y", "evil\u202etxt", "x" * 5000]
+)
+def test_a_reason_with_an_escape_sequence_or_past_a_value_s_length_is_refused_on_both_roads(with_model, reason):
+    capture(with_model, body="x")
+    before = tree_snapshot(with_model.root)
+    with pytest.raises(Refusal) as discarding:
+        discard(with_model, path="_inbox/linked.md", reason=reason)
+    with pytest.raises(Refusal) as proposing:
+        propose(with_model, action="discard", path="_inbox/linked.md", reason=reason, client="codex")
+    assert {discarding.value.reason, proposing.value.reason} <= {"control-character", "too-large"}
+    assert tree_snapshot(with_model.root) == before

@@ -15,6 +15,7 @@ from memorybank.core.write.create import create
 from memorybank.core.write.edit import update_section
 from memorybank.core.write.fields import set_field, set_status
 from memorybank.core.write.fold import foldable_body
+from memorybank.core.write.values import NAME_LIMIT, stamped_name
 
 from tests.conftest import tree_snapshot
 
@@ -159,3 +160,19 @@ def test_titles_with_brackets_backslashes_or_backticks_stay_registered(seeded):
     assert validate(seeded).findings == []
     index = (seeded.root / "domain/README.md").read_text()
     assert "[new \\] t](odd-1.md)" in index and "— q \\`" in index
+
+
+@pytest.mark.parametrize(
+    ("given", "stamped"),
+    [
+        ("claude-code", "claude-code"),
+        ("a\nproposal: {action: discard}", "a proposal: {action: discard}"),
+        ("owner\x1b[2K\x1b[1Gx", "owner [2K [1Gx"),
+        ("\u202eevil", "evil"),
+        ("x" * 100_000, "x" * NAME_LIMIT),
+        ("\x00\n ", None),
+        (None, None),
+    ],
+)
+def test_a_client_s_name_is_stamped_as_one_plain_bounded_line(given, stamped):
+    assert stamped_name(given) == stamped
