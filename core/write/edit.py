@@ -194,6 +194,9 @@ def plan_edit(
         raise Refusal("`find` and `replace` are identical; nothing to do.", reason="no-op")
     raw = RawDoc.load(bank.root, doc.path)
     unchanged_since_read(doc.path, raw.original, if_version)
+    replace = values.line_breaks(replace)  # a lone CR would end a line in a renderer, not in the gates
+    if "\r" not in raw.text:  # the text holds its line breaks as LF: so may what is looked for
+        find = values.line_breaks(find)
     head, body = raw.split()
     start, end, where = 0, len(body), ""
     chosen = None

@@ -125,7 +125,7 @@ def content_from(bank: Bank, inline: str | None, file: str | None, name: str, *,
         return values.text(name, inline)
     if not file.strip():
         raise UsageError(f"{name}File is empty. Pass a path, or use {name} for content you have in hand.")
-    return read_supplied(bank.root, file, name, cwd=cwd, allowed=bank.supplied_files)
+    return values.line_breaks(read_supplied(bank.root, file, name, cwd=cwd, allowed=bank.supplied_files))
 
 
 def check_target(bank: Bank, target: str, given: str) -> None:

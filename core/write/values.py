@@ -103,10 +103,19 @@ def extra_value(name: str, value: Any, depth: int = 0) -> Any:
     return value
 
 
+def line_breaks(value: str) -> str:
+    """Text with every line break as ``\\n``: a CRLF, and a lone CR, which markdown renderers end a
+    line at too (a heading after one would show as a section the gates never saw). A write puts the
+    file's own line endings back."""
+    return value.replace("\r\n", "\n").replace("\r", "\n") if "\r" in value else value
+
+
 def text(name: str, value: str | None) -> str | None:
-    """A body or a section's content: any characters but NUL, bounded in length."""
+    """A body or a section's content: any characters but NUL, bounded in length, line breaks as
+    ``\\n`` (``line_breaks``)."""
     if value is None:
         return None
+    value = line_breaks(value)
     if "\x00" in value:
         raise Refusal(f"`{name}` holds a NUL byte, which a text file cannot.", reason="control-character")
     if len(value) > TEXT_LIMIT:

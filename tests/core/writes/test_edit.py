@@ -146,6 +146,17 @@ def test_crlf_and_bom_survive_every_edit(tmp_path, write_file):
     )
 
 
+def test_a_lone_cr_in_new_text_is_a_line_break_in_the_file_s_own_endings(tmp_path, write_file):
+    raw = "---\r\ntitle: C\r\n---\r\n# C\r\n\r\n## One\r\n\r\nold text\r\n\r\n## Two\r\n\r\nkeep\r\n"
+    write_file(tmp_path, "c.md", raw.encode("utf-8"))
+    bank = Bank.open(tmp_path)
+    edit(bank, path="c.md", find="old text\r\n", replace="line one\rline two\r\n")
+    update_section(bank, path="c.md", section="Two", content="kept\rand more")
+    data = (tmp_path / "c.md").read_bytes()
+    assert b"\r\nline one\r\nline two\r\n" in data and b"kept\r\nand more\r\n" in data
+    assert b"\n" not in data.replace(b"\r\n", b"") and b"\r" not in data.replace(b"\r\n", b"")
+
+
 def test_a_file_that_is_not_utf8_is_refused_rather_than_corrupted(tmp_path, write_file):
     write_file(tmp_path, "l.md", b"# Caf\xe9\n\n## A\n\nx\n")
     bank = Bank.open(tmp_path)

@@ -76,7 +76,7 @@ def test_a_status_with_yaml_indicators_is_written_so_that_it_reads_back(seeded):
 
 def test_section_content_cannot_add_a_section(seeded):
     before = tree_snapshot(seeded.root)
-    for content in ("Text.\n\n## Injected\n\nMore.", "# Top\n\nx", "Fine.\n##\n"):
+    for content in ("Text.\n\n## Injected\n\nMore.", "# Top\n\nx", "Fine.\n##\n", "ok\r## Injected\rbody\n"):
         with pytest.raises(Refusal) as refused:
             update_section(seeded, path=CONTEXT, section="Problem", content=content)
         assert refused.value.reason == "heading-in-content"
