@@ -75,4 +75,4 @@ class JumpProvider(DocumentsProvider):
         for path in recent:
             candidate = by_path[path]
             text, _ = shown(candidate.text, ())
-            yield DiscoveryHit(text, partial(self._open, path), help=candidate.help or None)
+            yield DiscoveryHit(Text(text), partial(self._open, path), help=candidate.help or None)  # literal, as Hit's

@@ -21,6 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 HINT = "Enter or ctrl+s previews · space opens a list · Tab moves on · Esc cancels"
@@ -94,7 +95,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
             yield self._field(
                 "Section",
                 FormSelect(
-                    [(s, s) for s in sections],
+                    [(Content(s), s) for s in sections],  # a heading is the bank's text, never markup
                     value=chosen,
                     id="fold-section",
                     compact=True,
@@ -160,7 +161,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         sections = sections_of(self.bank, path)
         select = self.query_one("#fold-section", Select)
         select._allow_blank = not sections  # Select refuses an empty list otherwise
-        select.set_options([(s, s) for s in sections])
+        select.set_options([(Content(s), s) for s in sections])
         if sections:
             select.value = self.section if self.section in sections else sections[0]
         with self.bank.lock:

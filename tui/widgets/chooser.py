@@ -137,7 +137,7 @@ class ChooserMenu(ModalScreen[int | None]):
         self.chooser = chooser
 
     def compose(self):
-        yield OptionList(*(Option(label) for label, _ in self.chooser.options))
+        yield OptionList(*(Option(Text(label)) for label, _ in self.chooser.options))
 
     def on_mount(self) -> None:
         self._opened_at = self.app.size
