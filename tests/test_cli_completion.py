@@ -61,7 +61,7 @@ def test_bash_completes_options_and_their_choices(scripts):
     assert bash_complete(scripts["bash"], "memorybank", "validate", "--sev") == ["--severity"]
     assert bash_complete(scripts["bash"], "memorybank", "validate", "--severity", "") == ["error", "warning"]
     assert bash_complete(scripts["bash"], "memorybank", "graph", "x.md", "--direction", "b") == ["both"]
-    assert bash_complete(scripts["bash"], "memorybank", "inbox", "") == ["list", "apply", "reject", "fold"]
+    assert bash_complete(scripts["bash"], "memorybank", "inbox", "") == ["list", "apply", "reject", "restore", "fold"]
     assert bash_complete(scripts["bash"], "memorybank", "inbox", "fold", "n.md", "--in") == ["--into"]
 
 

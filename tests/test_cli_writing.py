@@ -150,6 +150,11 @@ def test_inbox_capture_list_proposal_apply_and_reject(tmp_path, capsys):
     assert main(["discard", "_inbox/two.md", "--reason", "folded into domain/one.md", "--root", root]) == 0
     assert main(["inbox", "--root", root]) == 0
     assert "(inbox empty)" in capsys.readouterr().out
+    assert main(["inbox", "restore", "_inbox/two.md", "--root", root]) == 0
+    assert "RESTORED _inbox/two.md (Two)" in capsys.readouterr().out
+    assert main(["inbox", "restore", "_inbox/two.md", "--root", root]) == 1
+    assert "refused (path-taken)" in capsys.readouterr().err
+    assert main(["discard", "_inbox/two.md", "--reason", "folded into domain/one.md", "--root", root]) == 0
     assert main(["validate", "--root", root]) == 0
 
 

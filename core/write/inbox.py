@@ -217,6 +217,10 @@ def promote(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> PromoteRe
     return execute(bank, plan_promote, dry_run=dry_run, **arguments)
 
 
+KEPT_BYTES = 256 * 1024
+"""A discarded note up to this size is kept whole on the record (notes are a few hundred bytes)."""
+
+
 def plan_discard(
     bank: Bank, *, path: str, reason: str, dry_run: bool = True, by: str | None = None
 ) -> Planned[DiscardResult]:
@@ -229,6 +233,9 @@ def plan_discard(
     entry = {"at": now_stamp(), "action": "discarded", "note": note.path, "title": note.title, "reason": why}
     if by:
         entry["by"] = by
+    kept = (bank.root / note.path).read_bytes()
+    if len(kept) <= KEPT_BYTES:  # on the record whole, so `inbox restore` can bring it back
+        entry["text"] = kept.decode("utf-8", errors="surrogateescape")
     tx = Transaction(bank.root)
     tx.write(RECORD, appended(bank.root, entry))
     tx.delete(note.path)

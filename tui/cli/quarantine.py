@@ -13,6 +13,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.write.fold import FoldResult, fold
 from memorybank.core.write.inbox import discard, list_inbox, promote
 from memorybank.core.write.proposals import apply_proposal, reject_proposal
+from memorybank.core.write.restore import restore
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json, visible
@@ -122,6 +123,23 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--note", help="why, for the agent that proposed it")
     _json_flag(p)
     p.set_defaults(handler=run_inbox_reject)
+    p = actions.add_parser(
+        "restore",
+        parents=[common],
+        help="bring a discarded note back, byte for byte, from the record",
+        description="Write a discarded note back to its path in _inbox/ from _inbox/.record.jsonl, where a discard "
+        "keeps the note (up to 256 KB), and record the restore. Refused when the path is taken again.",
+        epilog=examples(
+            "# a note discarded by mistake",
+            'memorybank discard _inbox/deploy-freeze-calendar.md --reason "the calendar"',
+            "memorybank inbox restore _inbox/deploy-freeze-calendar.md --dry-run",
+            "memorybank inbox restore _inbox/deploy-freeze-calendar.md",
+        ),
+    )
+    p.add_argument("path", help=NOTE)
+    p.add_argument("--dry-run", action="store_true", help="check the record and the path; write nothing")
+    _json_flag(p)
+    p.set_defaults(handler=run_inbox_restore)
     p = actions.add_parser(
         "fold",
         parents=[common],
@@ -234,6 +252,13 @@ def run_inbox_reject(args: argparse.Namespace) -> int:
         f"REJECTED the {visible(proposal.get('action'))} proposal on {args.path} by {visible(proposal.get('proposed_by', '?'))}"
     )
     return 0
+
+
+def run_inbox_restore(args: argparse.Namespace) -> int:
+    result = restore(open_bank(args), path=args.path, dry_run=args.dry_run)
+    verb = f"{'WOULD RESTORE' if result.dry_run else 'RESTORED'} {result.path} ({visible(result.title)})"
+    lines = [f"discarded at {result.discarded_at}: {visible(result.reason)}", f"bytes: {result.bytes}"]
+    return _print_write(verb, result, args, lines)
 
 
 def run_inbox_fold(args: argparse.Namespace) -> int:

@@ -87,7 +87,7 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
                 note = self.notes[0]
                 yield Label(f"Discard {note.path}?", classes="dialog-title", markup=False)
                 yield Static(
-                    f"“{note.title}”. The file is deleted; say why, for the record.",
+                    f"“{note.title}”. The file is deleted, its text kept on the record for `memorybank inbox restore`; say why.",
                     classes="dialog-note",
                     markup=False,
                 )

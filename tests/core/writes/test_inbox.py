@@ -252,3 +252,43 @@ def test_a_reason_with_an_escape_sequence_or_past_a_value_s_length_is_refused_on
         propose(with_model, action="discard", path="_inbox/linked.md", reason=reason, client="codex")
     assert {discarding.value.reason, proposing.value.reason} <= {"control-character", "too-large"}
     assert tree_snapshot(with_model.root) == before
+
+
+def test_a_discarded_note_is_kept_on_the_record_and_restored_byte_for_byte(with_model):
+    import json
+
+    from memorybank.core.write.restore import restore
+
+    capture(with_model, body="The body, with a [link](../domain/model.md).\n")
+    note = with_model.root / "_inbox/linked.md"
+    original = note.read_bytes()
+    discard(with_model, path="_inbox/linked.md", reason="typed by mistake")
+    assert not note.exists()
+    dry = restore(with_model, path="_inbox/linked.md", dry_run=True)
+    assert not dry.restored and dry.reason == "typed by mistake" and not note.exists()
+    done = restore(with_model, path="linked.md")
+    assert done.restored and done.bytes == len(original) and note.read_bytes() == original
+    assert with_model.document("_inbox/linked.md").title == "Linked Note"
+    record = [json.loads(line) for line in (with_model.root / "_inbox/.record.jsonl").read_text().splitlines()]
+    assert [e["action"] for e in record] == ["discarded", "restored"]
+    assert validate(with_model).total == 0
+
+
+def test_a_restore_never_overwrites_and_needs_a_discard_that_kept_the_text(with_model):
+    from memorybank.core.write.restore import restore
+
+    with pytest.raises(Refusal) as never:
+        restore(with_model, path="_inbox/never.md")
+    assert never.value.reason == "not-discarded"
+    capture(with_model, body="x")
+    discard(with_model, path="_inbox/linked.md", reason="dup")
+    capture(with_model, body="a new note at the same path")
+    before = tree_snapshot(with_model.root)
+    with pytest.raises(Refusal) as taken:
+        restore(with_model, path="_inbox/linked.md")
+    assert taken.value.reason == "path-taken" and tree_snapshot(with_model.root) == before
+    capture(with_model, name="big.md", body="y" * 300_000)
+    discard(with_model, path="_inbox/big.md", reason="too big to keep")
+    with pytest.raises(Refusal) as lost:
+        restore(with_model, path="_inbox/big.md")
+    assert lost.value.reason == "not-kept" and not (with_model.root / "_inbox/big.md").exists()
