@@ -350,6 +350,18 @@ async def file_proposals(root: Path) -> None:
         assert not dropped.is_error, dropped.content
 
 
+async def test_a_sentence_typed_into_the_inbox_never_applies_a_proposal(triage_root):
+    await file_proposals(triage_root)
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/onboarding.md")
+        await pilot.press(*"already done")  # a opens the preview; its y meets stray typing, its n goes back
+        await settle(pilot)
+        assert not isinstance(app.screen, PreviewDialog)
+    assert not (triage_root / "processes/onboarding.md").exists()
+    assert "proposal:" in (triage_root / "_inbox/onboarding.md").read_text()
+
+
 async def test_apply_and_reject_proposals_an_agent_filed_through_mcp(triage_root):
     await file_proposals(triage_root)
     app = make_app(triage_root, poll_seconds=0)

@@ -127,6 +127,23 @@ async def test_cancelling_a_pin_writes_nothing(demo_bank):
     assert not (demo_bank / "dna" / "route-checks.md").exists()
 
 
+async def test_a_word_typed_into_the_results_never_confirms_a_pin(demo_bank):
+    """ "pay" typed where the results have focus: p opens the pin, a is stray typing, so y only
+    re-arms the confirmation; a second y, pressed on purpose, writes."""
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#route-question").value = "how are credit notes numbered"
+        await pilot.press("enter", "p", "a", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert not (demo_bank / "dna" / "route-checks.md").exists()
+        await pilot.press("y")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmDialog)
+    assert "| how are credit notes numbered |" in (demo_bank / "dna" / "route-checks.md").read_text()
+
+
 async def test_alt_and_a_digit_switches_panes_even_from_the_question_box(demo_source):
     """Terminals without the kitty protocol (tmux) send ESC+digit, which Textual reads as the macOS
     option characters: alt+3 arrives as ``pound_sign``. It must switch panes, not type ``£``."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memorybank.tui.dialogs.guard import StrayKeyGuard
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(StrayKeyGuard, ModalScreen[bool]):
     """Ask before doing something that changes files; dismisses with True to go ahead."""
 
     DEFAULT_CSS = """
@@ -68,7 +69,8 @@ class ConfirmDialog(ModalScreen[bool]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.action_answer(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        if not answer or self.confirmed():
+            self.dismiss(answer)

@@ -6,6 +6,7 @@ shows what the core said it would do; it decides nothing.
 
 from __future__ import annotations
 
+from memorybank.tui.dialogs.guard import StrayKeyGuard
 from rich.console import RenderableType
 from textual import on
 from textual.app import ComposeResult
@@ -15,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 
-class PreviewDialog(ModalScreen[bool]):
+class PreviewDialog(StrayKeyGuard, ModalScreen[bool]):
     """A dry run's outcome; dismisses with True to write it."""
 
     DEFAULT_CSS = """
@@ -77,7 +78,8 @@ class PreviewDialog(ModalScreen[bool]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.action_answer(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+        if not answer or self.confirmed():
+            self.dismiss(answer)

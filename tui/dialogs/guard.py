@@ -1,0 +1,38 @@
+"""A confirmation that stray typing cannot give.
+
+The inbox and the route pane act on single letters, and the dialog a letter opens takes the keys
+that follow it: a sentence typed into the wrong pane ("already done") used to reach a confirmation
+whose ``y`` key wrote. Here any other letter or digit that reaches the dialog disarms it: the next
+``y`` (or Enter on its button) only re-arms it and says so, and the one after that writes. A person
+who reads the preview and answers ``y`` is never slowed down.
+"""
+
+from __future__ import annotations
+
+from textual import events
+
+ANSWER_KEYS = frozenset({"y", "n", "space"})
+
+
+class StrayKeyGuard:
+    """Mixed into a modal confirmation: ``confirmed()`` is True unless stray typing came first."""
+
+    armed: bool = True
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.key not in ANSWER_KEYS:
+            if self.armed:
+                self.notify(  # type: ignore[attr-defined]
+                    "Typing reached this confirmation, so nothing was written: press y twice to write.",
+                    title="Not written",
+                    severity="warning",
+                )
+            self.armed = False
+
+    def confirmed(self) -> bool:
+        """Whether a ``y`` now writes; a disarmed dialog is armed by it instead."""
+        if self.armed:
+            return True
+        self.armed = True
+        self.notify("Press y again to write it; n or Esc goes back.", title="Not written")  # type: ignore[attr-defined]
+        return False
