@@ -57,7 +57,7 @@ def _clean_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in (extra or {}).items():
         key = str(key)
-        if key in GOVERNED_KEYS:
+        if key in GOVERNED_KEYS or key.lower() in GOVERNED_KEYS | OWNER_KEYS and key.lower() != key:
             raise Refusal(
                 f"`extra` cannot set {key}: it has its own parameter, and the gates run on that one.",
                 reason="governed-field",

@@ -16,7 +16,7 @@ from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.paths import resolve_link
 from memorybank.core.write import firewall, values
 from memorybank.core.write.edit import editable, keep_the_law
-from memorybank.core.write.gates import Planned, execute
+from memorybank.core.write.gates import OWNER_KEYS, Planned, execute
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.register import escape_label, escape_text
 from memorybank.core.write.transaction import Transaction
@@ -203,6 +203,13 @@ def _settable_key(field: str) -> str:
         raise Refusal(f'"{field}" is not a frontmatter key.', reason="bad-key")
     if key in _KEY_OWNERS:
         raise Refusal(_KEY_OWNERS[key], reason="governed-field")
+    if key in OWNER_KEYS:
+        raise Refusal(f"{key} is the owner's: it is written when the owner rejects a proposal.", reason="owner-field")
+    twin = next((k for k in (*_KEY_OWNERS, *LIST_FIELDS, *OWNER_KEYS) if k.lower() == key.lower()), None)
+    if twin is not None and twin != key:  # `Status` would sit beside `status`, ungated
+        raise Refusal(
+            f'"{key}" differs from {twin} only in case; set {twin} itself, through its own tool.', reason="bad-key"
+        )
     if key in LIST_FIELDS:
         message = (
             f"{key} is a list, and it carries governance. This tool sets one scalar value; nothing in the server "

@@ -146,6 +146,8 @@ def test_a_refused_write_changes_no_byte_of_the_bank(fixture_copy):
         (dict(canonical_for=["k"], must_not_define=["k"]), Refusal, "also in must_not_define"),
         (dict(extra={"status": "active"}), Refusal, "cannot set status"),
         (dict(extra={"review_note": "Approved by the owner"}), Refusal, "only the bank's owner writes it"),
+        (dict(extra={"Status": "active"}), Refusal, "cannot set Status"),
+        (dict(extra={"Review_Note": "Approved"}), Refusal, "cannot set Review_Note"),
         (dict(status="archived", canonical_for=["squatted_key"]), Refusal, "born archived while owning"),
         (dict(body="Deploy key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n"), Refusal, "private key"),
         (dict(body="# New\n\n... existing content ...\n"), Refusal, "instead of holding the content"),

@@ -186,6 +186,9 @@ def test_set_field_refusals(tmp_path, write_file):
         ("two words", "x", "not a frontmatter key"),
         ("promoted_from", "x", "recorded by the server"),
         ("purpose", "token ghp_" + "a" * 36, "GitHub token"),
+        ("review_note", "approved", "the owner's"),
+        ("Status", "active", "only in case"),
+        ("Canonical_For", "x", "only in case"),
     ]
     before = tree_snapshot(tmp_path)
     for field, value, message in cases:
