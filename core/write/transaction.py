@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memorybank.core.errors import storage_error
+from memorybank.core.errors import Refusal, storage_error
 from memorybank.core.write import journal
 from memorybank.core.write.plan import FileChange, Plan
 
@@ -33,6 +33,7 @@ class Transaction:
     deletes: list[str] = field(default_factory=list)
 
     def write(self, path: str, data: bytes) -> None:
+        _through_no_link(self.root, path)
         self.writes[path] = data
 
     def delete(self, path: str) -> None:
@@ -95,6 +96,29 @@ class Transaction:
             checkpoint(f"before-delete:{rel}")
             target.unlink()
         checkpoint("committed")
+
+
+def _through_no_link(root: Path, rel: str) -> None:
+    """Refuse a write that would replace a symbolic link with a copy (the document it points at
+    would stay as it was, and the two would drift apart), or land through a linked folder outside
+    the bank."""
+    target = root / rel
+    if target.is_symlink():
+        pointed = os.path.relpath(os.path.realpath(target), os.path.realpath(root))
+        raise Refusal(
+            f"{rel} is a symbolic link to {pointed}; writing it would replace the link with a copy. Write "
+            f"{pointed} instead.",
+            reason="symbolic-link",
+        )
+    real_root = os.path.realpath(root)
+    for folder in reversed(target.relative_to(root).parents[:-1]):
+        place = root / folder
+        real = os.path.realpath(place)
+        if place.is_symlink() and real != real_root and not real.startswith(real_root + os.sep):
+            raise Refusal(
+                f"{rel} leads outside the bank through the symbolic link {folder.as_posix()}; nothing was written.",
+                reason="outside-bank",
+            )
 
 
 def _read(path: Path) -> bytes | None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from memorybank.core.bank import Bank
-from memorybank.core.errors import NotADocument, Refusal, SectionNotFound, UsageError
+from memorybank.core.errors import NotADocument, PathRefused, Refusal, SectionNotFound, UsageError
 from memorybank.core.init import materialize_flows
 from memorybank.core.validate import validate
 from memorybank.core.write.create import create
@@ -205,3 +207,26 @@ def test_a_body_edit_can_neither_write_nor_close_a_frontmatter_block(tmp_path, w
     assert tree_snapshot(tmp_path) == before
     edit(bank, path="fine.md", find="body", replace="above\n\n---\n\nbelow")  # a rule in the body is body
     assert (tmp_path / "fine.md").read_text().startswith("---\ntitle: Fine\n---\n# Fine")
+
+
+def test_a_symbolic_link_is_never_replaced_by_a_copy(tmp_path, write_file):
+    write_file(tmp_path, "real.md", "---\ntitle: Real\n---\n# Real\n\n## One\n\nold text\n")
+    os.symlink("real.md", tmp_path / "alias.md")
+    bank = Bank.open(tmp_path)
+    with pytest.raises(Refusal) as refused:
+        edit(bank, path="alias.md", find="old text", replace="new text")
+    assert refused.value.reason == "symbolic-link" and "Write real.md instead" in str(refused.value)
+    assert (tmp_path / "alias.md").is_symlink() and "old text" in (tmp_path / "real.md").read_text()
+
+
+def test_a_new_document_through_a_linked_folder_outside_the_bank_is_refused_by_name(tmp_path, write_file):
+
+    bank_root = tmp_path / "bank"
+    write_file(bank_root, "README.md", "---\ntitle: Root\n---\n# Root\n")
+    (tmp_path / "outside").mkdir()
+    os.symlink("../outside", bank_root / "linked")
+    bank = Bank.open(bank_root)
+    with pytest.raises((Refusal, PathRefused)) as refused:
+        create(bank, path="linked/x.md", title="X", purpose="P", doc_kind="domain")
+    assert "outside" in str(refused.value) and "File exists" not in str(refused.value)
+    assert list((tmp_path / "outside").iterdir()) == []
