@@ -88,7 +88,8 @@ def quarantined(bank: Bank, path: str, verb: str) -> Document:
 
 def relink(body: str, source: str, target: str, bank: Bank) -> tuple[str, list[str]]:
     """Rewrite relative links that reached a document from ``source``'s folder so they still do
-    from ``target``'s; links that were already broken are left alone."""
+    from ``target``'s (a link to the note itself then reaches ``target``, where its text went); links
+    that were already broken are left alone."""
     if source.rsplit("/", 1)[0] == target.rsplit("/", 1)[0]:
         return body, []
     notes: list[str] = []
@@ -106,6 +107,8 @@ def relink(body: str, source: str, target: str, bank: Bank) -> tuple[str, list[s
             resolved, _ = resolve_link(source, path_part)
             if resolved is None or resolved not in bank:
                 return match.group(0)
+            if resolved == source:  # the note links to itself: it lives on in the target now
+                resolved = target
             new = relative_link(target, resolved) + (hash_sep + fragment if hash_sep else "")
             if new != raw:
                 notes.append(f"Link rewritten for the new location: {raw} -> {new}")

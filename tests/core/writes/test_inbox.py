@@ -240,6 +240,19 @@ def test_a_fold_rewrites_the_notes_links_for_the_owners_folder(with_model):
     assert not [f for f in validate(with_model).findings if f.path == "README.md"]
 
 
+def test_a_note_s_link_to_itself_reaches_where_its_text_went(with_model):
+    """Folded, the note is deleted: a link to it would be dead; it reaches the owner instead, and a
+    promoted note's reaches the document it became."""
+    capture(with_model, body="See [this note](linked.md#why) and [the model](../domain/model.md).\n")
+    fold(with_model, note="_inbox/linked.md", path="README.md", section="Start Here")
+    text = (with_model.root / "README.md").read_text(encoding="utf-8")
+    assert "See [this note](README.md#why) and [the model](domain/model.md)." in text
+    capture(with_model, name="again.md", body="See [this note](again.md).\n")
+    promote(with_model, path="_inbox/again.md", to="domain/again.md")
+    assert "See [this note](again.md)." in (with_model.root / "domain/again.md").read_text(encoding="utf-8")
+    assert not [f for f in validate(with_model).findings if f.rule == "broken-link"]
+
+
 @pytest.mark.parametrize(
     "reason", ["dup\x1b[1A\x1b[2K proposal: none (owner approved)", "x\x00y", "evil\u202etxt", "x" * 5000]
 )
