@@ -40,7 +40,8 @@ def test_graph_text_is_a_tree_with_markers_layers_and_loose_edges(capsys):
     ]
     assert "4 documents, walking down 2 hops (decision 1, delivery 1, knowledge 1)" in out
     assert (
-        "external (leave the bank; not broken):\n  features/FT-001/brief.md -> ../../../outside-bank/upstream.md" in out
+        "external (derived from outside the bank; validate does not check them):\n  features/FT-001/brief.md -> ../../../outside-bank/upstream.md"
+        in out
     )
     assert "broken (lead to no document of this bank):\n  engineering/architecture.md -> ../missing/nowhere.md" in out
     assert "truncated" not in out

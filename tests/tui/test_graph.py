@@ -81,6 +81,28 @@ async def test_external_and_broken_edges_are_marked_and_fit_is_shown(reference_b
         assert "1 external" in summary and "1 broken" in summary
 
 
+async def test_enter_on_an_edge_out_of_the_bank_says_where_it_leads(reference_bank, monkeypatch):
+    app = make_app(reference_bank, poll_seconds=0)
+    said: list[str] = []
+    monkeypatch.setattr(app, "notify", lambda message, **_: said.append(str(message)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        graph = await graph_of(app, pilot, "domain/rules.md")
+        tree = graph.query_one("#graph-tree", Tree)
+        everything, stack = [], [tree.root]
+        while stack:
+            node = stack.pop()
+            everything.append(node)
+            stack.extend(node.children)
+        for start in ("↗ ", "✗ "):
+            leaf = next(n for n in everything if str(n.label).startswith(start))
+            tree.select_node(leaf)
+            await settle(pilot)
+        assert any("derives from" in s and "outside the bank" in s for s in said)
+        assert any("which is no document of this bank" in s for s in said)
+        assert isinstance(app.screen.query_one(GraphPane), GraphPane)
+
+
 async def test_choosing_a_node_opens_it_and_r_re_roots_the_walk(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

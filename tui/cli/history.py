@@ -184,7 +184,7 @@ def format_graph(graph: Graph) -> str:
         )
     if graph.external:
         readable = {(n.source, n.raw): n for n in graph.neighbours}
-        lines += ["", "external (leave the bank; not broken):"]
+        lines += ["", "external (derived from outside the bank; validate does not check them):"]
         for edge in graph.external:
             lines.append(f"  {edge.source} -> {edge.raw}")
             neighbour = readable.get((edge.source, edge.raw))

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, MAX_DEPTH, Graph, GraphNode, walk_graph
+from memorybank.core.graph import (
+    DEFAULT_DEPTH,
+    DEFAULT_LIMIT,
+    MAX_DEPTH,
+    NO_SUCH_FILE,
+    Graph,
+    GraphNode,
+    walk_graph,
+)
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
 from memorybank.tui.widgets.chooser import Chooser
@@ -72,6 +80,8 @@ class GraphPane(Pane):
         self.root_path: str | None = None
         """The document the walk starts from; the screen sets it to the open document."""
         self.graph: Graph | None = None
+        self._loose: dict[int, str] = {}
+        """Tree node id -> what Enter says about an edge that leaves the bank or leads nowhere."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
@@ -172,22 +182,35 @@ class GraphPane(Pane):
             children.setdefault((node.reached_from or "", node.via), []).append(node)
         neighbours = {(n.source, n.raw): n for n in graph.neighbours}
 
+        self._loose.clear()
+
         def loose(parent: TreeNode[str | None], path: str) -> None:
-            for edge in graph.external:
+            for edge in graph.external:  # a derived_from of ``path``: upstream, whatever the walk's direction
                 if edge.source == path:
                     label = Text("↗ ", style="bold")
                     label.append(edge.raw)
                     found = neighbours.get((edge.source, edge.raw))
                     if found is not None and found.title:
                         label.append(f"  {found.title}", style="italic")
-                    label.append("  external, not walked", style="dim")
-                    parent.add_leaf(label, data=None)
+                    missing = found is not None and found.unreadable == NO_SUCH_FILE
+                    label.append(
+                        "  no such file" if missing else "  outside the bank", style="red" if missing else "dim"
+                    )
+                    leaf = parent.add_leaf(label, data=None)
+                    where = found.file if found is not None else edge.raw
+                    why = (
+                        found.unreadable
+                        if found is not None and found.unreadable
+                        else "its header is shown, not walked"
+                    )
+                    self._loose[leaf.id] = f"{path} derives from {where}, outside the bank: {why}."
             for edge in graph.broken:
                 if edge.source == path:
                     label = Text("✗ ", style="bold red")
                     label.append(edge.raw)
                     label.append("  broken: no such document", style="italic")
-                    parent.add_leaf(label, data=None)
+                    leaf = parent.add_leaf(label, data=None)
+                    self._loose[leaf.id] = f"{path} derives from {edge.raw}, which is no document of this bank."
 
         def grow(parent: TreeNode[str | None], path: str, via: str) -> None:
             for node in children.get((path, via), ()):
@@ -216,6 +239,8 @@ class GraphPane(Pane):
     def _chosen(self, event: Tree.NodeSelected[str | None]) -> None:
         if event.node.data:
             self.post_message(self.NodeChosen(event.node.data))
+        elif event.node.id in self._loose:  # an edge out of the bank opens nothing: say where it leads
+            self.notify(self._loose[event.node.id], title="Not in the bank")
 
     # -- actions --------------------------------------------------------------------------------
 
