@@ -36,6 +36,23 @@ async def test_the_outline_lists_sections_with_line_ranges_edges_and_frontmatter
         assert [str(n.label) for n in sections.children][0] == "17–21 Numbering"
 
 
+async def test_enter_on_an_external_or_a_broken_edge_says_so(reference_bank, monkeypatch):
+    app = make_app(reference_bank, poll_seconds=0)
+    notes = Notes(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for path in ("features/FT-001/brief.md", "engineering/architecture.md"):  # external, broken
+            pane = await open_doc(app, pilot, path)
+            tree = pane.query_one("#doc-outline", Tree)
+            up = next(n for n in tree.root.children if str(n.label).startswith("Derived from"))
+            for leaf in up.children:
+                if str(leaf.label)[:1] in "↗✗":
+                    tree.select_node(leaf)
+                    await settle(pilot)
+        said = " ".join(message for message, _ in notes.messages)
+        assert "lies outside the bank" in said and "is no document of this bank" in said
+
+
 async def test_moving_through_the_outline_shows_each_section(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

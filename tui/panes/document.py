@@ -321,6 +321,10 @@ class DocumentPane(Pane):
         kind, value = event.node.data or ("group", None)
         if kind == "edge":
             self.post_message(self.EdgeFollowed(value))
+        elif kind == "external":  # nothing of the bank to open: say so, so the key visibly did something
+            self.notify(f"{value} lies outside the bank; the Graph pane (3) shows its header.", title="Not in the bank")
+        elif kind == "broken":
+            self.notify(f"{value} is no document of this bank: the edge is broken.", title="Broken", severity="warning")
         elif kind in ("section", "whole"):
             self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
 

@@ -53,7 +53,7 @@ def build_outline(tree: Tree[Any], opened: Opened) -> Outline:
             label.append("↗ ", style="bold")
             label.append(edge.raw)
             label.append("  external", style="italic dim")
-            up.add_leaf(label, data=("loose", edge.raw))
+            up.add_leaf(label, data=("external", edge.raw))
         elif edge.resolved in opened.known:
             label.append(edge.resolved or edge.raw)
             if edge.fit:
@@ -63,7 +63,7 @@ def build_outline(tree: Tree[Any], opened: Opened) -> Outline:
             label.append("✗ ", style="bold red")
             label.append(edge.raw)
             label.append("  broken: no such document", style="italic")
-            up.add_leaf(label, data=("loose", edge.raw))
+            up.add_leaf(label, data=("broken", edge.raw))
     down = tree.root.add(f"Used by ↓ ({len(opened.incoming)})", data=("group", None), expand=True)
     for path in opened.incoming:
         down.add_leaf(path, data=("edge", path))
@@ -82,7 +82,7 @@ def build_outline(tree: Tree[Any], opened: Opened) -> Outline:
                 links.add_leaf(target, data=("edge", target))
             else:
                 label = Text.assemble(("✗ ", "bold red"), target, ("  broken: no such document", "italic"))
-                links.add_leaf(label, data=("loose", target))
+                links.add_leaf(label, data=("broken", target))
     for group in tree.root.children:  # an empty group has nothing to open: no arrow
         if group.data == ("group", None) and not group.children:
             group.allow_expand = False
