@@ -384,3 +384,16 @@ async def test_at_80_columns_the_header_keeps_the_inbox_proposals_and_stale_note
         await pilot.pause()
         line = str(header.render())
         assert len(line) <= 60 and "contract ✓" in line, line
+
+
+async def test_a_long_bank_name_gives_up_cells_before_the_mcp_port(tmp_path):
+    """The port is what the owner points an agent at: the bank's name is cut first."""
+    from memorybank.tui.widgets.bank_header import BankSummary
+
+    app = header_alone()
+    async with app.run_test(size=(80, 3)) as pilot:
+        header = app.query_one(BankHeader)
+        header.serving = "http://127.0.0.1:8765/mcp"
+        line = await header_showing(pilot, BankSummary("asromanychev__ai-setup", 419, 74, 393, 0, 0, 0, True))
+        assert len(line) <= 80 and line.rstrip().endswith(":8765"), line
+        assert "asromanychev" in line and "contract ✓" in line, line

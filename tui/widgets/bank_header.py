@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
 from memorybank.core.paths import BANK_DIR_NAMES
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -67,6 +68,8 @@ def summarise(bank: Bank) -> BankSummary:
 
 LEVELS = 5
 """How many ways the header line has of saying the same, from all words to the fewest cells."""
+NAME_CELLS = 8
+"""The fewest cells the bank's name is cut to when even the shortest line is too wide."""
 
 
 class BankHeader(Static):
@@ -88,10 +91,14 @@ class BankHeader(Static):
         for level in range(LEVELS):  # the widest line that fits
             text = self._line(self.summary, level)
             if text.cell_len <= self.size.width:
-                break
-        return text
+                return text
+        # Still too wide: the bank's name gives up cells before what comes after it (the MCP port).
+        over = text.cell_len - self.size.width
+        name = Text(self.summary.name)
+        name.truncate(max(cell_len(self.summary.name) - over, NAME_CELLS), overflow="ellipsis")
+        return self._line(self.summary, LEVELS - 1, name=name.plain)
 
-    def _line(self, s: BankSummary, level: int) -> Text:
+    def _line(self, s: BankSummary, level: int, *, name: str | None = None) -> Text:
         """Level 0 says everything in words; each level after it says less for narrower terminals:
         tighter separators, then the counts without their words (✗ and ⚠ say which), then the inbox's
         proposals and stale notes shortened, then left out."""
@@ -101,7 +108,7 @@ class BankHeader(Static):
 
         sep = "  │  " if level == 0 else " │ "
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f" {s.name} ", style="bold reverse")
+        text.append(f" {name or s.name} ", style="bold reverse")
         text.append(f"  {s.documents:,} documents" if level == 0 else f" {s.documents:,} docs", style="bold")
         text.append(sep)
         worded = level < 2
