@@ -581,3 +581,18 @@ async def test_a_note_rewritten_on_disk_while_the_discard_dialog_asks_is_kept_un
         assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
     assert not note.exists()
     assert "a slow runner, not bank material" in (triage_root / "_inbox/.record.jsonl").read_text(encoding="utf-8")
+
+
+async def test_a_note_that_left_the_inbox_while_the_discard_dialog_asks_is_said_to_be_gone(triage_root):
+    note = triage_root / "_inbox/flaky-ci.md"
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("d")
+        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
+        dialog = app.screen
+        note.unlink()  # promoted or discarded from the shell meanwhile
+        dialog.query_one("#discard-reason", Input).value = "stale"
+        await pilot.press("enter")
+        assert await until(pilot, lambda: "left the inbox while this dialog asked" in error_of(dialog))
+        assert "Enter discards" not in error_of(dialog)

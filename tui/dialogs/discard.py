@@ -116,7 +116,14 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
     def show_refusal(self, error: BaseException | None) -> None:
         """A note changed on disk since the dialog asked: nothing was discarded; the dialog now asks
         about the notes as they stand, so Enter again discards those (the reason stays as typed)."""
-        if isinstance(error, Refusal) and error.reason == "changed-since-preview":
+        gone = [n.path for n in self.notes if not (self.bank.root / n.path).exists()]
+        if isinstance(error, Refusal) and error.reason == "changed-since-preview" and gone:
+            error = Refusal(  # promoted, folded or discarded meanwhile: there is nothing left to discard
+                f"{', '.join(gone)} left the inbox while this dialog asked (promoted, folded or discarded "
+                "elsewhere); nothing was discarded. Esc closes.",
+                reason=error.reason,
+            )
+        elif isinstance(error, Refusal) and error.reason == "changed-since-preview":
             self.seen = read_notes(self.bank, self.notes)
             which = "it" if len(self.notes) == 1 else "them"
             error = Refusal(
