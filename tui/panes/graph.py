@@ -62,7 +62,10 @@ class GraphPane(Pane):
         Binding("left_square_bracket", "cap(-1)", "Fewer nodes", key_display="[", show=False),
         Binding("r", "reroot", "Re-root"),
     ]
-    EXTRA_KEYS = (("← · →", "fold or unfold a node, or go to its parent"),)
+    EXTRA_KEYS = (
+        ("enter", "open the document (an edge out of the bank says where it leads)"),
+        ("← · →", "fold or unfold a node, or go to its parent"),
+    )
     COMMANDS_OFFERED = (
         PaletteCommand("Graph: walk up (what it derives from)", "Follow derived_from upstream", "direction('up')"),
         PaletteCommand("Graph: walk down (what derives from it)", "The blast radius of a change", "direction('down')"),

@@ -352,7 +352,10 @@ class InboxPane(BulkTriage, Pane):
 
     def action_open_candidate(self) -> None:
         view = self.view
-        if view is None or not view.candidates:
+        if view is None:
+            self.notify("No note is highlighted: the inbox is empty.", title="Inbox", severity="warning")
+            return
+        if not view.candidates:
             self.notify("No document to open: the router found none for this note.", title="Inbox", severity="warning")
             return
         hit = view.candidates[0]
