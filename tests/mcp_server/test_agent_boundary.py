@@ -330,3 +330,23 @@ async def test_an_agent_may_fix_dna_prose_but_not_change_the_law_it_declares(ban
         ]
     )
     assert code == 0 and not Bank.open(bank_with_note).contract.requires_derived_from
+
+
+def test_a_message_past_sixteen_mebibytes_is_refused_and_the_next_one_answered(bank_with_note):
+    """Read through and dropped, never held whole: a client cannot make the server hold a message
+    of any size, and the session goes on."""
+    huge = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "bank_route", "arguments": {}}}
+    huge["params"]["arguments"]["question"] = "x" * (17 * 1024 * 1024)
+    after = {
+        "jsonrpc": "2.0",
+        "id": 6,
+        "method": "tools/call",
+        "params": {"name": "bank_route", "arguments": {"question": "queue"}},
+    }
+    payload = "".join(json.dumps(line) + "\n" for line in [*OPENING, huge, after])
+    done = serve_stdio(bank_with_note, payload)
+    replies = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    refused = [r for r in replies if "error" in r and "Request too large" in r["error"]["message"]]
+    assert len(refused) == 1 and refused[0]["id"] is None and refused[0]["error"]["code"] == -32600
+    answered = next(r for r in replies if r.get("id") == 6)
+    assert not answered["result"]["isError"]
