@@ -100,11 +100,13 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
     ),
     re.compile(r"\[(?:\.\.\.\s*)?(?:truncated|omitted|snipped|content omitted|rest omitted)(?:\s*\.\.\.)?\]", re.I),
     re.compile(
-        r"(?:\.\.\.|…)\s*(?:\(?\s*)?(?:existing|previous|original|unchanged|rest of(?: the)?|remaining) (?:content|text|sections?|lines?|code)(?:\s*\)?)?\s*(?:\.\.\.|…)",
+        r"(?:\.\.\.|…)\s*(?:\(?\s*)?(?:existing|previous|original|unchanged|rest of(?: the)?|remaining) (?:content|text|sections?|lines?|code)"
+        r"(?: (?:as before|as is|unchanged|stays the same|remains the same|goes here|here))?(?:\s*\)?)?\s*(?:\.\.\.|…)",
         re.I,
     ),
     re.compile(r"\b(?:omitted|unchanged|elided) for brevity\b", re.I),
     re.compile(r"<!--\s*(?:rest unchanged|unchanged|existing content|\.\.\.)\s*-->", re.I),
+    re.compile(r"^[ \t]*(?://|#)?[ \t]*[(\[](?:unchanged|no changes|as before)[)\]][ \t]*$", re.I | re.M),
 )
 
 

@@ -230,3 +230,38 @@ def test_a_new_document_through_a_linked_folder_outside_the_bank_is_refused_by_n
         create(bank, path="linked/x.md", title="X", purpose="P", doc_kind="domain")
     assert "outside" in str(refused.value) and "File exists" not in str(refused.value)
     assert list((tmp_path / "outside").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        "[rest unchanged]",
+        "... existing content ...",
+        "// ... remaining content as before ...",
+        "# ... rest of the section stays the same ...",
+        "(unchanged)",
+        "  // (unchanged)",
+        "[as before]",
+    ],
+)
+def test_a_placeholder_for_content_is_refused(placeholder):
+    from memorybank.core.write.firewall import refuse_omissions
+
+    with pytest.raises(Refusal) as refused:
+        refuse_omissions(f"New opening.\n\n{placeholder}\n", "x.md")
+    assert refused.value.reason == "omission-placeholder"
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "The public API is unchanged since v2.",
+        "| retries | 3 (unchanged) |",
+        "Ship it (unchanged from the last release) on Monday.",
+        "The remaining content of the queue is drained first.",
+    ],
+)
+def test_prose_that_names_what_did_not_change_is_written(prose):
+    from memorybank.core.write.firewall import refuse_omissions
+
+    refuse_omissions(f"{prose}\n", "x.md")
