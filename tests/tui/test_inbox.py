@@ -596,3 +596,17 @@ async def test_a_note_that_left_the_inbox_while_the_discard_dialog_asks_is_said_
         await pilot.press("enter")
         assert await until(pilot, lambda: "left the inbox while this dialog asked" in error_of(dialog))
         assert "Enter discards" not in error_of(dialog)
+
+
+async def test_the_discard_dialog_drops_its_missing_reason_complaint_once_a_reason_is_typed(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/flaky-ci.md")
+        await pilot.press("d")
+        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
+        dialog = app.screen
+        await pilot.press("enter")
+        assert await until(pilot, lambda: "is required" in error_of(dialog))
+        await pilot.press(*"slow runner")
+        await settle(pilot)
+        assert error_of(dialog) == ""

@@ -133,6 +133,12 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
                 reason=error.reason,
             )
         super().show_refusal(error)
+        self.reason_missing = isinstance(error, Refusal) and error.reason == "required"
+
+    @on(Input.Changed, "#discard-reason")
+    def _reason_typed(self, event: Input.Changed) -> None:
+        if getattr(self, "reason_missing", False) and event.value.strip():  # the complaint no longer holds
+            self.show_refusal(None)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#discard")
