@@ -2,8 +2,8 @@
 
 The outline lists the ``##`` sections with their line ranges, what the document derives from (up,
 external and broken edges marked), what derives from it (down) and its frontmatter. Highlighting a
-section shows it; Enter on an edge opens that document. ``s`` switches between the rendered
-section and the numbered source (where a finding's line is shown), ``e`` opens ``$EDITOR`` at the
+section shows it; Enter on an edge opens that document (or says why none). ``s`` switches the
+rendered section and the numbered source (a finding's line shown), ``e`` opens ``$EDITOR`` at the
 line, ``g`` walks the graph from here.
 
 Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
@@ -11,10 +11,9 @@ it renders the selected section, or the document's first ``WINDOW`` lines (a scr
 for the first frame, the rest just after it), and ``m`` renders the next window. It is a
 ``MarkdownView`` (Rich's rendering, made once per width, drawn a line at a time), not Textual's
 ``Markdown`` widget, which mounts a widget per block (a table alone is dozens) and took a second to
-lay out. The body's
-links to other documents are in the outline, where Enter follows them. The source view is a
-``TextArea``, which draws only the lines on screen. The lines come from the bank's in-memory text,
-sliced here, not re-read.
+lay out. The body's links to other documents are in the outline, where Enter follows them. The
+source view is a ``TextArea``, which draws only the lines on screen; its lines come from the bank's
+in-memory text, sliced here, not re-read.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from memorybank.core.model import Section
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
 from memorybank.tui.panes.opened import Opened, more_note, read_opened, window
-from memorybank.tui.panes.outline import Outline, build_outline
+from memorybank.tui.panes.outline import LOOSE, Outline, build_outline
 from memorybank.tui.widgets.cut_tree import CutTree
 from memorybank.tui.widgets.markdown_view import MarkdownView
 from memorybank.tui.widgets.source_area import SourceArea
@@ -82,11 +81,7 @@ class DocumentPane(Pane):
     )
     COMMANDS_OFFERED = (
         PaletteCommand("Document: open in $EDITOR", "At the selected section's (or finding's) line", "edit"),
-        PaletteCommand(
-            "Document: switch between rendered and source",
-            "Numbered source lines or rendered markdown",
-            "toggle_source",
-        ),
+        PaletteCommand("Document: switch between rendered and source", "Numbered lines or markdown", "toggle_source"),
         PaletteCommand("Document: show the whole document", "From its first line, a window at a time", "whole"),
     )
 
@@ -321,10 +316,8 @@ class DocumentPane(Pane):
         kind, value = event.node.data or ("group", None)
         if kind == "edge":
             self.post_message(self.EdgeFollowed(value))
-        elif kind == "external":  # nothing of the bank to open: say so, so the key visibly did something
-            self.notify(f"{value} lies outside the bank; the Graph pane (3) shows its header.", title="Not in the bank")
-        elif kind == "broken":
-            self.notify(f"{value} is no document of this bank: the edge is broken.", title="Broken", severity="warning")
+        elif kind in LOOSE:  # nothing of the bank to open: say so, so the key visibly did something
+            self.notify(LOOSE[kind].format(value), title="Nothing to open", severity="warning")
         elif kind in ("section", "whole"):
             self.query_one("#doc-source" if self.source_mode else "#doc-rendered").focus()
 

@@ -16,6 +16,12 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+LOOSE = {
+    "external": "{} lies outside the bank; the Graph pane (3) shows its header.",
+    "broken": "{} is no document of this bank: the edge or link is broken.",
+}
+"""What Enter on an edge that opens nothing says, by the kind of its outline node."""
+
 
 class Outline:
     """The nodes a built outline chose between: the whole document's and each section's."""
