@@ -80,18 +80,23 @@ def keep_the_law(bank: Bank, path: str, before: str, after: str) -> None:
         return
     others = [(p, bank.text(p)) for p in bank.documents if p.startswith("dna/") and p != path]
     principles = "dna/principles.md" in bank.documents
+    new_document = path not in bank.documents  # before it, the bank had no such source at all
 
-    def sources(text: str) -> list[tuple[str, str]]:
+    def sources(text: str | None) -> list[tuple[str, str]]:
         # In bank order, as the bank reads them: where the first declaration wins, the order decides.
-        return sorted([*others, (path, text)], key=lambda source: source[0])
+        return sorted([*others, *([(path, text)] if text is not None else [])], key=lambda source: source[0])
 
-    def declared(text: str) -> Contract:
-        return parse_contract(sources(text), has_principles=principles)
+    def declared(text: str | None) -> Contract:
+        return parse_contract(
+            sources(text), has_principles=principles or (text is not None and path == "dna/principles.md")
+        )
 
-    def layers(text: str) -> tuple[dict[str, str], dict[str, float]]:
+    def layers(text: str | None) -> tuple[dict[str, str], dict[str, float]]:
         by_dir, weights, _, _ = parse_layer_tables(sources(text))
         return by_dir, weights
 
+    if new_document:  # the first dna/ document of a bank without one gives it a contract: that is law
+        before = None  # type: ignore[assignment]
     old, new = declared(before), declared(after)
     changed = [
         f.name for f in fields(Contract) if f.name not in LAW_SOURCES and getattr(old, f.name) != getattr(new, f.name)

@@ -129,3 +129,15 @@ async def test_an_agent_cannot_overwrite_templates_the_team_edited(seeded_root):
     edited.write_text(edited.read_text(encoding="utf-8").replace("\nOur own rule.\n", ""), encoding="utf-8")
     async with session(seeded_root) as s:
         await s.call("bank_materialize_flows", force=True)
+
+
+async def test_the_first_dna_document_of_a_degraded_bank_is_the_owner_s_to_write(tmp_path):
+    """A bank without dna/ runs degraded; an agent's first dna/ document would give it a contract."""
+    root = tmp_path / "memory_bank"
+    root.mkdir()
+    (root / "README.md").write_text("---\ntitle: Root\n---\n# Root\n", encoding="utf-8")
+    async with session(root) as s:
+        message = await s.refusal(
+            "bank_create", docKind="governance", path="dna/x.md", title="X", purpose="Harmless prose"
+        )
+    assert "Refused (law-is-the-owners)" in message and not (root / "dna").exists()
