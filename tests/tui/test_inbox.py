@@ -280,10 +280,7 @@ async def test_fold_appends_to_the_owner_section_then_discards_the_note_with_the
 async def test_discard_needs_a_reason_then_deletes_the_note(triage_root):
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("d")
-        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
-        dialog = app.screen
+        dialog = await discard_dialog(pilot, "_inbox/flaky-ci.md")
         await pilot.press("enter")
         expected = refusal(lambda: discard(Bank.open(triage_root), path="_inbox/flaky-ci.md", reason="", dry_run=True))
         assert await until(pilot, lambda: error_of(dialog) != "")
@@ -562,14 +559,19 @@ async def test_a_fold_form_cancelled_after_edits_comes_back_with_them(triage_roo
         assert "your edits from before" in str(again.query_one(".dialog-note").render())
 
 
+async def discard_dialog(pilot, note: str) -> DiscardDialog:
+    """The discard dialog opened on ``note`` from the Inbox pane."""
+    await open_inbox(pilot, note)
+    await pilot.press("d")
+    assert await until(pilot, lambda: isinstance(pilot.app.screen, DiscardDialog))
+    return pilot.app.screen
+
+
 async def test_a_note_rewritten_on_disk_while_the_discard_dialog_asks_is_kept_until_enter_again(triage_root):
     note = triage_root / "_inbox/flaky-ci.md"
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("d")
-        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
-        dialog = app.screen
+        dialog = await discard_dialog(pilot, "_inbox/flaky-ci.md")
         rewritten = note.read_text(encoding="utf-8") + "\nAn agent added the real cause: a leaked fixture.\n"
         note.write_text(rewritten, encoding="utf-8")
         dialog.query_one("#discard-reason", Input).value = "a slow runner, not bank material"
@@ -587,10 +589,7 @@ async def test_a_note_that_left_the_inbox_while_the_discard_dialog_asks_is_said_
     note = triage_root / "_inbox/flaky-ci.md"
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("d")
-        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
-        dialog = app.screen
+        dialog = await discard_dialog(pilot, "_inbox/flaky-ci.md")
         note.unlink()  # promoted or discarded from the shell meanwhile
         dialog.query_one("#discard-reason", Input).value = "stale"
         await pilot.press("enter")
@@ -601,10 +600,7 @@ async def test_a_note_that_left_the_inbox_while_the_discard_dialog_asks_is_said_
 async def test_the_discard_dialog_drops_its_missing_reason_complaint_once_a_reason_is_typed(triage_root):
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        await open_inbox(pilot, "_inbox/flaky-ci.md")
-        await pilot.press("d")
-        assert await until(pilot, lambda: isinstance(app.screen, DiscardDialog))
-        dialog = app.screen
+        dialog = await discard_dialog(pilot, "_inbox/flaky-ci.md")
         await pilot.press("enter")
         assert await until(pilot, lambda: "is required" in error_of(dialog))
         await pilot.press(*"slow runner")
