@@ -38,6 +38,12 @@ class CutTree(Tree[T]):
         Binding("right", "unfold", "Unfold or go to the first child", show=False),
     ]
 
+    def on_resize(self) -> None:
+        # Grown (or laid out) with its cursor inside the first screenful: show the top. Scrolled
+        # while the tree was still short, the first lines (a group's header) stayed hidden.
+        if 0 <= self.cursor_line < self.scrollable_content_region.height and self.scroll_offset.y:
+            self.scroll_home(animate=False)
+
     _draw: tuple[int, int, Style] | None = None
     """Width, columns in sight and base style, read once per draw instead of once per line."""
 
