@@ -34,8 +34,8 @@ MCP_EPILOG = examples(
     "memorybank mcp --surface capture",
 )
 EXITS_HELP = (
-    "owner (default): bank_promote/bank_discard only record a proposal the owner applies; "
-    "agent: they move or delete the note at once"
+    "owner (default): bank_promote/bank_discard only record a proposal the owner applies, and agents may not "
+    "change what dna/ declares; agent: they move or delete the note at once, and dna/'s law is the agents' too"
 )
 
 
