@@ -134,10 +134,11 @@ async def test_a_word_typed_into_the_results_never_confirms_a_pin(demo_bank):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.screen.query_one("#route-question").value = "how are credit notes numbered"
-        await pilot.press("enter", "p", "a", "y")
+        await pilot.press("enter", "p", "a", "y", "enter")  # "pay", then Enter
         await settle(pilot)
         assert isinstance(app.screen, ConfirmDialog)
         assert not (demo_bank / "dna" / "route-checks.md").exists()
+        await pilot.press("y")  # on purpose: once to re-arm it, once to write
         await pilot.press("y")
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmDialog)

@@ -2,16 +2,17 @@
 
 The inbox and the route pane act on single letters, and the dialog a letter opens takes the keys
 that follow it: a sentence typed into the wrong pane ("already done") used to reach a confirmation
-whose ``y`` key wrote. Here any other letter or digit that reaches the dialog disarms it: the next
-``y`` (or Enter on its button) only re-arms it and says so, and the one after that writes. A person
-who reads the preview and answers ``y`` is never slowed down.
+whose ``y`` key wrote. Here any other letter, digit or space that reaches the dialog disarms it and
+takes the focus off its buttons (so the sentence's next space or Enter presses none): the next ``y``
+only re-arms it and says so, and the one after that writes. A person who reads the preview and
+answers ``y`` is never slowed down.
 """
 
 from __future__ import annotations
 
 from textual import events
 
-ANSWER_KEYS = frozenset({"y", "n", "space"})
+ANSWER_KEYS = frozenset({"y", "n"})
 
 
 class StrayKeyGuard:
@@ -21,6 +22,8 @@ class StrayKeyGuard:
 
     def on_key(self, event: events.Key) -> None:
         if event.is_printable and event.key not in ANSWER_KEYS:
+            # Off the buttons too: the space or Enter of the sentence would press the one focused.
+            self.set_focus(None)  # type: ignore[attr-defined]
             if self.armed:
                 self.notify(  # type: ignore[attr-defined]
                     "Typing reached this confirmation, so nothing was written: press y twice to write.",
