@@ -115,6 +115,9 @@ LAW_SOURCES = ("source", "stale_after_source")
 """Where a declaration was read: moving a sentence from one dna/ document to another changes no law."""
 
 
+_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+"""A thematic break (``---``, ``***``, ``___``): after a blank line, the rule an author closes a section with."""
+
 OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
 """A ``#`` or ``##`` heading: a line that starts or ends a ``##`` section."""
 
@@ -308,9 +311,13 @@ def plan_update_section(
         added = "\n".join(line for line in incoming.split("\n") if line not in kept)
     firewall.check(added, doc.path)
     block = [heading, ""]
+    closing: list[str] = []
     if mode == "append" and old:
-        block += [*old.split("\n"), ""]
-    block += incoming.split("\n")
+        kept_lines = old.split("\n")
+        if len(kept_lines) >= 3 and _RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
+            closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
+        block += [*kept_lines, ""]
+    block += incoming.split("\n") + closing
     is_last = chosen.end_line >= len(lines)
     if not is_last:
         block.append("")

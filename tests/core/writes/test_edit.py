@@ -265,3 +265,14 @@ def test_prose_that_names_what_did_not_change_is_written(prose):
     from memorybank.core.write.firewall import refuse_omissions
 
     refuse_omissions(f"{prose}\n", "x.md")
+
+
+def test_appending_to_a_section_closed_by_a_rule_keeps_the_rule_last(tmp_path, write_file):
+    write_file(tmp_path, "r.md", "---\ntitle: R\n---\n# R\n\n## One\n\nold text\n\n---\n\n## Two\n\nkeep\n")
+    bank = Bank.open(tmp_path)
+    update_section(bank, path="r.md", section="One", content="appended", mode="append")
+    assert "## One\n\nold text\n\nappended\n\n---\n\n## Two\n" in (tmp_path / "r.md").read_text()
+    write_file(tmp_path, "s.md", "---\ntitle: S\n---\n# S\n\n## One\n\nA heading, not a rule\n---\n")
+    bank = Bank.open(tmp_path)
+    update_section(bank, path="s.md", section="One", content="appended", mode="append")
+    assert (tmp_path / "s.md").read_text().endswith("A heading, not a rule\n---\n\nappended\n")
