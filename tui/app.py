@@ -48,6 +48,10 @@ TOAST_WIDTH, TOAST_EDGES = 60, 4
 """A toast's width (Textual's, at most half the screen) and the cells its padding and edge take."""
 
 
+QUIT_AGAIN_SECONDS = 4.0
+"""How long a second ctrl+q, with a form open, has to follow the first."""
+
+
 class MemoryBankApp(App[None]):
     """The owner's workbench."""
 
@@ -247,6 +251,23 @@ class MemoryBankApp(App[None]):
     def action_recheck(self) -> None:
         self.recheck()
         self.notify("Checked the disk for changes.", timeout=2)
+
+    _quit_asked = 0.0
+
+    async def action_quit(self) -> None:
+        """ctrl+q. With a form open, the first press says what would be lost and a second one, within
+        a few seconds, quits: a tired owner's ctrl+q meant for the form dropped its edits."""
+        import time
+
+        from memorybank.tui.dialogs.core_dialog import CoreDialog
+
+        if isinstance(self.screen, CoreDialog) and time.monotonic() - self._quit_asked > QUIT_AGAIN_SECONDS:
+            self._quit_asked = time.monotonic()
+            self.notify(
+                "A form is open: ctrl+q again quits and drops what it holds; Esc closes the form.", title="Quit?"
+            )
+            return
+        self.exit()
 
     # -- actions every screen has ------------------------------------------------------------------
 

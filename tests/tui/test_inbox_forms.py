@@ -157,3 +157,19 @@ async def test_a_fold_refused_for_its_text_names_the_forms_field(triage_root):  
         assert await until(pilot, lambda: "empty" in str(form.query_one(".dialog-error").render()))
         shown = str(form.query_one(".dialog-error").render())
         assert "“Text to fold” is empty" in shown and "`content`" not in shown
+
+
+async def test_ctrl_q_with_a_form_open_asks_before_it_quits(triage_root, monkeypatch):  # noqa: F811
+    app = make_app(triage_root, poll_seconds=0)
+    said: list[str] = []
+    monkeypatch.setattr(app, "notify", lambda message, **_: said.append(str(message)))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await fold_form(pilot)
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        assert isinstance(app.screen, FoldDialog) and app.is_running
+        assert any("ctrl+q again quits" in s for s in said)
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        assert not app.is_running
