@@ -173,3 +173,14 @@ async def test_ctrl_q_with_a_form_open_asks_before_it_quits(triage_root, monkeyp
         await pilot.press("ctrl+q")
         await settle(pilot)
         assert not app.is_running
+
+
+async def test_a_form_opens_clear_of_the_last_action_s_message(triage_root):  # noqa: F811
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        app.notify("Discarded _inbox/flaky-ci.md: a slow runner")
+        await settle(pilot)
+        assert list(app._notifications)
+        await fold_form(pilot)
+        assert not list(app._notifications)

@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -90,6 +90,12 @@ class CoreDialog(ModalScreen[Result], Generic[Result]):
             super().__init__()
             self.value = value
             self.error = error
+
+    @on(events.Mount)
+    def _clear_toasts(self) -> None:
+        # The last action's message would sit over this form's fields for seconds: the owner has
+        # moved on to the next one.
+        self.app.clear_notifications()
 
     def __init__(self, bank: Bank) -> None:
         super().__init__()
