@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
@@ -257,8 +258,6 @@ class MemoryBankApp(App[None]):
     async def action_quit(self) -> None:
         """ctrl+q. With a form open, the first press says what would be lost and a second one, within
         a few seconds, quits: a tired owner's ctrl+q meant for the form dropped its edits."""
-        import time
-
         from memorybank.tui.dialogs.core_dialog import CoreDialog
 
         if isinstance(self.screen, CoreDialog) and time.monotonic() - self._quit_asked > QUIT_AGAIN_SECONDS:

@@ -152,7 +152,7 @@ def plan_create(
     )
     composed = compose(bank, doc, warnings, dry_run=dry_run, register=not inbox)
     if notes_locked:
-        keep_the_law(bank, target, "", composed.text)
+        keep_the_law(bank, target, None, composed.text)
     landing = composed.landing
     landing.warnings.extend(content_warnings(bank, target, composed.text))
     result = CreateResult(

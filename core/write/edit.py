@@ -71,16 +71,16 @@ def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
     return doc
 
 
-def keep_the_law(bank: Bank, path: str, before: str, after: str) -> None:
+def keep_the_law(bank: Bank, path: str, before: str | None, after: str) -> None:
     """Refuse an agent's edit of a ``dna/`` document that changes what the bank declares (whether
     ``derived_from`` is required, whether cycles are forbidden, its roots, its value sets, its stale
     age, its layer table): prose may be fixed, the law is the owner's. Both sides are read the same
-    way; a new document is an edit from no text."""
+    way; ``before`` is None for a new document, which the bank did not read at all (the first dna/
+    document of a bank without one gives it a contract)."""
     if not path.startswith("dna/"):
         return
     others = [(p, bank.text(p)) for p in bank.documents if p.startswith("dna/") and p != path]
     principles = "dna/principles.md" in bank.documents
-    new_document = path not in bank.documents  # before it, the bank had no such source at all
 
     def sources(text: str | None) -> list[tuple[str, str]]:
         # In bank order, as the bank reads them: where the first declaration wins, the order decides.
@@ -95,8 +95,6 @@ def keep_the_law(bank: Bank, path: str, before: str, after: str) -> None:
         by_dir, weights, _, _ = parse_layer_tables(sources(text))
         return by_dir, weights
 
-    if new_document:  # the first dna/ document of a bank without one gives it a contract: that is law
-        before = None  # type: ignore[assignment]
     old, new = declared(before), declared(after)
     changed = [
         f.name for f in fields(Contract) if f.name not in LAW_SOURCES and getattr(old, f.name) != getattr(new, f.name)
@@ -303,7 +301,7 @@ def plan_update_section(
     heading = lines[chosen.line - 1]
     old_lines = lines[chosen.line : chosen.end_line]
     old = "\n".join(old_lines).strip()
-    incoming = new.replace("\r\n", "\n").strip()
+    incoming = new.strip()  # content_from gave its line breaks as LF
     _refuse_new_sections(incoming, doc.path, chosen.title)
     added = incoming
     if mode == "replace":

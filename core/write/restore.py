@@ -36,7 +36,7 @@ def plan_restore(bank: Bank, *, path: str, dry_run: bool = True) -> Planned[Rest
     note = bank.resolve(path)  # the same path forms every command takes; never outside the bank
     if not note.startswith(INBOX):
         note = INBOX + note.rsplit("/", 1)[-1]  # a note is flattened into the quarantine
-    if note in bank or os.path.lexists(bank.root / note):
+    if os.path.lexists(bank.root / note):
         raise Refusal(f"{note} exists; restoring would overwrite it. Move it first.", reason="path-taken")
     gone = last_exit(bank.root, note)
     if gone is None or gone.get("action") != "discarded":

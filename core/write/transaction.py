@@ -113,8 +113,10 @@ def _through_no_link(root: Path, rel: str) -> None:
     real_root = os.path.realpath(root)
     for folder in reversed(target.relative_to(root).parents[:-1]):
         place = root / folder
+        if not place.is_symlink():
+            continue
         real = os.path.realpath(place)
-        if place.is_symlink() and real != real_root and not real.startswith(real_root + os.sep):
+        if real != real_root and not real.startswith(real_root + os.sep):
             raise Refusal(
                 f"{rel} leads outside the bank through the symbolic link {folder.as_posix()}; nothing was written.",
                 reason="outside-bank",

@@ -63,6 +63,8 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="DiscardDialog")
     BINDINGS = [Binding("escape", "cancel", "Keep them")]
+    reason_missing = False
+    """The refusal shown says the reason is missing (typing one clears it)."""
 
     def __init__(self, bank: Bank, *, notes: list[Doomed], reason: str = "") -> None:
         super().__init__(bank)
@@ -116,14 +118,15 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
     def show_refusal(self, error: BaseException | None) -> None:
         """A note changed on disk since the dialog asked: nothing was discarded; the dialog now asks
         about the notes as they stand, so Enter again discards those (the reason stays as typed)."""
-        gone = [n.path for n in self.notes if not (self.bank.root / n.path).exists()]
-        if isinstance(error, Refusal) and error.reason == "changed-since-preview" and gone:
-            error = Refusal(  # promoted, folded or discarded meanwhile: there is nothing left to discard
+        changed = isinstance(error, Refusal) and error.reason == "changed-since-preview"
+        gone = [n.path for n in self.notes if not (self.bank.root / n.path).exists()] if changed else []
+        if gone:  # promoted, folded or discarded meanwhile: there is nothing left to discard
+            error = Refusal(
                 f"{', '.join(gone)} left the inbox while this dialog asked (promoted, folded or discarded "
                 "elsewhere); nothing was discarded. Esc closes.",
-                reason=error.reason,
+                reason="changed-since-preview",
             )
-        elif isinstance(error, Refusal) and error.reason == "changed-since-preview":
+        elif changed:
             self.seen = read_notes(self.bank, self.notes)
             which = "it" if len(self.notes) == 1 else "them"
             error = Refusal(
@@ -137,7 +140,7 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
 
     @on(Input.Changed, "#discard-reason")
     def _reason_typed(self, event: Input.Changed) -> None:
-        if getattr(self, "reason_missing", False) and event.value.strip():  # the complaint no longer holds
+        if self.reason_missing and event.value.strip():  # the complaint no longer holds
             self.show_refusal(None)
 
     @on(Input.Submitted)

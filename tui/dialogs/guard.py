@@ -32,6 +32,11 @@ class StrayKeyGuard:
                 )
             self.armed = False
 
+    def action_answer(self, answer: bool) -> None:
+        """y, n, Esc or a button: going back always works, writing only when armed."""
+        if not answer or self.confirmed():
+            self.dismiss(answer)  # type: ignore[attr-defined]
+
     def confirmed(self) -> bool:
         """Whether a ``y`` now writes; a disarmed dialog is armed by it instead."""
         if self.armed:

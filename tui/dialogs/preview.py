@@ -79,7 +79,3 @@ class PreviewDialog(StrayKeyGuard, ModalScreen[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.action_answer(event.button.id == "yes")
-
-    def action_answer(self, answer: bool) -> None:
-        if not answer or self.confirmed():
-            self.dismiss(answer)
