@@ -166,13 +166,10 @@ def route(
             lifts = share_family_headers(
                 headers, bank.extension("route.families", families), index.layer_weights(weights)
             )
-        if doc_kind or layer:
-            filtered = admitted(catalog, doc_kind, layer)
-            headers = {p: v for p, v in headers.items() if p in filtered}
         bodies: dict[str, float] = {}
         sections: dict[str, tuple[float, SectionEntry]] = {}
         if body_evidence:
-            bodies, concepts = body_evidence_of(bank, terms, doc_kind=doc_kind, layer=layer)
+            bodies, concepts = body_evidence_of(bank, terms)
             bodies.pop(ROUTE_CHECKS, None)  # it quotes every question: no evidence of its own
             listing = bank.extension("registries", registries)
             own_evidence(bodies, listing, catalog, concepts)  # entries repeat other documents' headers
@@ -195,6 +192,9 @@ def route(
                 if path in scores:
                     together[path] = 1.0 + PAIR_BOOST * share
                     scores[path] *= together[path]
+        allowed = admitted(catalog, doc_kind, layer)
+        if doc_kind or layer:  # scored as without the filter, so a kept document reads the same
+            scores = {p: v for p, v in scores.items() if p in allowed}
         asked = intents(question)
         roles = bank.extension("route.roles", _roles)
         factors: dict[str, float] = {}
@@ -207,8 +207,8 @@ def route(
         named: dict[str, str] = {}
         if body_evidence:  # a version or a review its file name declares is damped wherever it ranks
             named = damp_named(scores, bank.extension("route.versions", lambda bank, _: named_versions(bank.documents)))
-        owners = _owners_named(bank, terms, coverage, headers)
-        mentioned = _mentioned(bank, question, scores, admitted(catalog, doc_kind, layer))
+        owners = _owners_named(bank, terms, coverage, headers) & allowed
+        mentioned = _mentioned(bank, question, scores, allowed)
         found, hits = copies(bank), []
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
         # POOL more than the limit: working copies a draft may follow

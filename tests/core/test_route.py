@@ -269,3 +269,28 @@ def test_a_filter_nothing_in_the_bank_has_is_refused_with_the_values_it_knows(ba
     with pytest.raises(UsageError, match=f"Values it knows: .*{known}"):
         route(bank, "queue", **filters)
     assert route(bank, "queue", doc_kind="adr").hits  # a known kind still answers
+
+
+REAL_BANKS = Path(__file__).resolve().parents[3] / "shared" / "banks"
+
+
+@pytest.mark.parametrize(
+    ("question", "layer", "kind"),
+    [
+        ("how are sources polled and what happens when a poll fails", "delivery", None),
+        ("почему события хранятся в postgres, а не в очереди", "knowledge", None),
+        ("health check endpoint response", None, "feature"),
+    ],
+)
+def test_a_filter_keeps_the_unfiltered_ranking_and_its_scores(question, layer, kind):
+    """A layer or kind filter only leaves documents out: those it keeps stand in the order and with
+    the scores the unfiltered route gives them, so a filtered answer never reads differently."""
+    bank = Bank.open(REAL_BANKS / "4itosik__feedium" / "memory_bank")
+    kept = [
+        (hit.path, hit.score)
+        for hit in route(bank, question, limit=25).hits
+        if (layer is None or hit.layer == layer) and (kind is None or hit.doc_kind == kind)
+    ]
+    filtered = [(hit.path, hit.score) for hit in route(bank, question, limit=5, layer=layer, doc_kind=kind).hits]
+    assert len(filtered) == 5
+    assert filtered == kept[:5]
