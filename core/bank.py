@@ -342,6 +342,30 @@ class Bank:
             self._extensions[name] = (self.generation, value)
             return value
 
+    def indexed(self, name: str, build: Any, finish: Any = None) -> Any:
+        """Like ``extension``, for an index that is costly to build from nothing (routing's header
+        and body indexes), kept across processes by the parse cache. A process without one takes the
+        one stored last, whatever state of the bank it was built for, and ``build(bank, previous)``
+        brings it up to date document by document, as it does an index of the process's own earlier
+        state (so ``build`` must tell changed documents by their content, not by object identity).
+        An index built or updated that way is stored for the next process, after ``finish(index)``
+        has completed whatever it builds on first use."""
+        with self.lock:
+            self._ready()
+            cached = self._extensions.get(name)
+            store = self._store
+            if cached is not None or store is None or self.last_refresh is None:
+                return self.extension(name, build)
+            state = parse_cache.fingerprint_of(self._stamps)
+            stored = store.load_index(name)
+            value = build(self, None if stored is None else stored[1])
+            self._extensions[name] = (self.generation, value)
+            if stored is None or stored[0] != state:
+                if finish is not None:
+                    finish(value)
+                store.save_index(name, state, value)
+            return value
+
     def persistent(self, name: str, build: Any) -> Any:
         """Like ``extension``, and kept across processes by the parse cache for exactly this state
         of the bank. ``build(bank, probes)`` records in ``probes`` (path to whether it existed)

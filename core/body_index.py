@@ -9,6 +9,7 @@ indexed" stays true to the disk. Search and routing's body evidence both read it
 from __future__ import annotations
 
 import bisect
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -108,6 +109,11 @@ class BodyIndex:
     def __len__(self) -> int:
         return len(self.stamps)
 
+    def __getstate__(self) -> dict[str, object]:
+        """What the parse cache keeps: all but the bodies' sections and word places, cut again on
+        demand, and the documents, which the first ``sync`` takes from the bank."""
+        return {**self.__dict__, "_sections": {}, "_positions": {}, "docs": {}}
+
     def sync(self, bank: Bank) -> int:
         """Drop removed documents and re-index those whose mtime, size or text moved (a document the
         bank parsed again whose text is the same, as after a change of the layer table, keeps its
@@ -122,7 +128,7 @@ class BodyIndex:
                 continue
             self._remember(doc)
             text = bank.text(path)
-            stamp = (doc.mtime, doc.size, hash(text))  # the text too: an edit may keep mtime and size
+            stamp = (doc.mtime, doc.size, _digest(text))  # the text too: an edit may keep mtime and size
             if self.stamps.get(path) == stamp:
                 continue
             if path in self.stamps:
@@ -275,15 +281,22 @@ class BodyIndex:
         return found
 
 
+def _digest(text: str) -> bytes:
+    """A text's digest, the same in every process (``hash`` of a string is not): an index kept by
+    the parse cache tells an unchanged body by it."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 def body_index(bank: Bank) -> BodyIndex:
-    """The bank's body index, brought up to date with its last refresh."""
+    """The bank's body index, brought up to date with its last refresh (kept across processes,
+    its cognates with it)."""
 
     def build(bank: Bank, previous: BodyIndex | None) -> BodyIndex:
         index = previous if previous is not None else BodyIndex()
         index.sync(bank)
         return index
 
-    return bank.extension("search.index", build)
+    return bank.indexed("search.index", build, BodyIndex.cognates)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The persistent parse cache: parsed documents and validation results kept between processes.
+"""The persistent parse cache: parsed documents, validation results and routing indexes kept between processes.
 
 A cold process on an unchanged bank should cost what a re-check costs, not a re-parse. So the
 parsed documents (and their decoded texts) are kept on disk, keyed by each file's stamp (mtime in
@@ -6,6 +6,8 @@ nanoseconds, size and ctime) under a *key* made of a format version, the Python 
 core's own source files: a changed parser never reads an old parse. Validation findings are kept
 beside them, keyed by the *fingerprint* of the whole bank (every path with its stamp), with the
 paths the rules probed outside the documents (a link to an image) and whether they existed.
+Routing's indexes are kept too, each with the fingerprint it was built for: a process that finds
+one of an earlier state brings it up to date document by document instead of building it anew.
 
 The cache lives where tools keep caches, never inside the bank: ``.git/memorybank/`` of the
 repository that holds the bank, else the user's cache directory (``$XDG_CACHE_HOME`` or
@@ -215,6 +217,25 @@ class ParseCache:
 
     def save_result(self, name: str, bank_fingerprint: str, probes: Mapping[str, bool], value: Any) -> None:
         self._write(f"result-{name}", (bank_fingerprint, sorted(probes.items()), value))
+
+    # -- indexes ---------------------------------------------------------------------------
+
+    def load_index(self, name: str) -> tuple[str, Any] | None:
+        """The index last stored under ``name`` with the bank fingerprint it was stored for (it
+        may be of an earlier state of the bank: the caller brings it up to date)."""
+        collecting = gc.isenabled()
+        gc.disable()  # as for the documents: many small objects, none of them garbage
+        try:
+            data = self._read(f"index-{name}")
+        finally:
+            if collecting:
+                gc.enable()
+        if not isinstance(data, tuple) or len(data) != 2 or not isinstance(data[0], str):
+            return None
+        return data
+
+    def save_index(self, name: str, bank_fingerprint: str, value: Any) -> None:
+        self._write(f"index-{name}", (bank_fingerprint, value))
 
 
 def prune(banks: Path, *, keep: int) -> None:

@@ -54,7 +54,9 @@ class HeaderIndex:
         """Slot id -> its document's path (None once the document left): the heading loop's lookup."""
         self.labels: dict[int, tuple[str, int]] = {}
         """Slot id -> the field's text and line."""
-        self.records: dict[str, tuple[Document, tuple[tuple[int, tuple[str, ...]], ...]]] = {}
+        self.records: dict[str, tuple[Document | Headed, tuple[tuple[int, tuple[str, ...]], ...]]] = {}
+        """Path -> its document (or, read from the parse cache until the first sync, ``headed`` of
+        it) and its slots with their tokens."""
         self.holders: dict[str, set[str]] = {}
         """Header token -> documents whose headers hold it."""
         self.priors: dict[str, float] = {}
@@ -72,6 +74,9 @@ class HeaderIndex:
         for path, doc in documents.items():
             record = self.records.get(path)
             if record is not None and record[0] is doc:  # the bank replaces a record whenever it changes
+                continue
+            if record is not None and _same_headers(record[0], doc):  # re-layered the same, or stored
+                self.records[path] = (doc, record[1])
                 continue
             if record is not None:
                 self._drop(path)
@@ -132,6 +137,10 @@ class HeaderIndex:
             self.holders.setdefault(token, set()).add(path)
         self.records[path] = (doc, tuple(entries))
 
+    def __getstate__(self) -> dict[str, object]:
+        """What the parse cache keeps: each document's record as only what its headers depend on."""
+        return {**self.__dict__, "records": {p: (headed(d), e) for p, (d, e) in self.records.items()}}
+
     def _drop(self, path: str) -> None:
         _, entries = self.records.pop(path)
         self.priors.pop(path, None)
@@ -174,7 +183,7 @@ def header_index(bank: Bank) -> HeaderIndex:
         index.sync(bank)
         return index
 
-    return bank.extension("route.headers", build)
+    return bank.indexed("route.headers", build)
 
 
 Found = list[tuple[float, int, str, str]]
@@ -324,6 +333,23 @@ class Fields:
     @property
     def total(self) -> float:
         return self.canonical + self.purpose + self.title + self.heading
+
+
+Headed = tuple
+"""What a document's header entries depend on (``headed``): a stored record's stand-in."""
+
+
+def headed(doc: Document | Headed) -> Headed:
+    """What the header index reads of a document: a document with the same indexes the same."""
+    if isinstance(doc, tuple):
+        return doc
+    headings = tuple((section.title, section.line) for section in doc.sections)
+    kept = (doc.is_template, doc.is_inbox, doc.status, doc.delivery_status, doc.layer)
+    return (*kept, doc.canonical_for, doc.purpose, doc.title, headings)
+
+
+def _same_headers(known: Document | Headed, doc: Document) -> bool:
+    return headed(known) == headed(doc)
 
 
 def prior(doc: Document) -> float:
