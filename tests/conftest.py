@@ -59,6 +59,15 @@ def fixture_bank(tmp_path: Path):
 
 
 @pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A parse cache of the test's own, empty at its start."""
+    where = tmp_path / "cache"
+    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(where))
+    monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
+    return where
+
+
+@pytest.fixture
 def write_file():
     def write(root: Path, rel: str, text: str | bytes) -> Path:
         path = root / rel

@@ -25,12 +25,7 @@ from tests.conftest import REAL_BANKS, real_bank_ids
 PAST = 1_700_000_000
 
 
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path, monkeypatch):
-    where = tmp_path / "cache"
-    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(where))
-    monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
-    return where
+pytestmark = pytest.mark.usefixtures("cache_dir")
 
 
 @pytest.fixture

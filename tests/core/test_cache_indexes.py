@@ -17,15 +17,9 @@ from memorybank.core.route import route
 
 from tests.core.test_cache import PAST, age
 
+pytestmark = pytest.mark.usefixtures("cache_dir")
+
 QUESTIONS = ("deploy", "what is the product", "решение", "queue choice")
-
-
-@pytest.fixture(autouse=True)
-def cache_dir(tmp_path, monkeypatch):
-    where = tmp_path / "cache"
-    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(where))
-    monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
-    return where
 
 
 @pytest.fixture
