@@ -343,13 +343,10 @@ class Bank:
             return value
 
     def indexed(self, name: str, build: Any, finish: Any = None) -> Any:
-        """Like ``extension``, for an index that is costly to build from nothing (routing's header
-        and body indexes), kept across processes by the parse cache. A process without one takes the
-        one stored last, whatever state of the bank it was built for, and ``build(bank, previous)``
-        brings it up to date document by document, as it does an index of the process's own earlier
-        state (so ``build`` must tell changed documents by their content, not by object identity).
-        An index built or updated that way is stored for the next process, after ``finish(index)``
-        has completed whatever it builds on first use."""
+        """Like ``extension``, for an index costly to build from nothing (routing's), kept by the
+        parse cache. A process without one takes the one stored last, of whatever state of the bank,
+        and ``build(bank, previous)`` brings it up to date (telling documents by content, not by
+        identity); one built or updated is stored for the next, after ``finish(index)``."""
         with self.lock:
             self._ready()
             cached = self._extensions.get(name)
@@ -357,10 +354,13 @@ class Bank:
             if cached is not None or store is None or self.last_refresh is None:
                 return self.extension(name, build)
             state = parse_cache.fingerprint_of(self._stamps)
-            stored = store.load_index(name)
-            value = build(self, None if stored is None else stored[1])
+            stored = store.load_index(name) or (None, None)
+            try:
+                value = build(self, stored[1])
+            except Exception:  # not an index this code can bring up to date: nothing stored is trusted
+                stored, value = (None, None), build(self, None)
             self._extensions[name] = (self.generation, value)
-            if stored is None or stored[0] != state:
+            if stored[0] != state:
                 if finish is not None:
                     finish(value)
                 store.save_index(name, state, value)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from memorybank.core.bank import Bank
-from memorybank.core.body_index import body_index
+from memorybank.core.body_index import BodyIndex, body_index
+from memorybank.core.cache import ParseCache
 from memorybank.core.headers import HeaderIndex
 from memorybank.core.route import route
 
@@ -113,7 +114,8 @@ def test_a_loaded_index_is_kept_up_to_date_in_place_by_a_long_lived_process(fixt
 PROCESS = """
 import sys
 from memorybank.core.bank import Bank
-from memorybank.core.body_index import body_index
+from memorybank.core.body_index import BodyIndex, body_index
+from memorybank.core.cache import ParseCache
 from memorybank.core.headers import HeaderIndex
 from memorybank.core.route import route
 
@@ -141,3 +143,16 @@ def test_another_process_with_another_string_hash_takes_the_stored_indexes(fixtu
     count = len(Bank.open(root, cache=False))
     assert first.startswith(f"{count} {count} ")
     assert second == first.replace(f"{count} {count} ", "0 0 ", 1)
+
+
+@pytest.mark.parametrize("stored", [{"not": "an index"}, None, "text"])
+def test_a_stored_index_that_is_no_index_is_built_anew(fixture_bank, stored):
+    root = fixture_bank("reference")
+    age(root)
+    expected = routes(Bank.open(root, cache=False))
+    cache = ParseCache.for_root(root)
+    for name in ("search.index", "route.headers"):
+        cache.save_index(name, "a fingerprint", stored)
+    assert routes(Bank.open(root)) == expected
+    assert routes(Bank.open(root)) == expected  # and the index built instead was stored
+    assert isinstance(cache.load_index("search.index")[1], BodyIndex)
