@@ -7,11 +7,13 @@ it; and omission placeholders ("rest unchanged", "[truncated]"), which a model w
 only in the text a write *adds*.
 
 The credential rules are the well-known token formats (the same prefixes secret scanners such as
-detect-secrets and gitleaks key on) plus two shapes those scanners find with keyword plugins: a
-password inside a connection URL, and a value assigned to a name that says it is secret. Both skip
-what a document legitimately shows: placeholders (``<password>``, ``${DB_PASSWORD}``, ``****``,
-``changeme``), and local development defaults (a URL to ``localhost`` or ``127.0.0.1``). Every real
-bank beside the project passes them without a single refusal (a test holds that).
+detect-secrets and gitleaks key on) plus shapes those scanners find with keyword plugins: a password
+inside a connection URL, a value assigned to a name that says it is secret, and a quoted passphrase
+of several words assigned to a password-like name. All skip what a document legitimately shows:
+placeholders (``<password>``, ``${DB_PASSWORD}``, ``****``, ``changeme``), sentences about the value
+(``password: "must be at least 12 characters"``), and local development defaults (a URL to
+``localhost`` or ``127.0.0.1``). Every real bank beside the project passes them without a single
+refusal (a test holds that).
 """
 
 from __future__ import annotations
@@ -49,6 +51,19 @@ _SECRET_ASSIGNMENT = re.compile(
     r"(?i)\b([a-z0-9_.-]*(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|"
     r"private_key|client_secret|token))\b[\"']?\s*(?:[:=]|=>)\s*[\"']?([^\s\"'`,;)}\]]+)"
 )
+_QUOTED_PASSPHRASE = re.compile(
+    r"(?i)\b([a-z0-9_.-]*(?:password|passwd|passphrase))\b[\"']?\s*(?:[:=]|=>)\s*([\"'`])((?:(?!\2)[^\n]){1,200})\2"
+)
+"""A password-like name given a quoted value (``password: "correct horse battery staple"``): the
+assignment above stops at the first space, so a passphrase of words slipped through. Not ``pwd``,
+which names a working directory as often as a password."""
+_DESCRIBING = frozenset(
+    "required optional must should cannot can't field characters chars length min max minimum maximum invalid "
+    "incorrect wrong too missing see stored kept in from via env environment vault manager generated provided "
+    "set same as here hidden masked omitted not is are".split()
+)
+"""Words of a sentence about the value (``"must be at least 12 characters"``, ``"stored in the vault"``),
+which a passphrase made of words would not hold."""
 _LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "::1", "example.com", "example.org", "host")
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:<.*|\$\{.*\}|\$\(.*\)|\$[A-Z_][A-Z0-9_]*|%[A-Z_]+%|\{\{.*\}\}|\*+|x+|\.+|-+|_+|"
@@ -65,6 +80,17 @@ def _looks_secret(value: str) -> bool:
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*\(.*", value) or "." in value and not re.search(r"\d", value):
         return False  # a call or a dotted name: settings.SECRET_KEY, os.getenv(...)
     return bool(re.search(r"[0-9]", value)) and bool(re.search(r"[A-Za-z]", value))
+
+
+def _looks_passphrase(value: str) -> bool:
+    """A quoted value of several words that is the password itself, not a placeholder or a sentence
+    describing it."""
+    words = value.split()
+    if not 2 <= len(words) <= 8 or len(value.strip()) < 12 or value.rstrip()[-1] in ".!?:":
+        return False
+    if _PLACEHOLDER.match(value.strip()) or re.search(r"[<>{}$%]", value):
+        return False
+    return not any(word.lower().strip(",;") in _DESCRIBING for word in words)
 
 
 def _credential(text: str) -> tuple[str, int] | None:
@@ -87,6 +113,9 @@ def _credential(text: str) -> tuple[str, int] | None:
     for match in _SECRET_ASSIGNMENT.finditer(text):
         if _looks_secret(match.group(2)):
             return f"a value assigned to {match.group(1)}", match.start()
+    for match in _QUOTED_PASSPHRASE.finditer(text):
+        if _looks_passphrase(match.group(3)):
+            return f"a passphrase assigned to {match.group(1)}", match.start()
     return None
 
 

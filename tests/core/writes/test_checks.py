@@ -88,6 +88,59 @@ def test_the_credential_firewall_catches_what_slipped_through_before(text):
     assert "a AWS" not in refused.value.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'password: "correct horse battery staple"',
+        "DB_PASSWORD = 'correct horse battery staple'",
+        '{"admin_password": "tulip Marble 7 orbit"}',
+        "passphrase: `don't tread on me, ever`",
+    ],
+)
+def test_a_quoted_passphrase_of_several_words_is_a_credential(text):
+    """The assignment rule stops at the first space, so a passphrase of words passed the firewall."""
+    from memorybank.core.write.firewall import refuse_credentials
+
+    with pytest.raises(Refusal, match="line 2 of the new text holds what looks like a passphrase") as refused:
+        refuse_credentials(f"Notes.\n{text}\n", "x.md")
+    assert refused.value.reason == "credential"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password field is required",
+        'password: "<your password>"',
+        'password: "changeme"',
+        'password: "${DB_PASSWORD}"',
+        'password: "your password here"',
+        '"password": "must be at least 12 characters"',
+        '{"password": "This field is required."}',
+        'password: "stored in the team vault"',
+        'pwd = "/home/me/my project"',
+        'Set `password: "..."` in your local config.',
+    ],
+)
+def test_prose_and_placeholders_about_a_password_are_not_a_credential(text):
+    from memorybank.core.write.firewall import refuse_credentials
+
+    refuse_credentials(f"Notes.\n{text}\n", "x.md")
+
+
+def test_a_gated_write_refuses_a_quoted_passphrase_and_writes_nothing(seeded):
+    before = tree_snapshot(seeded.root)
+    with pytest.raises(Refusal, match="passphrase assigned to password"):
+        create(
+            seeded,
+            path="ops/staging.md",
+            doc_kind="ops",
+            title="Staging",
+            purpose="How to reach staging.",
+            body='# Staging\n\nLog in with password: "correct horse battery staple".\n',
+        )
+    assert tree_snapshot(seeded.root) == before
+
+
 @pytest.mark.skipif(not REAL_BANKS, reason="the real banks are not beside the project")
 def test_the_first_pin_takes_the_values_the_bank_declares_and_adds_no_finding(tmp_path):
     """ai-setup declares doc_function canonical, index and template: the new file is canonical."""
