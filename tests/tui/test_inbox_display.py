@@ -83,3 +83,34 @@ def test_where_it_belongs_cuts_two_candidates_of_one_name_apart():
     rows = console.export_text().splitlines()
     assert rows[0] != rows[1].replace("2 ", "1 ", 1) and all(len(row) <= 33 for row in rows), rows
     assert "0001" in rows[0] and "0004" in rows[1]
+
+
+async def test_space_marks_a_note_and_moves_on_and_every_key_list_says_so(demo_source):
+    """Space marks the highlighted note and moves to the next one; the key help, the pane's hint
+    and the README said only "mark"."""
+    from pathlib import Path
+
+    from memorybank.tui.panes.inbox import KEYS, InboxPane
+    from textual.widgets import DataTable
+
+    from tests.tui.conftest import SIZE
+
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "8")
+        pane = app.screen.query_one(InboxPane)
+        assert await until(pilot, lambda: len(pane.entries) > 1)
+        table = pane.query_one("#inbox-notes", DataTable)
+        first = pane.entries[0].path
+        await pilot.press("space")
+        await settle(pilot)
+        assert pane.marked == {first} and table.cursor_row == 1
+        await pilot.press("question_mark")
+        await settle(pilot)
+        keys = " ".join(" ".join(screen_text(app)).split())
+        assert "␣ Mark or unmark the note, then go to the next" in keys
+    assert "space marks and moves on" in KEYS
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `space`"))
+    assert "moves to the next note" in row

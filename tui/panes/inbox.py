@@ -6,8 +6,9 @@ fact) or fold it (a fact that already has an owner). Every action is one core ca
 preview, and a refusal is shown in the core's words:
 
 ``p`` promote (a form, previewed) · ``f`` fold into the owner, then discard · ``d`` discard with
-a reason · ``a`` apply the agent's proposal (previewed) · ``r`` reject it · ``space`` marks
-proposals and ``A`` applies the marked ones after one combined preview.
+a reason · ``a`` apply the agent's proposal (previewed) · ``r`` reject it · ``space`` marks (or
+unmarks) a note and moves to the next · ``A`` applies the marked ones' proposals after one combined
+preview.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ ARRIVING = (
     "`memorybank create PATH --inbox`. Each waits for you to promote it, fold it into its owner or "
     "discard it; an agent can only propose which."
 )
-KEYS = "p promote · f fold · d discard · a/r apply/reject a proposal · space marks, A applies marked"
+KEYS = "p promote · f fold · d discard · a/r apply/reject a proposal · space marks and moves on, A applies marked"
 
 
 class InboxPane(BulkTriage, Pane):
@@ -67,7 +68,7 @@ class InboxPane(BulkTriage, Pane):
         Binding("d", "discard", "Discard"),
         Binding("a", "apply", "Apply"),
         Binding("r", "reject", "Reject"),
-        Binding("space", "mark", "Mark", key_display="␣", show=False),
+        Binding("space", "mark", "Mark or unmark the note, then go to the next", key_display="␣", show=False),
         Binding("A", "apply_marked", "Apply marked", show=False),
         Binding("o", "open_candidate", "Open where it belongs", show=False),
         Binding("e", "edit", "Editor", show=False),
@@ -85,7 +86,11 @@ class InboxPane(BulkTriage, Pane):
         PaletteCommand(
             "Inbox: reject the selected note's proposal", "The note stays; an optional note says why", "reject"
         ),
-        PaletteCommand("Inbox: mark or unmark the selected proposal", "For applying several at once", "mark"),
+        PaletteCommand(
+            "Inbox: mark or unmark the selected note",
+            "Then the next note is selected; A applies the marked notes' proposals, d discards them",
+            "mark",
+        ),
         PaletteCommand(
             "Inbox: apply the marked proposals (or all)", "One combined preview, then each in turn", "apply_marked"
         ),
