@@ -275,6 +275,23 @@ async def test_on_the_layer_filter_esc_goes_to_the_results_and_letters_go_on_the
         assert app.screen.query_one("#panes").active == "document"
 
 
+async def test_the_hint_under_the_results_says_what_esc_does_from_the_question_and_from_the_results(demo_source):
+    """The hint read "Esc leaves the box" while, in the results, Esc goes back to the question."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        question, results = route.query_one("#route-question"), route.query_one("#route-results")
+        hint = " ".join(str(route.query_one("#route-detail").render()).split())
+        assert "Esc goes from the question to the results and back" in hint and "leaves the box" not in hint
+        assert "in the results, 1-9 switch panes" in hint
+        assert question.has_focus
+        await pilot.press("escape")
+        assert results.has_focus
+        await pilot.press("escape")  # from the results: back to the question, as the hint says
+        assert question.has_focus
+
+
 async def test_a_hit_that_folds_copies_of_its_file_names_them_under_the_table(demo_bank):
     front = "title: Blob storage spec\ndoc_kind: engineering\nstatus: draft\npurpose: How blobs are stored in S3."
     for path in ("engineering/blob-spec.md", "engineering/iterations/blob-spec-v2.md"):

@@ -37,7 +37,8 @@ LIMIT = 10
 ALL_LAYERS = "all"
 EMPTY = (
     "Type a question: results appear as you type. Enter or ↓ moves to them, Enter opens one.\n"
-    "Esc leaves the box; then 1-9 switch panes and ? lists the keys. ctrl+p finds any command or document."
+    "Esc goes from the question to the results and back; in the results, 1-9 switch panes and ? lists "
+    "the keys. ctrl+p finds any command or document."
 )
 
 INLINE_SECONDS = 0.025
