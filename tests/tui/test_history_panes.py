@@ -239,3 +239,50 @@ async def test_drift_in_a_repository_without_commits_says_so_on_a_line_of_its_ow
         await settle(pilot)
         summary = str(app.screen.query_one("#drift-summary").render())
         assert "moved on\nThe repository has no commits yet" in summary
+
+
+async def test_an_emptied_drift_threshold_says_it_is_the_default_and_a_bad_one_is_refused_keeping_it(
+    demo_source, monkeypatch
+):
+    """An emptied threshold box showed nothing while the summary said "90 days"; "-5" replaced the
+    summary with the core's "threshold_days must be between 0 and 3650"; a stale-after of 9999 was
+    cut to 3650 without a word."""
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        await settle(pilot)
+        await pilot.press("escape", "5")
+        await settle(pilot)
+        pane = app.screen.query_one(DriftPane)
+        box = pane.query_one("#drift-threshold", Input)
+        summary = pane.query_one("#drift-summary")
+
+        def said() -> str:
+            return " ".join(str(summary.render()).split())
+
+        assert "threshold 90 days (default)" in said()
+        box.focus()
+        await pilot.press("end", "ctrl+u", "enter")
+        await settle(pilot)
+        assert box.value == "" and box.placeholder == "90"  # the box shows the default it stands for
+        assert pane.drift.threshold_days == 90 and "threshold 90 days (default)" in said()
+        box.focus()
+        await pilot.press(*"-5", "enter")
+        await settle(pilot)
+        warned = [m for m, severity in notes.messages if severity == "warning"]
+        assert warned and "“-5” is not a number of days" in warned[-1] and "0 to 3650" in warned[-1]
+        assert box.value == "-5" and box.has_focus and box.has_class("-invalid")  # kept, to be mended
+        assert pane.drift.threshold_days == 90 and "threshold 90 days (default)" in said()
+        await pilot.press("end", "ctrl+u", "0", "enter")
+        await settle(pilot)
+        assert pane.drift.threshold_days == 0 and "threshold 0 days 9 stale" in said()  # not "(default)"
+        assert not box.has_class("-invalid")
+        await pilot.press("plus")
+        await settle(pilot)
+        assert box.value == "30" and pane.drift.threshold_days == 30
+        days = pane.query_one("#stale-days", Input)
+        days.focus()
+        await pilot.press("end", "ctrl+u", *"9999", "enter")
+        await settle(pilot)
+        assert "Stale after: “9999” is not a number of days" in notes.messages[-1][0]
+        assert days.value == "9999" and pane.staleness.days == 90  # not cut to 3650 behind the owner's back

@@ -23,6 +23,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.validation import Integer
 from textual.widgets import Input, Label, Static, Tree
 
 STEP_DAYS = 30
@@ -65,10 +66,25 @@ class DriftPane(Pane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="query-row"):
             yield Label("Code ahead by more than", classes="row-label")
-            yield SteadyInput(str(DEFAULT_THRESHOLD_DAYS), type="integer", id="drift-threshold", max_length=4)
+            yield SteadyInput(
+                str(DEFAULT_THRESHOLD_DAYS),
+                placeholder=str(DEFAULT_THRESHOLD_DAYS),  # an emptied box shows the default it stands for
+                type="integer",
+                id="drift-threshold",
+                max_length=4,
+                validators=[Integer(minimum=0, maximum=MAX_THRESHOLD_DAYS)],
+                valid_empty=True,
+            )
             yield Label("days", classes="row-label")
             yield Label("Stale after", classes="row-label")
-            yield SteadyInput("", type="integer", id="stale-days", max_length=4)
+            yield SteadyInput(
+                "",
+                type="integer",
+                id="stale-days",
+                max_length=4,
+                validators=[Integer(minimum=0, maximum=MAX_STALE_DAYS)],
+                valid_empty=True,
+            )
             yield Label("days", classes="row-label")
         yield Static("Reading git history…", id="drift-summary", classes="pane-heading")
         tree: CutTree[str | None] = CutTree("drift", id="drift-tree")
@@ -78,24 +94,55 @@ class DriftPane(Pane):
 
     @property
     def threshold(self) -> int:
-        text = self.query_one("#drift-threshold", Input).value.strip()
-        return int(text) if text.lstrip("-").isdigit() else DEFAULT_THRESHOLD_DAYS
+        """The days typed in, the default for an empty box.
+
+        Raises:
+            ValueError: the box holds no whole number of days from 0 to the most (the message says so).
+        """
+        box = self.query_one("#drift-threshold", Input)
+        days = typed_days(box, MAX_THRESHOLD_DAYS, "Threshold", f"the default, {DEFAULT_THRESHOLD_DAYS}")
+        return DEFAULT_THRESHOLD_DAYS if days is None else days
 
     @property
     def stale_days(self) -> int | None:
-        """The days typed in, or None for the bank's own (an empty box, or the bank's number)."""
-        text = self.query_one("#stale-days", Input).value.strip()
-        if not text.isdigit() or int(text) == self._bank_days:
-            return None
-        return min(int(text), MAX_STALE_DAYS)
+        """The days typed in, or None for the bank's own (an empty box, or the bank's number).
+
+        Raises:
+            ValueError: the box holds no whole number of days from 0 to the most (the message says so).
+        """
+        own = "the bank's own" + (f", {self._bank_days}" if self._bank_days is not None else "")
+        days = typed_days(self.query_one("#stale-days", Input), MAX_STALE_DAYS, "Stale after", own)
+        return None if days == self._bank_days else days
 
     @on(Input.Submitted, "#drift-threshold, #stale-days")
     def _submitted(self) -> None:
+        for box, read in (("#drift-threshold", lambda: self.threshold), ("#stale-days", lambda: self.stale_days)):
+            try:
+                read()
+            except ValueError as error:
+                # Nothing is checked: the box keeps what was typed, for mending, and the answer on
+                # screen stays the one its summary describes.
+                self.notify(f"{error} Still showing the last answer.", title="Drift", severity="warning")
+                self.query_one(box, Input).focus()
+                return
         self.reload()
         self.query_one("#drift-tree", Tree).focus()
 
+    def _asked(self) -> tuple[int, int | None]:
+        """The threshold and stale days to check with: each box's number, or, while a box holds
+        something else, the days the answer on screen was checked with."""
+        try:
+            threshold = self.threshold
+        except ValueError:
+            threshold = self.drift.threshold_days if self.drift is not None else DEFAULT_THRESHOLD_DAYS
+        try:
+            days = self.stale_days
+        except ValueError:
+            days = self.staleness.days if self.staleness is not None and self.staleness.days_from == "given" else None
+        return threshold, days
+
     def reload(self) -> None:
-        threshold, days = self.threshold, self.stale_days
+        threshold, days = self._asked()
         self.run_core(
             lambda: (check_drift(self.bank, threshold_days=threshold), find_stale(self.bank, days=days)),
             self._checked,
@@ -115,10 +162,11 @@ class DriftPane(Pane):
         summary = Text()
         if drift.mode == "git":
             summary.append(f"{len(drift.drifted)} drifted", style="bold")
+            default = " (default)" if drift.threshold_days == DEFAULT_THRESHOLD_DAYS else ""
             summary.append(
                 f", {count(len(drift.missing), 'missing anchor')}  ·  "
                 f"{count(drift.anchored, 'anchored document')}, {drift.unanchored} without anchors  ·  "
-                f"threshold {drift.threshold_days} days"
+                f"threshold {drift.threshold_days} days{default}"
             )
         if drift.note:
             summary.append(("\n" if drift.mode == "git" else "") + drift.note, style="italic")
@@ -205,7 +253,7 @@ class DriftPane(Pane):
             self.post_message(self.PairChosen(event.node.data))
 
     def action_threshold(self, step: int) -> None:
-        days = min(max(self.threshold + step * STEP_DAYS, 0), MAX_THRESHOLD_DAYS)
+        days = min(max(self._asked()[0] + step * STEP_DAYS, 0), MAX_THRESHOLD_DAYS)
         self.query_one("#drift-threshold", Input).value = str(days)
         self.reload()
 
@@ -223,3 +271,22 @@ class DriftPane(Pane):
 
     def focus_default(self) -> None:
         self.focus_now(self.query_one("#drift-tree", Tree))
+
+
+def typed_days(box: Input, most: int, what: str, empty: str) -> int | None:
+    """The whole number of days typed in ``box`` (named ``what``), None when it is empty.
+
+    Raises:
+        ValueError: anything else (a sign alone, a negative number, more than ``most``), in words
+            that say what the box takes and what an empty box stands for (``empty``).
+    """
+    text = box.value.strip()
+    if not text:
+        return None
+    try:
+        days = int(text)
+    except ValueError:
+        days = -1
+    if not 0 <= days <= most:
+        raise ValueError(f"{what}: “{text}” is not a number of days. Type 0 to {most}, or empty the box for {empty}.")
+    return days
