@@ -224,7 +224,7 @@ class MemoryBankApp(App[None]):
         words = message.split(" ")
         long = [i for i, word in enumerate(words) if "/" in word and len(word) > room]
         if long:
-            from memorybank.tui.widgets.fitted_table import cut_path
+            from memorybank.tui.widgets.path_cut import cut_path
 
             for i in long:
                 words[i] = cut_path(words[i], room)

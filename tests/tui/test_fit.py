@@ -85,7 +85,7 @@ async def test_drift_without_anchors_says_its_whole_sentence(reference_bank):
 
 
 def test_paths_a_column_would_show_alike_are_cut_around_where_they_differ():
-    from memorybank.tui.widgets.fitted_table import cut_apart, cut_path
+    from memorybank.tui.widgets.path_cut import cut_apart, cut_path
     from rich.cells import cell_len
 
     paths = ["features/payments-retry-v1/spec.md", "features/payments-retry-v2/spec.md", "ops/runbook.md"]
@@ -102,7 +102,7 @@ def test_paths_a_column_would_show_alike_are_cut_around_where_they_differ():
 
 
 def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():
-    from memorybank.tui.widgets.fitted_table import cut_path
+    from memorybank.tui.widgets.path_cut import cut_path
     from rich.cells import cell_len
 
     siblings = [f"issues/0004-s3-blob-storage/iterations/brief/brief-v{n}.md" for n in (2, 3, 4)]
@@ -111,9 +111,9 @@ def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():
     assert cut_path("short.md", 28) == "short.md"
     # Folders left out are never silent: an inbox note does not pass for a file at the bank's root.
     assert cut_path("_inbox/webhook-signature-rotation.md", 31) == "…/webhook-signature-rotation.md"
-    # Deep in an issue: its id, under the top folder, stays (not "issues/000…").
+    # Deep in an issue: the top folder and the start of the issue's id stay, the folders between go first.
     specs = [cut_path(f"issues/000{n}-retry-policy/iterations/spec/spec-v1.md", 27) for n in (5, 6)]
-    assert specs[1] == "…/0006-ret…/spec/spec-v1.md" and len(set(specs)) == 2
+    assert specs[1] == "issues/0006-r…/…/spec-v1.md" and len(set(specs)) == 2
     # A generic file name: the folder's start (the feature's id) stays.
     features = [cut_path(f"features/FT-02{n}-reservation-form/feature.md", 26) for n in (0, 1, 3)]
     assert features[0] == "…/FT-020-reser…/feature.md" and len(set(features)) == 3
@@ -125,6 +125,64 @@ def test_a_path_is_cut_where_it_keeps_what_tells_it_from_its_siblings():
     assert renamed.startswith("monitoring.md → ") and renamed.endswith(".md") and cell_len(renamed) <= 30
     wide = cut_path("知识/决策记录/非常长的中文文件名称.md", 16)
     assert cell_len(wide) <= 16 and wide.endswith(".md")
+
+
+def test_a_deep_path_keeps_its_whole_name_and_its_package_before_the_folders_between():
+    """ai-setup at 80 columns showed ``…/anal…/cycle-analysis-2.md``: which issue's, no row said."""
+    from memorybank.tui.widgets.path_cut import cut_apart, cut_path
+
+    path = "issues/0002-source-checkpoint/iterations/analysis/cycle-analysis-2.md"
+    assert cut_path(path, 27) == "…/0002…/cycle-analysis-2.md"  # the Route pane's column at 80
+    assert cut_path(path, 33) == "…/0002-sou…/…/cycle-analysis-2.md"
+    assert cut_path(path, 40) == "issues/0002-sourc…/…/cycle-analysis-2.md"
+    assert cut_path(path, 46) == "…/0002-source-checkpoint/…/cycle-analysis-2.md"
+    assert cut_path(path, 51) == "issues/0002-source-checkpoint/…/cycle-analysis-2.md"
+    assert cut_path(path, 60) == "issues/0002-source-checkpoint/…/analysis/cycle-analysis-2.md"
+    # The package is the first folder under the top one with a digit: a feature's id, not "features".
+    feature = "product/features/FT-020-checkout/iterations/eu-reverse-charge-for-b2b.md"
+    assert cut_path(feature, 56) == "product/…/FT-020-checkout/…/eu-reverse-charge-for-b2b.md"
+    issues = ("0002-source-checkpoint", "0003-sync-orchestration", "0018-collection-task-model")
+    listed = [f"issues/{issue}/iterations/analysis/cycle-analysis-1.md" for issue in issues]
+    for width in (27, 28, 33):
+        shown = cut_apart(listed, width)
+        assert len(set(shown)) == 3 and all(s.endswith("/cycle-analysis-1.md") for s in shown), shown
+        assert all(issue[:4] in s for issue, s in zip(issues, shown))
+
+
+@pytest.mark.parametrize("pane", ["route", "search"])
+async def test_deep_rows_of_route_and_search_say_their_issue_and_the_highlighted_one_its_whole_path(tmp_path, pane):
+    from memorybank.core.init import init
+
+    root = tmp_path / "memory_bank"
+    init(root, name="Issues")
+    issues = ("0002-source-checkpoint", "0003-sync-orchestration", "0018-collection-task-model")
+    for issue in issues:
+        write_doc(
+            root,
+            f"issues/{issue}/iterations/analysis/cycle-analysis-1.md",
+            f"title: Cycle analysis of {issue}\ndoc_kind: engineering\nstatus: draft\n"
+            "purpose: What the cycle analysis of the issue found.",
+            "# Cycle analysis\n\n## Findings\n\nThe cycle analysis found little.\n",
+        )
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        if pane == "search":
+            await pilot.press("escape", "6")
+            await settle(pilot)
+        await pilot.press(*"cycle analysis")
+        await settle(pilot)
+        rows = screen_text(app)
+        for issue in issues:
+            assert any(f"…/{issue[:4]}" in row and "/cycle-analysis-1.md" in row for row in rows), (issue, rows)
+        result = app.screen.query_one(f"#{pane}-results")
+        result.focus()
+        await settle(pilot)
+        hits = app.screen.pane(pane).result.hits
+        for row in range(len(hits)):  # the highlighted row's path, whole, under the table
+            result.move_cursor(row=row)
+            await settle(pilot)
+            assert hits[row].path in " ".join(screen_text(app))
 
 
 async def test_route_rows_of_sibling_documents_keep_their_file_names_at_80_columns(tmp_path):

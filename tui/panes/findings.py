@@ -15,7 +15,7 @@ from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count
 from memorybank.tui.widgets.chooser import Chooser
 from memorybank.tui.widgets.cut_tree import CutTree
-from memorybank.tui.widgets.fitted_table import cut_path
+from memorybank.tui.widgets.path_cut import cut_path
 from memorybank.tui.widgets.steady_input import SteadyInput
 from memorybank.tui.widgets.tree_cursor import place_cursor
 from rich.text import Text

@@ -8,7 +8,7 @@ from memorybank.core.write.inbox import STALE_DAYS, InboxEntry
 from memorybank.tui.panes.base import count
 from memorybank.tui.proposals import Proposal
 from memorybank.tui.triage import NoteView
-from memorybank.tui.widgets.fitted_table import cut_apart, cut_path
+from memorybank.tui.widgets.path_cut import cut_apart, cut_path
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
@@ -45,7 +45,7 @@ def short_badge(badge: str, width: int) -> str:
 
 class PathLine:
     """A lead and a bank path on one line, the path cut in the middle to the width it is drawn at
-    (``1 issues/…/plan/plan-v2.md``): siblings differ at their ends. Given the paths listed with it,
+    (``1 issues/0004-s…/…/plan-v2.md``): siblings differ at their ends. Given the paths listed with it,
     it is cut so that none of them shows alike (``cut_apart``)."""
 
     def __init__(self, lead: Text, path: str, among: tuple[str, ...] = ()) -> None:

@@ -51,7 +51,7 @@ class SearchPane(Pane):
         yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query", select_on_focus=False)
         yield Static(EMPTY, id="search-summary", classes="pane-heading")
         yield FittedTable(
-            [Column("Document", weight=2, path=True), Column("Line", 5, justify="right"), Column("Excerpt", weight=3)],
+            [Column("Document", weight=3, path=True), Column("Line", 5, justify="right"), Column("Excerpt", weight=4)],
             id="search-results",
         )
         yield Static("", id="search-detail", classes="detail")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from memorybank.tui.widgets.path_cut import cut_apart, cut_path
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -75,46 +76,6 @@ class Column:
     """How a cell too long for its column is shortened (else it ends in an ellipsis)."""
 
 
-def cut_path(path: str, width: int) -> str:
-    """``path`` in at most ``width`` cells: whole when it fits; else what tells it from its siblings
-    first: the file name, then the start of its folder (``…/FT-025-res…/feature.md``), then the
-    start of the path, below its top folder when there are more (``…/0006-ret…/spec/spec-v1.md``);
-    a file name alone too long keeps its start and its end (``ADR-004-…-money.md``).
-    A rename (``old → new``) shares the width between its two paths."""
-    if cell_len(path) <= width:
-        return path
-    if " → " in path:
-        old, new = path.split(" → ", 1)
-        half = max((width - 3) // 2, 1)
-        return f"{cut_path(old, half)} → {cut_path(new, width - 3 - half)}"
-    parts = path.split("/")
-    name = parts[-1]
-    tail = "/" + name
-    if len(parts) >= 2:
-        folder, before = parts[-2], "/".join(parts[:-2])
-        lead = "…/" if before else ""  # the folders above, left out
-        room = width - cell_len(tail) - cell_len(folder)
-        top, _, below_top = before.partition("/")
-        if below_top and room - 4 >= 4:  # deep: the folder under the top one (an issue's id) tells more
-            return f"…/{_first_cells(below_top, room - 4)}…/{folder}{tail}"
-        if before and room - 2 >= 3:
-            return f"{_first_cells(before, room - 2)}…/{folder}{tail}"
-        if room >= len(lead):
-            return f"{lead}{folder}{tail}"
-        room = width - cell_len(tail) - len(lead) - 1  # 1: the "…" cutting the folder
-        if room >= 4:
-            return f"{lead}{_first_cells(folder, room)}…{tail}"
-    if cell_len(name) <= width:  # its folders left out: "…/" says so when there is room
-        return f"…/{name}" if len(parts) >= 2 and cell_len(name) + 2 <= width else name
-    return _cut_name(name, width)
-
-
-def _cut_name(name: str, width: int) -> str:
-    """A file name in ``width`` cells: its start and its end (``ADR-004-…-money.md``)."""
-    ahead = max((width - 1) * 3 // 5, 1)
-    return f"{_first_cells(name, ahead)}…{_last_cells(name, width - 1 - ahead)}"
-
-
 def _shortened(cell: Any, width: int, spec: Column) -> Any:
     """A cell as its column shows it: a path cut in the middle, or cut as the column says (a
     styled cell keeps its style); anything else as it is, for the ellipsis to end."""
@@ -127,70 +88,6 @@ def _shortened(cell: Any, width: int, spec: Column) -> Any:
     if spec.cut is not None and cell_len(cell) > width:
         return spec.cut(cell, width)
     return cell
-
-
-FOLDER_LEAST = 5
-"""The fewest cells the folder that tells two paths apart keeps (``0020…``, ``…y-v1``)."""
-
-
-def cut_apart(paths: list[str], width: int) -> list[str]:
-    """``cut_path`` for a column of paths: two paths it cuts alike (siblings whose folders differ
-    past what it keeps, ``…/payments-r…/spec.md`` twice) are cut again around the first letter
-    that tells them apart (``…/…try-v1/spec.md``, ``…/…try-v2/spec.md``)."""
-    shown = [cut_path(path, width) for path in paths]
-    alike: dict[str, set[str]] = {}
-    for path, cut in zip(paths, shown):
-        alike.setdefault(cut, set()).add(path)
-    return [
-        _cut_around(path, sorted(alike[cut] - {path}), width) or cut if len(alike[cut]) > 1 else cut
-        for path, cut in zip(paths, shown)
-    ]
-
-
-def _cut_around(path: str, others: list[str], width: int) -> str | None:
-    """``path`` in ``width`` cells keeping the folder where it first differs from ``others``, from a
-    little before the first letter that differs; None when that does not fit (or only the name
-    differs, which ``cut_path`` keeps)."""
-    parts = path.split("/")
-    split = [other.split("/") for other in others]
-    at = min(next((i for i, (a, b) in enumerate(zip(parts, o)) if a != b), min(len(parts), len(o))) for o in split)
-    if at >= len(parts) - 1:
-        return None
-    folder = parts[at]
-    differs = min(
-        next((i for i, (a, b) in enumerate(zip(folder, o[at])) if a != b), min(len(folder), len(o[at])))
-        if at < len(o)
-        else 0
-        for o in split
-    )
-    lead = "…/" if at else ""
-    middle = "/…" if at < len(parts) - 2 else ""
-    name = parts[-1]
-    room = width - len(lead) - len(middle) - cell_len(name) - 1
-    if room < FOLDER_LEAST:  # the name gives up its middle for the folder that tells the paths apart
-        room = FOLDER_LEAST
-        if width - len(lead) - len(middle) - 1 - room < 8:
-            return None
-        name = _cut_name(name, width - len(lead) - len(middle) - 1 - room)
-    start = differs - (room - 2) // 2 if cell_len(folder) > room and differs >= room - 1 else 0
-    piece = ("…" if start else "") + folder[start:]
-    if cell_len(piece) > room:
-        piece = _first_cells(piece, room - 1) + "…"
-    return f"{lead}{piece}{middle}/{name}"
-
-
-def _first_cells(text: str, width: int) -> str:
-    taken, used = [], 0
-    for char in text:
-        used += cell_len(char)
-        if used > width:
-            break
-        taken.append(char)
-    return "".join(taken)
-
-
-def _last_cells(text: str, width: int) -> str:
-    return _first_cells(text[::-1], width)[::-1]
 
 
 class FittedTable(DataTable[Any]):
