@@ -46,12 +46,35 @@ class InitResult:
     warnings: list[str] = field(default_factory=list)
 
 
+ROOT_PURPOSE = (
+    "Entry point of the {name} memory bank: where each kind of knowledge lives and which document to read for a task."
+)
+"""The root index's purpose as ``init`` writes it: the one place the project's name is recorded in
+the frontmatter (``recorded_name`` reads it back)."""
+
+
+def recorded_name(bank: Bank) -> str | None:
+    """The project's name as ``init`` recorded it in the root index's purpose, while that sentence
+    is still as ``init`` wrote it; None for a bank seeded otherwise or whose purpose was reworded.
+
+    Args:
+        bank: the bank whose root ``README.md`` is read (from the index: no file is opened).
+    """
+    root = bank.documents.get("README.md")
+    before, _, after = ROOT_PURPOSE.partition("{name}")
+    purpose = root.purpose if root is not None else ""
+    if not (purpose.startswith(before) and purpose.endswith(after)) or len(purpose) <= len(before) + len(after):
+        return None
+    name = purpose[len(before) : len(purpose) - len(after)].strip()
+    return name if name and all(ch.isprintable() for ch in name) else None
+
+
 def _root_index(name: str) -> str:
     front = {
         "title": "Documentation Index",
         "doc_kind": "project",
         "doc_function": "index",
-        "purpose": f"Entry point of the {name} memory bank: where each kind of knowledge lives and which document to read for a task.",
+        "purpose": ROOT_PURPOSE.format(name=name),
         "derived_from": ["dna/governance.md"],
         "status": "active",
         "audience": "humans_and_agents",

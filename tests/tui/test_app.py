@@ -28,10 +28,10 @@ async def test_the_header_counts_documents_findings_the_inbox_and_the_contract(d
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         summary = app.screen.query_one(BankHeader).summary
-        assert (summary.name, summary.documents, summary.errors, summary.warnings) == ("harbor", 36, 1, 2)
+        assert (summary.name, summary.documents, summary.errors, summary.warnings) == ("Harbor", 36, 1, 2)
         assert (summary.inbox, summary.proposals, summary.contract) == (4, 1, True)
         line = str(app.screen.query_one(BankHeader).render())
-        assert line.startswith(" harbor ") and "contract ✓" in line and "inbox 4 (1 proposal)" in line
+        assert line.startswith(" Harbor ") and "contract ✓" in line and "inbox 4 (1 proposal)" in line
 
 
 async def test_a_bank_without_dna_is_shown_degraded_and_says_why_and_what_to_do(tmp_path, monkeypatch):
@@ -176,6 +176,23 @@ async def test_with_no_bank_the_welcome_screen_creates_one_with_the_name_given(t
         assert isinstance(app.screen, WorkbenchScreen)
         assert app.bank is not None and len(app.bank) == 24
         assert "Lighthouse" in (root / "README.md").read_text()
+
+
+async def test_the_header_names_the_project_as_typed_on_the_welcome_screen_not_its_folder(tmp_path):
+    """The header showed the folder holding memory_bank/ ("checkout-svc"), not the name typed."""
+    root = tmp_path / "checkout-svc" / "memory_bank"
+    app = make_app(root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        app.screen.query_one("#name", Input).value = "Checkout Service"
+        await pilot.press("enter")
+        await settle(pilot, rounds=5)
+        header = app.screen.query_one(BankHeader)
+        assert await until(pilot, lambda: header.summary is not None)
+        assert header.summary.name == "Checkout Service"
+        assert str(header.render()).startswith(" Checkout Service ")
 
 
 async def test_the_welcome_screen_opens_the_demo(tmp_path, monkeypatch):

@@ -38,7 +38,14 @@ class BankSummary:
 
 
 def bank_name(bank: Bank) -> str:
-    """The project's name: the directory holding ``memory_bank/``, or the bank's own directory."""
+    """The project's name: as ``init`` recorded it in the root index (the name typed on the welcome
+    screen or given to ``memorybank init``), else the directory holding ``memory_bank/``, or the
+    bank's own directory."""
+    from memorybank.core.init import recorded_name
+
+    recorded = recorded_name(bank)
+    if recorded:
+        return recorded
     root = bank.root
     return root.parent.name if root.name in BANK_DIR_NAMES and root.parent.name else root.name
 

@@ -101,6 +101,22 @@ def test_drafts_are_registered_and_templates_are_not_copied(seeded):
     assert not any(p.startswith(("epics/", "prd/", "prompts/")) for p in seeded.documents)
 
 
+def test_the_project_name_init_was_given_is_read_back_from_the_root_index(tmp_path):
+    """What the workbench's header shows instead of the folder's name; a purpose the owner reworded,
+    or a bank seeded by something else, records no name."""
+    from memorybank.core.init import recorded_name
+
+    root = tmp_path / "checkout-svc" / "memory_bank"
+    init(root, name="  Checkout Service: payments  ")
+    assert recorded_name(Bank.open(root)) == "Checkout Service: payments"
+    readme = root / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    readme.write_text(text.replace("Entry point of the", "The way into the"), encoding="utf-8")
+    assert recorded_name(Bank.open(root)) is None
+    (root / "README.md").unlink()
+    assert recorded_name(Bank.open(root)) is None
+
+
 def test_reinit_force_blank_name_and_dry_run(tmp_path):
     root = tmp_path / "memory_bank"
     dry = init(root, name="X", dry_run=True)
