@@ -27,6 +27,7 @@ import gc
 import hashlib
 import os
 import pickle
+import re
 import shutil
 import sys
 import tempfile
@@ -162,7 +163,7 @@ class ParseCache:
         try:
             if not self.directory.is_dir():
                 self.directory.mkdir(parents=True)
-                if self.directory.parent.name == "banks":
+                if self.directory.parent == cache_home() / "banks":  # the tool's own folder, never one named so
                     prune(self.directory.parent, keep=KEEP_BANKS)
             fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=self.directory)
         except OSError:
@@ -238,6 +239,9 @@ class ParseCache:
         self._write(f"index-{name}", (bank_fingerprint, value))
 
 
+_CACHE_NAME = re.compile("[0-9a-f]{16}")
+
+
 def prune(banks: Path, *, keep: int) -> None:
     """Remove all but the ``keep`` most recently written bank caches under ``banks``."""
     try:
@@ -249,4 +253,5 @@ def prune(banks: Path, *, keep: int) -> None:
     except OSError:
         return
     for entry in entries[keep:]:
-        shutil.rmtree(entry.path, ignore_errors=True)
+        if _CACHE_NAME.fullmatch(entry.name):  # only what ``location`` names: a bank's 16 hex digits
+            shutil.rmtree(entry.path, ignore_errors=True)

@@ -175,14 +175,30 @@ def test_the_user_cache_keeps_only_the_most_recently_written_banks(fixture_bank,
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.setattr("memorybank.core.cache.KEEP_BANKS", 2)
     banks = home / "memorybank" / "banks"
-    for number in range(3):
-        old = banks / f"old{number}"
+    for number, name in enumerate(["0000000000000000", "0000000000000001", "notes", "0000000000000002"]):
+        old = banks / name
         old.mkdir(parents=True)
         os.utime(old, (PAST + number, PAST + number))
     root = fixture_bank("reference")
     age(root)
     validate(Bank.open(root))
-    assert sorted(p.name for p in banks.iterdir()) == sorted(["old2", location(root).name])
+    # a folder the cache would not have named is left alone, however old
+    assert sorted(p.name for p in banks.iterdir()) == sorted(["0000000000000002", "notes", location(root).name])
+
+
+def test_a_cache_folder_of_the_users_choosing_is_never_pruned(fixture_bank, monkeypatch, tmp_path):
+    """``MEMORYBANK_CACHE_DIR`` may name a folder called ``banks`` that holds the user's own things."""
+    mine = tmp_path / "mine" / "banks"
+    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(mine))
+    monkeypatch.setattr("memorybank.core.cache.KEEP_BANKS", 1)
+    for number, name in enumerate(["project", "0000000000000000"]):
+        (mine / name).mkdir(parents=True)
+        (mine / name / "notes.txt").write_text("precious", encoding="utf-8")
+        os.utime(mine / name, (PAST + number, PAST + number))
+    root = fixture_bank("reference")
+    age(root)
+    validate(Bank.open(root))
+    assert sorted(p.name for p in mine.iterdir()) == sorted(["project", "0000000000000000", location(root).name])
 
 
 def test_a_loaded_bank_still_takes_the_stored_validation(fixture_bank, monkeypatch):
