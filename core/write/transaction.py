@@ -11,8 +11,10 @@ the bank does the same (``core.write.journal``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,9 +70,11 @@ class Transaction:
             with journal.operation(self.root) as record:
                 self._land(record)
         except OSError as error:
-            raise storage_error(error, self.root) from None
+            raise storage_error(error, error.filename or self.root) from None
 
     def _land(self, record: journal.Journal) -> None:
+        for rel in [*self.writes, *self.deletes]:
+            _writable(self.root / rel)
         staged: list[tuple[Path, Path]] = []
         for rel, data in self.writes.items():
             target = self.root / rel
@@ -82,6 +86,7 @@ class Transaction:
             record.file_touched(target, temp)
             with open(temp, "wb") as handle:
                 handle.write(data)
+                _keep_owner(handle.fileno(), target)
                 handle.flush()
                 os.fsync(handle.fileno())
             staged.append((temp, target))
@@ -96,6 +101,29 @@ class Transaction:
             checkpoint(f"before-delete:{rel}")
             target.unlink()
         checkpoint("committed")
+
+
+def _writable(target: Path) -> None:
+    """Refuse, before anything is written, to replace or delete a file its owner made read-only (the
+    rename that lands a write needs only the folder to be writable, so it would not refuse).
+
+    Raises:
+        PermissionError: the file cannot be opened for writing.
+    """
+    with contextlib.suppress(FileNotFoundError, IsADirectoryError):  # nothing there, or the rename refuses
+        os.close(os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
+
+
+def _keep_owner(handle: int, target: Path) -> None:
+    """Give the new content of an existing file that file's permission bits, and its owner and group
+    where the writer may (a private note stays private, an executable stays executable)."""
+    try:
+        before = os.stat(target)
+    except FileNotFoundError:
+        return
+    os.fchmod(handle, stat.S_IMODE(before.st_mode))
+    with contextlib.suppress(PermissionError):  # only the superuser gives a file to someone else
+        os.fchown(handle, before.st_uid, before.st_gid)
 
 
 def _through_no_link(root: Path, rel: str) -> None:

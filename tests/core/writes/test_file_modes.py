@@ -1,0 +1,72 @@
+"""A write replaces a document's content, never its permissions: the mode and owner stay, and a file
+its owner made read-only is refused with nothing written."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from memorybank.core.write.edit import update_section
+
+from tests.conftest import tree_snapshot
+
+CONTEXT = "product/context.md"
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o664, 0o755])
+def test_a_written_document_keeps_its_permission_bits(seeded, mode):
+    target = seeded.root / CONTEXT
+    os.chmod(target, mode)
+    update_section(seeded, path=CONTEXT, section="Problem", content="Readers lose their place.")
+    assert "Readers lose their place." in target.read_text(encoding="utf-8")
+    assert stat.S_IMODE(os.stat(target).st_mode) == mode
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only the superuser gives a file to another user")
+def test_a_document_written_by_the_superuser_keeps_its_owner(seeded):
+    target = seeded.root / CONTEXT
+    os.chown(target, 65534, 65534)
+    update_section(seeded, path=CONTEXT, section="Problem", content="Readers lose their place.")
+    assert (os.stat(target).st_uid, os.stat(target).st_gid) == (65534, 65534)
+
+
+WRITE = """
+import sys
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
+from memorybank.core.write.edit import update_section
+try:
+    update_section(Bank.open(sys.argv[1]), path=sys.argv[2], section="Problem", content="Overwritten.")
+except BankError as error:
+    print(error.reason, error.message)
+"""
+
+
+def test_a_read_only_document_is_refused_and_nothing_is_written(seeded):
+    """Run without the superuser's power to write anything (root writes read-only files)."""
+    without = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root, and setpriv is not there to drop the override")
+        without = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    target = seeded.root / CONTEXT
+    os.chmod(target, 0o444)
+    before = tree_snapshot(seeded.root)
+    project = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [*without, sys.executable, "-c", WRITE, str(seeded.root), CONTEXT],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MEMORYBANK_CACHE": "off"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("permission-denied "), done.stdout
+    assert "product/context.md: nothing was written." in done.stdout
+    assert tree_snapshot(seeded.root) == before
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o444
