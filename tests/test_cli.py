@@ -85,3 +85,27 @@ def test_a_reader_that_stops_early_gets_no_error(tmp_path):
         ["bash", "-c", f"set -o pipefail; {command} | head -c 1 >/dev/null"], capture_output=True, text=True
     )
     assert done.stderr == "" and done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["route", "ctl red"],
+        ["search", "ctl"],
+        ["validate"],
+        ["stats"],
+        ["graph", "ctrl.md"],
+    ],
+)
+def test_text_output_spells_out_control_characters_a_document_holds(fixture_bank, capsys, command):
+    """A hostile title reaches the terminal as text: an escape sequence is shown, never obeyed."""
+    root = fixture_bank("reference")
+    (root / "ctrl.md").write_text(
+        '---\ntitle: "ctl\\u0007\\u001b[31mred"\npurpose: "ctl \\u001b]0;owned\\u0007"\nstatus: active\n---\n# ctl\n\nctl red\n',
+        encoding="utf-8",
+    )
+    main([*command, "--root", str(root)])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    if command[0] in ("route", "search"):
+        assert "\\u001b[31mred" in out

@@ -11,7 +11,7 @@ from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_
 from memorybank.core.staleness import DEFAULT_STALE_DAYS, MAX_STALE_DAYS, Staleness, find_stale
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json
+from memorybank.tui.cli.output import emit_json, visible
 
 GRAPH_FORMATS = ("text", "json", "mermaid", "dot")
 MARKERS = {"up": "^", "down": "v"}
@@ -135,7 +135,7 @@ def run_graph(args: argparse.Namespace) -> int:
     if args.format == "json":
         emit_json(graph)
     else:
-        print({"text": format_graph, "mermaid": format_mermaid, "dot": format_dot}[args.format](graph))
+        print(visible({"text": format_graph, "mermaid": format_mermaid, "dot": format_dot}[args.format](graph)))
     return 0
 
 
@@ -280,7 +280,7 @@ def run_drift(args: argparse.Namespace) -> int:
     if args.format == "json":
         emit_json(result)
     else:
-        print(format_stale(result) if isinstance(result, Staleness) else format_drift(result))
+        print(visible(format_stale(result) if isinstance(result, Staleness) else format_drift(result)))
     return 0
 
 
@@ -356,7 +356,7 @@ def run_changed(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(changes)
     else:
-        print(format_changes(changes))
+        print(visible(format_changes(changes)))
     return 0
 
 

@@ -10,7 +10,7 @@ from memorybank.core.read import read_document
 from memorybank.core.stats import Stats, bank_stats
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json, human_bytes, rows
+from memorybank.tui.cli.output import emit_json, human_bytes, rows, visible
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -57,7 +57,7 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(stats)
     else:
-        print(format_stats(stats))
+        print(visible(format_stats(stats)))
     return 0
 
 

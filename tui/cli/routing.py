@@ -29,7 +29,7 @@ from memorybank.core.search import EMPTY_HINT as NO_BODY
 from memorybank.core.search import SearchResult, search
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json
+from memorybank.tui.cli.output import emit_json, visible
 
 _LAYERS = [layer for layer in LAYERS if layer != "inbox"]
 
@@ -114,7 +114,7 @@ def run_route(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result if args.explain else _without_breakdown(result))
     else:
-        print(format_route(result, explain=args.explain))
+        print(visible(format_route(result, explain=args.explain)))
     return 0
 
 
@@ -180,7 +180,7 @@ def run_search(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result)
     else:
-        print(format_search(result))
+        print(visible(format_search(result)))
     return 0
 
 
@@ -228,7 +228,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(reports[0][0] if len(reports) == 1 else [report for report, _ in reports])
     else:
-        print("\n\n".join(format_eval(report, baselines) for report, baselines in reports))
+        print(visible("\n\n".join(format_eval(report, baselines) for report, baselines in reports)))
     return 0
 
 

@@ -14,6 +14,7 @@ from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
+from memorybank.tui.cli.output import visible
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -69,5 +70,5 @@ def run_validate(args: argparse.Namespace) -> int:
     elif chosen == "sarif":
         print(format_sarif(report, bank.root, base, package_version()))
     else:
-        print(format_text(report, summary=args.summary))
+        print(visible(format_text(report, summary=args.summary)))
     return args.verdict
