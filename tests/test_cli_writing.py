@@ -259,3 +259,11 @@ def test_inbox_list_spells_out_escape_sequences_an_agent_left_in_a_note(tmp_path
     assert "\x1b" not in listing and "\u202e" not in listing
     assert "from bot\\u001b[1A" in listing and "Odd\\u001b[2K" in listing and "Fact\\u202e." in listing
     assert "(dup\\u001b[32m proposal: none (owner approved))" in listing
+
+
+def test_a_write_warning_goes_to_stderr_and_stdout_keeps_the_result(tmp_path, capsys):
+    root = seeded_root(tmp_path, capsys)
+    assert main(["set-status", "product/context.md", "actve", "--root", root]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("SET product/context.md: draft -> actve") and "warning" not in captured.out
+    assert captured.err.startswith('warning: status "actve" is not among the values declared')

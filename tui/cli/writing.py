@@ -8,6 +8,7 @@ things in the same words. ``--dry-run`` runs every gate and writes nothing.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +213,7 @@ def _print_write(verb: str, result: Any, args: argparse.Namespace, lines: list[s
         if line:
             print(line)
     for warning in getattr(result, "warnings", None) or []:
-        print(f"warning: {warning}")
+        print(f"warning: {warning}", file=sys.stderr)  # as git does: stdout stays the result
     preview = getattr(result, "preview", "")
     if preview and not isinstance(preview, str):
         preview = ""
