@@ -115,7 +115,7 @@ class Bank:
             found = walk(self.root, unreadable) if self.root.is_dir() else {}
             if self._store is not None and not self._refreshed:
                 # The first refresh of a cached bank only walks: see _load and persistent.
-                self._fingerprint = parse_cache.fingerprint(found)
+                self._fingerprint = parse_cache.fingerprint(found, unreadable)
                 self._pending = found
                 self._unreadable = unreadable
                 self._refreshed = True
@@ -386,7 +386,7 @@ class Bank:
             self._ready()
             if cached is not None and cached[0] == self.generation:
                 return cached[1]
-            state = parse_cache.fingerprint_of(self._stamps)
+            state = parse_cache.fingerprint_of(self._stamps, self._unreadable)
             value = store.load_result(name, state)
             if value is not None:  # stored by another process for exactly this state of the bank
                 self._extensions[name] = (self.generation, value)

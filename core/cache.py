@@ -31,7 +31,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,19 +67,22 @@ def code_stamp() -> str:
     return digest.hexdigest()
 
 
-def fingerprint_of(stamps: Mapping[str, Stamp]) -> str:
-    """One digest of every path with its stamp: the state of the whole bank."""
+def fingerprint_of(stamps: Mapping[str, Stamp], unreadable: Iterable[str] = ()) -> str:
+    """One digest of every path with its stamp, and of the paths the walk could not read: the state
+    of the whole bank (a folder made unreadable holds no document, and changes the findings)."""
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(stamps):
         mtime_ns, size, ctime_ns = stamps[path]
         # A file name that is not UTF-8 reaches Python as surrogates: hash its own bytes.
         digest.update(f"{path}\0{mtime_ns}\0{size}\0{ctime_ns}\n".encode("utf-8", "surrogateescape"))
+    for path in sorted(unreadable):
+        digest.update(f"unreadable\0{path}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
-def fingerprint(found: Mapping[str, tuple[Stamp, float]]) -> str:
+def fingerprint(found: Mapping[str, tuple[Stamp, float]], unreadable: Iterable[str] = ()) -> str:
     """``fingerprint_of`` a walk as ``core.index.walk`` lists it."""
-    return fingerprint_of({path: stamp for path, (stamp, _mtime) in found.items()})
+    return fingerprint_of({path: stamp for path, (stamp, _mtime) in found.items()}, unreadable)
 
 
 def _git_dir(start: Path) -> Path | None:

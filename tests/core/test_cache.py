@@ -10,6 +10,8 @@ import dataclasses
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -225,3 +227,42 @@ def test_a_bank_never_refreshed_stores_no_validation_and_its_progress_loads_noth
     assert bank.documents_read == 0 and bank._pending is not None, "counting read nothing"
     bank.load()
     assert bank.documents_read == len(list(root.rglob("*.md"))) and bank._pending is None
+
+
+FINDINGS = """
+import sys
+from memorybank.core.bank import Bank
+from memorybank.core.validate import validate
+print(sorted(validate(Bank.open(sys.argv[1])).by_rule.items()))
+"""
+
+
+def test_a_folder_made_unreadable_or_readable_again_is_never_served_a_stored_validation(fixture_bank, cache_dir):
+    """A folder without documents changes no stamp, but its being unreadable is a finding."""
+    without = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root, and setpriv is not there to drop the override")
+        without = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    root = fixture_bank("reference")
+    (root / "assets").mkdir()
+    (root / "assets" / "pic.png").write_bytes(b"png")
+    age(root)
+    project = Path(__file__).resolve().parents[2]
+
+    def findings() -> str:
+        env = {**os.environ, "MEMORYBANK_CACHE_DIR": str(cache_dir)}
+        done = subprocess.run(
+            [*without, sys.executable, "-c", FINDINGS, str(root)], cwd=project, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    clean = findings()
+    assert "unreadable" not in clean
+    os.chmod(root / "assets", 0o000)
+    try:
+        assert "('unreadable', 1)" in findings()
+    finally:
+        os.chmod(root / "assets", 0o755)
+    assert findings() == clean
