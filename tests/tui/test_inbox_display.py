@@ -47,6 +47,34 @@ async def test_the_inbox_shows_where_a_fold_proposal_would_fold(triage_root):  #
         assert f"{INTO} § {SECTION}" in "\n".join(screen_text(app))
 
 
+async def test_applying_a_fold_proposal_with_a_folds_and_says_so(triage_root):  # noqa: F811
+    """The one-key flow for an agent's fold proposal: before, the app crashed once the fold landed."""
+    from memorybank.tui.dialogs.preview import PreviewDialog
+    from memorybank.tui.screens.workbench import WorkbenchScreen
+
+    async with Client(build_server(triage_root), client_info=Implementation(name="cursor", version="1")) as client:
+        folded = await client.call_tool(
+            "bank_fold", {"path": "_inbox/parser-coverage.md", "into": INTO, "section": SECTION, "mode": "append"}
+        )
+        assert not folded.is_error, folded.content
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await open_inbox(pilot, "_inbox/parser-coverage.md")
+        await pilot.press("a")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        await pilot.press("y")
+        assert await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, WorkbenchScreen)
+                and "_inbox/parser-coverage.md" not in [e.path for e in pane.entries]
+            ),
+        )
+        assert await until(pilot, lambda: any("Applied: folded into" in str(n.message) for n in app._notifications))
+        assert app.is_running
+    assert not (triage_root / "_inbox/parser-coverage.md").exists()
+
+
 def test_where_it_belongs_cuts_a_long_path_in_the_middle_so_siblings_stay_apart():
     import io
 

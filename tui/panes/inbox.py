@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from memorybank.core import yamlio
+from memorybank.core.write.fold import FoldResult
 from memorybank.core.write.inbox import STALE_DAYS, DiscardResult, InboxEntry, PromoteResult, list_inbox
 from memorybank.core.write.plan import Plan
 from memorybank.core.write.proposals import apply_proposal
@@ -318,7 +319,7 @@ class InboxPane(BulkTriage, Pane):
         self.run_core(lambda: preview_apply(self.bank, path), partial(self._confirm_apply, path), channel="write")
 
     def _confirm_apply(
-        self, path: str, value: tuple[PromoteResult | DiscardResult, tuple[tuple[str, str], ...], Plan]
+        self, path: str, value: tuple[PromoteResult | DiscardResult | FoldResult, tuple[tuple[str, str], ...], Plan]
     ) -> None:
         result, lines, plan = value
         proposal = Proposal.of(next((e.proposal for e in self.entries if e.path == path), None))
@@ -336,9 +337,12 @@ class InboxPane(BulkTriage, Pane):
             answered,
         )
 
-    def _applied(self, result: PromoteResult | DiscardResult) -> None:
+    def _applied(self, result: PromoteResult | DiscardResult | FoldResult) -> None:
         if isinstance(result, PromoteResult):
             self._written(f"Applied: promoted {result.source} to {result.path}.")
+        elif isinstance(result, FoldResult):
+            update = result.update
+            self._written(f"Applied: folded into {update.path} § {update.section}; {result.discard.path} discarded.")
         else:
             self._written(f"Applied: discarded {result.path} ({result.reason}).")
 
