@@ -606,3 +606,14 @@ async def test_the_discard_dialog_drops_its_missing_reason_complaint_once_a_reas
         await pilot.press(*"slow runner")
         await settle(pilot)
         assert error_of(dialog) == ""
+
+
+async def test_the_discard_dialog_says_a_note_too_large_to_keep_is_deleted_for_good(triage_root):
+    note = triage_root / "_inbox/flaky-ci.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\n" + "log line of the failing run\n" * 12_000, "utf-8")
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await discard_dialog(pilot, "_inbox/flaky-ci.md")
+        said = str(dialog.query_one(".dialog-note", Static).render())
+        assert "deleted, for good: at 328 KB it is over the 256 KB the record keeps" in said
+        assert "inbox restore" not in said

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
-from memorybank.core.write.inbox import DiscardResult, discard
+from memorybank.core.write.inbox import KEPT_BYTES, DiscardResult, discard
 from memorybank.core.write.plan import FileChange, Plan
 from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
 from memorybank.tui.reasons import PRESETS, reasons
@@ -80,18 +80,24 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
                 yield Label(f"Discard {len(self.notes)} notes?", classes="dialog-title")
                 listed = "\n".join(f"{n.path}  “{n.title}”" for n in self.notes[:8])
                 more = f"\n… and {len(self.notes) - 8} more" if len(self.notes) > 8 else ""
+                lost = [n.path for n in self.notes if len(self.seen.get(n.path) or b"") > KEPT_BYTES]
+                gone = f"\n{len(lost)} of them over {KEPT_BYTES // 1024} KB: deleted for good." if lost else ""
                 yield Static(
-                    f"{listed}{more}\nThe files are deleted; one reason goes on the record for each.",
+                    f"{listed}{more}\nThe files are deleted; one reason goes on the record for each.{gone}",
                     classes="dialog-note",
                     markup=False,
                 )
             else:
                 note = self.notes[0]
                 yield Label(f"Discard {note.path}?", classes="dialog-title", markup=False)
+                size = len(self.seen.get(note.path) or b"")
+                kept = (
+                    "its text kept on the record for `memorybank inbox restore`"
+                    if size <= KEPT_BYTES
+                    else f"for good: at {size // 1024} KB it is over the {KEPT_BYTES // 1024} KB the record keeps"
+                )
                 yield Static(
-                    f"“{note.title}”. The file is deleted, its text kept on the record for `memorybank inbox restore`; say why.",
-                    classes="dialog-note",
-                    markup=False,
+                    f"“{note.title}”. The file is deleted, {kept}; say why.", classes="dialog-note", markup=False
                 )
             yield Horizontal(
                 Label("Reason", classes="field-label"),
