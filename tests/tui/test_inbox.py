@@ -352,9 +352,13 @@ async def test_a_sentence_typed_into_the_inbox_never_applies_a_proposal(triage_r
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await open_inbox(pilot, "_inbox/onboarding.md")
-        await pilot.press(*"already done")  # a opens the preview; its y meets stray typing, its n goes back
+        # a opens the preview; its y meets stray typing; its n does not close the dialog, which would
+        # hand "e this" to the pane (e opens the note in $EDITOR) and Enter after it
+        await pilot.press(*"already done this", "enter")
         await settle(pilot)
-        assert not isinstance(app.screen, PreviewDialog)
+        assert isinstance(app.screen, PreviewDialog)
+        await pilot.press("escape")
+        assert await until(pilot, lambda: not isinstance(app.screen, PreviewDialog))
     assert not (triage_root / "processes/onboarding.md").exists()
     assert "proposal:" in (triage_root / "_inbox/onboarding.md").read_text()
 
