@@ -621,3 +621,24 @@ async def test_the_discard_dialog_says_a_note_too_large_to_keep_is_deleted_for_g
         said = str(dialog.query_one(".dialog-note", Static).render())
         assert "deleted, for good: at 328 KB it is over the 256 KB the record keeps" in said
         assert "inbox restore" not in said
+
+
+async def test_a_cancelled_promote_form_keeps_its_edits_until_ctrl_r_starts_over(triage_root):
+    """As the fold form does: Esc is no way to lose a carefully written title."""
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        form = await promote_form(pilot, "_inbox/service-topology.md")
+        await settle(pilot)
+        form.query_one("#promote-title", Input).value = "Service topology, as deployed in May"
+        await pilot.press("escape")
+        assert await until(pilot, lambda: isinstance(app.screen, WorkbenchScreen))
+        await pilot.press("p")
+        assert await until(pilot, lambda: isinstance(app.screen, PromoteDialog))
+        form = app.screen
+        await settle(pilot)
+        assert form.query_one("#promote-title", Input).value == "Service topology, as deployed in May"
+        assert "your edits from before" in str(form.query_one(".dialog-note", Static).render())
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert form.query_one("#promote-title", Input).value == "Service topology"
+        assert "your edits from before" not in str(form.query_one(".dialog-note", Static).render())

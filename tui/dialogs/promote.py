@@ -2,13 +2,16 @@
 
 Enter runs ``promote`` as a dry run and shows exactly what it would write (frontmatter, template,
 index line, rewritten links, warnings); confirming runs it for real. A refusal, at either step,
-is shown verbatim in the form, which keeps everything typed in it.
+is shown verbatim in the form, which keeps everything typed in it. A form cancelled after edits
+keeps them, as the fold form does: promoting the same note again starts from them, and ctrl+r
+starts over from the note.
 """
 
 from __future__ import annotations
 
 from memorybank.core.bank import Bank
 from memorybank.tui.dialogs.core_dialog import DIALOG_CSS, CoreDialog
+from memorybank.tui.dialogs.fold import EDITED
 from memorybank.tui.dialogs.preview import PreviewDialog
 from memorybank.tui.previews import promote_preview
 from memorybank.tui.triage import (
@@ -30,6 +33,9 @@ from textual.widgets import Button, Input, Label, Static
 
 HINT = "Tab completes or moves on · Enter previews (writes nothing) · Esc cancels"
 
+DRAFTS: dict[tuple[str, str], PromoteRequest] = {}
+"""Per bank and note, a promote form cancelled after edits (kept while the app runs)."""
+
 
 def _csv(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
@@ -47,14 +53,19 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
         "derivedFrom": "Derived from",
         "canonicalFor": "Canonical for",
     }
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+r", "start_over", "Start over", show=False)]
 
     def __init__(self, bank: Bank, request: PromoteRequest, *, origin: str = "") -> None:
         super().__init__(bank)
-        self.request = request
-        self.origin = origin
+        self.offered = request
+        """What the form first offers for this note."""
+        self._key = (str(bank.root), request.note)
+        draft = DRAFTS.get(self._key)
+        self.request = draft or request
+        self.captured = origin
         """Where the note came from, one line (client, age)."""
-        self._destination = request.to
+        self.origin = origin + (EDITED if draft is not None else "")
+        self._destination = self.request.to
         """The destination the kind last followed."""
 
     def compose(self) -> ComposeResult:
@@ -128,6 +139,21 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
     def on_mount(self) -> None:
         self.query_one("#promote-to", Input).focus()
 
+    def action_cancel(self) -> None:
+        """Close the form; what was changed in it is kept for the next promote of this note."""
+        if self.filled() != self.offered:
+            DRAFTS[self._key] = self.filled()
+        super().action_cancel()
+
+    def action_start_over(self) -> None:
+        """Put back what the form first offered for this note; the edits kept from before are dropped."""
+        DRAFTS.pop(self._key, None)
+        r = self.offered
+        values = (r.to, r.doc_kind, r.title, r.purpose, ", ".join(r.derived_from), ", ".join(r.canonical_for))
+        for name, value in zip(("to", "kind", "title", "purpose", "derived", "canonical"), values, strict=True):
+            self.query_one(f"#promote-{name}", Input).value = value
+        self.query_one(".dialog-note", Static).update(self.captured or " ")
+
     # -- the form ------------------------------------------------------------------------------
 
     def _value(self, selector: str) -> str:
@@ -170,6 +196,7 @@ class PromoteDialog(CoreDialog[PromotePlan | None]):
 
         def answered(go: bool | None) -> None:
             if go:
+                DRAFTS.pop(self._key, None)  # written, or refused with the form still open
                 self.run_core(lambda: plan_promote(self.bank, filled, dry_run=False, shown=plan.plan))
 
         self.app.push_screen(
