@@ -3,6 +3,8 @@ suggest Russian questions and nobody is told to look for invoice numbering in a 
 
 from __future__ import annotations
 
+import re
+
 from memorybank.core.bank import Bank
 
 SEPARATORS = (" — ", " – ", " - ", ": ", " | ")
@@ -28,10 +30,25 @@ def as_typed(title: str) -> str:
 
 
 def example_term(bank: Bank) -> str | None:
-    """A key some document owns (``canonical_for``), a literal term worth searching for, or None."""
-    with bank.lock:
-        for doc in bank:
-            keys = doc.frontmatter.get("canonical_for")
-            if isinstance(keys, list) and keys and isinstance(keys[0], str) and len(keys[0]) <= 32:
-                return keys[0]
-    return None
+    """A key some document owns (``canonical_for``) that a body holds as written, so searching for
+    it finds it literally (a key named only in frontmatter would find other words), else an
+    identifier a few bodies hold, or None."""
+    return bank.extension("tui.example_term", lambda bank, _previous: _written_key(bank))
+
+
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]{2,}(?:_[a-z][a-z0-9]+){1,3}")
+
+
+def _written_key(bank: Bank) -> str | None:
+    from memorybank.core.body_index import body_index
+
+    index = body_index(bank)
+    searched = index.searchable
+    written = {t: held for t, held in index.postings.items() if not searched.isdisjoint(held)}
+    for doc in bank:
+        keys = doc.frontmatter.get("canonical_for")
+        for key in keys if isinstance(keys, list) else ():
+            if isinstance(key, str) and len(key) <= 32 and key.lower() in written:
+                return key
+    named = sorted(t for t, held in written.items() if len(held) <= 3 and _IDENTIFIER.fullmatch(t))
+    return named[0] if named else None  # an identifier a few bodies name, when no key is written out

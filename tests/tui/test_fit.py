@@ -376,3 +376,26 @@ async def test_a_path_in_a_toast_at_80_columns_is_cut_whole_words_not_folded_mid
         rows = screen_text(app)
         assert any("…/eu-reverse-charge-for-b2b.md" in row for row in rows)
         assert any("no longer exists." in row for row in rows)
+
+
+@pytest.mark.parametrize("second_key", ["retry_budget", None])
+def test_the_search_box_example_is_found_where_a_body_writes_it(tmp_path, second_key):
+    """The example must find itself: a key named only in frontmatter would match other words."""
+    from memorybank.core.search import search
+    from memorybank.tui.examples import example_term
+
+    from tests.core.route_banks import doc, small_bank
+
+    keys = "[version_history]" if second_key is None else f"[version_history, {second_key}]"
+    bank = small_bank(
+        tmp_path,
+        {
+            "a.md": doc("History", "Versions.", "The history of versions.", canonical_for=keys),
+            "b.md": doc(
+                "Retries", "Retry rules.", "Each job has a retry_budget of three; see payment_gateway_timeout."
+            ),
+        },
+    )
+    example = example_term(bank)
+    assert example == (second_key or "payment_gateway_timeout")
+    assert [hit.path for hit in search(bank, example).hits] == ["b.md"]
