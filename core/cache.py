@@ -85,6 +85,12 @@ def fingerprint(found: Mapping[str, tuple[Stamp, float]], unreadable: Iterable[s
     return fingerprint_of({path: stamp for path, (stamp, _mtime) in found.items()}, unreadable)
 
 
+def work_tree(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start`` (the folder with a ``.git``), found without
+    running git, or None: where paths in annotations are relative to, wherever the command ran."""
+    return next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
+
+
 def _git_dir(start: Path) -> Path | None:
     for directory in (start, *start.parents):
         dot_git = directory / ".git"

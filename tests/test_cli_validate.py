@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -197,3 +199,20 @@ def test_sarif_rules_carry_their_help_and_name_no_url(capsys):
     helps = {rule["id"]: rule["help"]["markdown"] for rule in driver["rules"]}
     assert "**Example:** `derived_from: [../missing/nowhere.md]`." in helps["broken-derived-from"]
     assert "`` | where are the filter thresholds | `domain/rules.md` | ``" in helps["route-check-failed"]
+
+
+def test_annotations_name_files_from_the_work_tree_top_wherever_validate_runs(capsys, monkeypatch, tmp_path):
+    """A CI job with a working-directory: GitHub resolves annotation paths from the repository's top."""
+    shutil.copytree(Path(REFERENCE), tmp_path / "docs" / "memory_bank")
+    (tmp_path / ".git").mkdir()
+    deep = tmp_path / "src" / "deep"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    main(["validate", "--root", str(tmp_path / "docs" / "memory_bank"), "--format", "github"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("::error file=docs/memory_bank/broken/bad-yaml.md,line=5,")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    main(["validate", "--root", str(tmp_path / "docs" / "memory_bank"), "--summary"])
+    summary = capsys.readouterr().out
+    assert "::error" not in summary and "total: 5 (3 errors, 2 warnings)" in summary

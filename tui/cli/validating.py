@@ -10,6 +10,7 @@ import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from memorybank.core.cache import work_tree
 from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
 from memorybank.tui.cli.context import open_bank
@@ -59,9 +60,9 @@ def run_validate(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     report = validate(bank, scope=args.scope, severity=args.severity, rule=args.rule)
     chosen = "json" if args.json else args.format
-    if chosen is None:
-        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    base = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+    if chosen is None:  # in GitHub Actions, annotations; unless a summary alone was asked for
+        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not args.summary else "text"
+    base = Path(os.environ.get("GITHUB_WORKSPACE") or work_tree(bank.root) or Path.cwd())
     args.verdict = 1 if report.errors else 0  # the exit code even if the reader stops early
     if chosen == "json":
         print(format_json(report))
