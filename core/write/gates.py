@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from memorybank.core.bank import Bank
-from memorybank.core.errors import Refusal, UsageError
+from memorybank.core.errors import Refusal, StorageError, UsageError
 from memorybank.core.parse import parse_document
 from memorybank.core.paths import resolve_from
 from memorybank.core.write import journal, values
@@ -42,17 +42,29 @@ OWNER_KEYS = frozenset({"review_note"})
 
 
 @contextmanager
-def write_session(bank: Bank) -> Iterator[None]:
+def write_session(bank: Bank, *, writing: bool = True) -> Iterator[None]:
     """Hold the bank for one write: the in-process lock, the cross-process lock, a fresh index.
 
     Every gate runs inside the session, after the refresh, so a check can never be stale by the
-    time its write lands. An operation a dead writer left unfinished is undone first.
+    time its write lands. An operation a dead writer left unfinished is undone first. A dry run
+    (``writing`` False) on a bank it may not write, where the lock cannot be taken, plans without
+    it, as any reader reads: it writes nothing, and the real write checks the files it showed.
     """
-    with bank.lock, BankLock(bank.root):
-        if journal.current(bank.root) is None and journal.pending(bank.root):
-            journal.recover(bank.root)
-        bank.refresh()
-        yield
+    with bank.lock:
+        try:
+            held = BankLock(bank.root).__enter__()
+        except (OSError, StorageError):
+            if writing:
+                raise
+            held = None
+        try:
+            if held is not None and journal.current(bank.root) is None and journal.pending(bank.root):
+                journal.recover(bank.root)
+            bank.refresh()
+            yield
+        finally:
+            if held is not None:
+                held.__exit__()
 
 
 R = TypeVar("R")
@@ -86,7 +98,7 @@ def execute(
     """Plan a write and, unless ``dry_run``, land it: both in one write session, so no other writer
     can come between the gates and the files. With ``shown`` (the plan a face previewed), the write
     lands only if its files still hold what the preview read (``unchanged_since``)."""
-    with write_session(bank):
+    with write_session(bank, writing=not dry_run):
         if shown is not None:
             unchanged_since(bank.root, shown)
         planned = planner(bank, dry_run=dry_run, **arguments)
@@ -105,7 +117,7 @@ class Preview(Generic[R]):
 
 def preview(bank: Bank, planner: Callable[..., Planned[R]], **arguments: Any) -> Preview[R]:
     """Plan a write for a face to show, writing nothing."""
-    with write_session(bank):
+    with write_session(bank, writing=False):
         planned = planner(bank, dry_run=True, **arguments)
         return Preview(planned.result, planned.tx.plan())
 

@@ -70,3 +70,43 @@ def test_a_read_only_document_is_refused_and_nothing_is_written(seeded):
     assert "product/context.md: nothing was written." in done.stdout
     assert tree_snapshot(seeded.root) == before
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o444
+
+
+DRY_RUN = """
+import sys
+from memorybank.core.bank import Bank
+from memorybank.core.errors import BankError
+from memorybank.core.write.fields import set_field
+try:
+    result = set_field(Bank.open(sys.argv[1]), path="product/context.md", field="owner", value="docs team", dry_run=True)
+    print("PREVIEW", result.dry_run)
+except BankError as error:
+    print(error.reason, error.message)
+"""
+
+
+def test_a_dry_run_on_a_bank_it_may_not_write_previews_and_writes_nothing(seeded):
+    without = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root, and setpriv is not there to drop the override")
+        without = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    shutil.rmtree(seeded.root / ".memorybank", ignore_errors=True)  # never written: no lock folder yet
+    before = tree_snapshot(seeded.root)
+    folders = [p for p in (seeded.root, *seeded.root.rglob("*")) if p.is_dir()]
+    for folder in folders:
+        os.chmod(folder, 0o555)
+    try:
+        done = subprocess.run(
+            [*without, sys.executable, "-c", DRY_RUN, str(seeded.root)],
+            cwd=Path(__file__).resolve().parents[3],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "MEMORYBANK_CACHE": "off"},
+        )
+    finally:
+        for folder in folders:
+            os.chmod(folder, 0o755)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "PREVIEW True"
+    assert tree_snapshot(seeded.root) == before
