@@ -32,7 +32,7 @@ def as_typed(title: str) -> str:
 def example_term(bank: Bank) -> str | None:
     """A key some document owns (``canonical_for``) that a body holds as written, so searching for
     it finds it literally (a key named only in frontmatter would find other words), else an
-    identifier a few bodies hold, or None."""
+    identifier a few bodies hold, else any key (the bank's own words), or None."""
     return bank.extension("tui.example_term", lambda bank, _previous: _written_key(bank))
 
 
@@ -51,4 +51,7 @@ def _written_key(bank: Bank) -> str | None:
             if isinstance(key, str) and len(key) <= 32 and key.lower() in written:
                 return key
     named = sorted(t for t, held in written.items() if len(held) <= 3 and _IDENTIFIER.fullmatch(t))
-    return named[0] if named else None  # an identifier a few bodies name, when no key is written out
+    if named:  # an identifier a few bodies name, when no key is written out
+        return named[0]
+    keys = (doc.frontmatter.get("canonical_for") for doc in bank)  # at least the bank's own words
+    return next((k[0] for k in keys if isinstance(k, list) and k and isinstance(k[0], str) and len(k[0]) <= 32), None)
