@@ -129,3 +129,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     processes and servers tests start, and on the workbench's idle loop), and a second worker on the
     core fills it (on 2 cores: 134 s with 4 workers, 164 s with 2, 150 s with 6)."""
     return 2 * (os.cpu_count() or 1)
+
+
+def without_override() -> list[str]:
+    """The command prefix that runs a child without the superuser's power to read and write any
+    file (a test of a permission refusal run as root), or skips the test when it cannot be dropped."""
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root, and setpriv is not there to drop the override")
+    return ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]

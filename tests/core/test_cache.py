@@ -22,7 +22,7 @@ from memorybank.core.cache import location
 from memorybank.core.route import route
 from memorybank.core.validate import validate
 
-from tests.conftest import REAL_BANKS, real_bank_ids
+from tests.conftest import REAL_BANKS, real_bank_ids, without_override
 
 PAST = 1_700_000_000
 
@@ -239,11 +239,7 @@ print(sorted(validate(Bank.open(sys.argv[1])).by_rule.items()))
 
 def test_a_folder_made_unreadable_or_readable_again_is_never_served_a_stored_validation(fixture_bank, cache_dir):
     """A folder without documents changes no stamp, but its being unreadable is a finding."""
-    without = []
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root, and setpriv is not there to drop the override")
-        without = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    without = without_override()
     root = fixture_bank("reference")
     (root / "assets").mkdir()
     (root / "assets" / "pic.png").write_bytes(b"png")

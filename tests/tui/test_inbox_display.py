@@ -28,12 +28,17 @@ def test_a_fold_proposal_reads_as_its_document_section_and_mode():
     assert Proposal.of({"action": "discard"}).headline == "discard"
 
 
-async def test_the_inbox_shows_where_a_fold_proposal_would_fold(triage_root):  # noqa: F811
-    async with Client(build_server(triage_root), client_info=Implementation(name="cursor", version="1")) as client:
+async def propose_fold(root) -> None:
+    """An agent (cursor) proposes over MCP to fold the parser-coverage note into the testing policy."""
+    async with Client(build_server(root), client_info=Implementation(name="cursor", version="1")) as client:
         folded = await client.call_tool(
             "bank_fold", {"path": "_inbox/parser-coverage.md", "into": INTO, "section": SECTION, "mode": "append"}
         )
         assert not folded.is_error, folded.content
+
+
+async def test_the_inbox_shows_where_a_fold_proposal_would_fold(triage_root):  # noqa: F811
+    await propose_fold(triage_root)
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=(120, 36)) as pilot:
         await open_inbox(pilot, "_inbox/parser-coverage.md")
@@ -52,11 +57,7 @@ async def test_applying_a_fold_proposal_with_a_folds_and_says_so(triage_root):  
     from memorybank.tui.dialogs.preview import PreviewDialog
     from memorybank.tui.screens.workbench import WorkbenchScreen
 
-    async with Client(build_server(triage_root), client_info=Implementation(name="cursor", version="1")) as client:
-        folded = await client.call_tool(
-            "bank_fold", {"path": "_inbox/parser-coverage.md", "into": INTO, "section": SECTION, "mode": "append"}
-        )
-        assert not folded.is_error, folded.content
+    await propose_fold(triage_root)
     app = make_app(triage_root, poll_seconds=0)
     async with app.run_test(size=(120, 36)) as pilot:
         pane = await open_inbox(pilot, "_inbox/parser-coverage.md")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from memorybank.core.write.edit import update_section
 
-from tests.conftest import tree_snapshot
+from tests.conftest import tree_snapshot, without_override
 
 CONTEXT = "product/context.md"
 
@@ -49,11 +49,7 @@ except BankError as error:
 
 def test_a_read_only_document_is_refused_and_nothing_is_written(seeded):
     """Run without the superuser's power to write anything (root writes read-only files)."""
-    without = []
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root, and setpriv is not there to drop the override")
-        without = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    without = without_override()
     target = seeded.root / CONTEXT
     os.chmod(target, 0o444)
     before = tree_snapshot(seeded.root)
@@ -86,11 +82,7 @@ except BankError as error:
 
 
 def test_a_dry_run_on_a_bank_it_may_not_write_previews_and_writes_nothing(seeded):
-    without = []
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root, and setpriv is not there to drop the override")
-        without = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    without = without_override()
     shutil.rmtree(seeded.root / ".memorybank", ignore_errors=True)  # never written: no lock folder yet
     before = tree_snapshot(seeded.root)
     folders = [p for p in (seeded.root, *seeded.root.rglob("*")) if p.is_dir()]
