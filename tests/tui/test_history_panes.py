@@ -270,7 +270,7 @@ async def test_an_emptied_drift_threshold_says_it_is_the_default_and_a_bad_one_i
         await pilot.press(*"-5", "enter")
         await settle(pilot)
         warned = [m for m, severity in notes.messages if severity == "warning"]
-        assert warned and "“-5” is not a number of days" in warned[-1] and "0 to 3650" in warned[-1]
+        assert warned and "“-5” days are out of range (0 to 3650)" in warned[-1] and "0 to 3650" in warned[-1]
         assert box.value == "-5" and box.has_focus and box.has_class("-invalid")  # kept, to be mended
         assert pane.drift.threshold_days == 90 and "threshold 90 days (default)" in said()
         await pilot.press("end", "ctrl+u", "0", "enter")
@@ -284,5 +284,5 @@ async def test_an_emptied_drift_threshold_says_it_is_the_default_and_a_bad_one_i
         days.focus()
         await pilot.press("end", "ctrl+u", *"9999", "enter")
         await settle(pilot)
-        assert "Stale after: “9999” is not a number of days" in notes.messages[-1][0]
+        assert "Stale after: “9999” days are out of range (0 to 3650)" in notes.messages[-1][0]
         assert days.value == "9999" and pane.staleness.days == 90  # not cut to 3650 behind the owner's back

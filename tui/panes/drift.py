@@ -286,7 +286,8 @@ def typed_days(box: Input, most: int, what: str, empty: str) -> int | None:
     try:
         days = int(text)
     except ValueError:
-        days = -1
-    if not 0 <= days <= most:
-        raise ValueError(f"{what}: “{text}” is not a number of days. Type 0 to {most}, or empty the box for {empty}.")
+        days = None
+    if days is None or not 0 <= days <= most:
+        wrong = "is not a number of days" if days is None else f"days are out of range (0 to {most})"
+        raise ValueError(f"{what}: “{text}” {wrong}. Type 0 to {most}, or empty the box for {empty}.")
     return days
