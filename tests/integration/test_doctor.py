@@ -69,3 +69,5 @@ def test_the_command_exits_non_zero_on_a_problem(tmp_path):
         [sys.executable, "-m", "memorybank", "doctor", "--root", str(tmp_path / "none")], capture_output=True, text=True
     )
     assert result.returncode == 1 and "bank: no bank found" in result.stdout and "fix:" in result.stdout
+    counted = result.stdout.rstrip().splitlines()[-1]
+    assert counted.startswith("1 problem, ") and "1 problems" not in counted

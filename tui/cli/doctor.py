@@ -299,5 +299,6 @@ def doctor(args: argparse.Namespace) -> int:
                 print(f"   fix: {check.fix}")
         failed = sum(1 for c in checks if c.status == "fail")
         warned = sum(1 for c in checks if c.status == "warn")
-        print(f"\n{'all green' if not failed and not warned else f'{failed} problems, {warned} warnings'}")
+        counted = f"{failed} problem{'s' * (failed != 1)}, {warned} warning{'s' * (warned != 1)}"
+        print(f"\n{'all green' if not failed and not warned else counted}")
     return 1 if any(c.status == "fail" for c in checks) else 0
