@@ -45,7 +45,13 @@ def walk(root: Path, unreadable: dict[str, str] | None = None) -> dict[str, tupl
                 unreadable[prefix] = error.strerror or str(error)
             continue
         with entries:
-            for entry in entries:
+            try:
+                listed = list(entries)
+            except OSError as error:  # a folder may refuse its listing part way (/proc's map_files)
+                if unreadable is not None and prefix:
+                    unreadable[prefix] = error.strerror or str(error)
+                continue
+            for entry in listed:
                 name = entry.name
                 if name[0] == "." or name in SKIPPED_DIRS:
                     continue

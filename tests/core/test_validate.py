@@ -178,3 +178,35 @@ def test_an_unreadable_file_or_folder_is_a_finding_and_read_says_why(tmp_path):
     ), lines
     assert any(line.startswith("unreadable locked/ This folder exists") for line in lines), lines
     assert "READ unreadable secret.md exists but cannot be read (Permission denied)." in done.stdout
+
+
+def test_a_folder_that_refuses_its_listing_part_way_is_an_unreadable_finding(tmp_path, monkeypatch):
+    """Some folders (``/proc``'s ``map_files``) open, then refuse while they are listed: that is an
+    unreadable folder of the bank, not a storage error of a read command."""
+    import os
+
+    from memorybank.core import index
+
+    root = tmp_path / "memory_bank"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "a.md").write_text("---\ntitle: A\n---\n# A\n", encoding="utf-8")
+    (root / "b.md").write_text("---\ntitle: B\n---\n# B\n", encoding="utf-8")
+    real = os.scandir
+
+    class Refusing:
+        def __init__(self, path):
+            self.inner = real(path)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.inner.close()
+
+        def __iter__(self):
+            raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(index.os, "scandir", lambda path: Refusing(path) if path.endswith("notes") else real(path))
+    unreadable: dict[str, str] = {}
+    assert list(index.walk(root, unreadable)) == ["b.md"]
+    assert unreadable == {"notes/": "Operation not permitted"}
