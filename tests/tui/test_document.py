@@ -460,3 +460,15 @@ async def test_with_nothing_open_the_document_pane_says_so_whole_at_80_columns(d
         await pilot.press("escape", "2")
         await settle(pilot)
         assert any(EMPTY in row for row in screen_text(app))
+
+
+def test_a_frontmatter_value_reads_as_yaml_not_as_python():
+    """An agent's proposal is a mapping: the Frontmatter tree showed ``{'action': ...}``."""
+    from memorybank.tui.panes.opened import field_value
+
+    proposal = {"action": "promote", "to": "ops/deploy.md", "derived_from": ["a.md", "b.md"], "urgent": True}
+    assert (
+        field_value(proposal).plain == "action: promote · to: ops/deploy.md · derived_from: a.md, b.md · urgent: true"
+    )
+    assert field_value([True, None, 3]).plain == "true, , 3"
+    assert field_value(None).plain == "(empty)"

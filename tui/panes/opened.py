@@ -77,11 +77,20 @@ def field_value(value: Any) -> Text:
     """A frontmatter value as an owner reads it: an empty value says so instead of ``None``."""
     if value is None or value == "" or value == []:
         return Text("(empty)", style="italic dim")
-    if isinstance(value, list):
-        return Text(", ".join("" if v is None else str(v) for v in value))
+    return Text(_plain(value))
+
+
+def _plain(value: Any) -> str:
+    """A value as YAML would read, not as Python prints it: ``true``, ``a, b``, ``action: promote · to: x.md``."""
+    if value is None:
+        return ""
     if isinstance(value, bool):
-        return Text("true" if value else "false")
-    return Text(str(value))
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return " · ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return str(value)
 
 
 def more_note(left: int) -> Text | None:
