@@ -85,12 +85,6 @@ def fingerprint(found: Mapping[str, tuple[Stamp, float]], unreadable: Iterable[s
     return fingerprint_of({path: stamp for path, (stamp, _mtime) in found.items()}, unreadable)
 
 
-def work_tree(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start`` (the folder with a ``.git``), found without
-    running git, or None: where paths in annotations are relative to, wherever the command ran."""
-    return next((folder for folder in (start, *start.parents) if (folder / ".git").exists()), None)
-
-
 def _git_dir(start: Path) -> Path | None:
     for directory in (start, *start.parents):
         dot_git = directory / ".git"
@@ -188,16 +182,19 @@ class ParseCache:
 
     # -- documents -------------------------------------------------------------------------
 
-    def load_documents(self) -> Snapshot | None:
-        # Hundreds of thousands of small objects arrive at once and none is garbage: collecting
-        # while they do only walks them again and again.
+    def _read_many(self, name: str) -> Any:
+        """``_read`` of a file of many small objects: they arrive at once and none is garbage, so
+        collecting while they do only walks them again and again."""
         collecting = gc.isenabled()
         gc.disable()
         try:
-            data = self._read("documents")
+            return self._read(name)
         finally:
             if collecting:
                 gc.enable()
+
+    def load_documents(self) -> Snapshot | None:
+        data = self._read_many("documents")
         if not isinstance(data, tuple) or len(data) != 3:
             return None
         stamps, docs, texts = data
@@ -233,13 +230,7 @@ class ParseCache:
     def load_index(self, name: str) -> tuple[str, Any] | None:
         """The index last stored under ``name`` with the bank fingerprint it was stored for (it
         may be of an earlier state of the bank: the caller brings it up to date)."""
-        collecting = gc.isenabled()
-        gc.disable()  # as for the documents: many small objects, none of them garbage
-        try:
-            data = self._read(f"index-{name}")
-        finally:
-            if collecting:
-                gc.enable()
+        data = self._read_many(f"index-{name}")
         if not isinstance(data, tuple) or len(data) != 2 or not isinstance(data[0], str):
             return None
         return data

@@ -75,7 +75,7 @@ class HeaderIndex:
             record = self.records.get(path)
             if record is not None and record[0] is doc:  # the bank replaces a record whenever it changes
                 continue
-            if record is not None and _same_headers(record[0], doc):  # re-layered the same, or stored
+            if record is not None and headed(record[0]) == headed(doc):  # re-layered the same, or stored
                 self.records[path] = (doc, record[1])
                 continue
             if record is not None:
@@ -346,10 +346,6 @@ def headed(doc: Document | Headed) -> Headed:
     headings = tuple((section.title, section.line) for section in doc.sections)
     kept = (doc.is_template, doc.is_inbox, doc.status, doc.delivery_status, doc.layer)
     return (*kept, doc.canonical_for, doc.purpose, doc.title, headings)
-
-
-def _same_headers(known: Document | Headed, doc: Document) -> bool:
-    return headed(known) == headed(doc)
 
 
 def prior(doc: Document) -> float:

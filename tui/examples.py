@@ -43,15 +43,21 @@ def _written_key(bank: Bank) -> str | None:
     from memorybank.core.body_index import body_index
 
     index = body_index(bank)
-    searched = index.searchable
-    written = {t: held for t, held in index.postings.items() if not searched.isdisjoint(held)}
-    for doc in bank:
-        keys = doc.frontmatter.get("canonical_for")
-        for key in keys if isinstance(keys, list) else ():
-            if isinstance(key, str) and len(key) <= 32 and key.lower() in written:
-                return key
-    named = sorted(t for t, held in written.items() if len(held) <= 3 and _IDENTIFIER.fullmatch(t))
-    if named:  # an identifier a few bodies name, when no key is written out
-        return named[0]
-    keys = (doc.frontmatter.get("canonical_for") for doc in bank)  # at least the bank's own words
-    return next((k[0] for k in keys if isinstance(k, list) and k and isinstance(k[0], str) and len(k[0]) <= 32), None)
+    searched, postings = index.searchable, index.postings
+
+    def written(token: str) -> bool:  # in a body search reads (no template, no inbox note)
+        held = postings.get(token)
+        return bool(held) and not searched.isdisjoint(held)
+
+    keys = [
+        key
+        for doc in bank
+        if isinstance(listed := doc.frontmatter.get("canonical_for"), list)
+        for key in listed
+        if isinstance(key, str) and len(key) <= 32
+    ]
+    key = next((k for k in keys if written(k.lower())), None)
+    if key is None:  # an identifier a few bodies name, else at least the bank's own words
+        named = sorted(t for t, held in postings.items() if len(held) <= 3 and _IDENTIFIER.fullmatch(t) and written(t))
+        key = named[0] if named else next(iter(keys), None)
+    return key

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -50,21 +51,18 @@ def write_session(bank: Bank, *, writing: bool = True) -> Iterator[None]:
     (``writing`` False) on a bank it may not write, where the lock cannot be taken, plans without
     it, as any reader reads: it writes nothing, and the real write checks the files it showed.
     """
-    with bank.lock:
+    with bank.lock, contextlib.ExitStack() as stack:
         try:
-            held = BankLock(bank.root).__enter__()
+            stack.enter_context(BankLock(bank.root))
+            locked = True
         except (OSError, StorageError):
             if writing:
                 raise
-            held = None
-        try:
-            if held is not None and journal.current(bank.root) is None and journal.pending(bank.root):
-                journal.recover(bank.root)
-            bank.refresh()
-            yield
-        finally:
-            if held is not None:
-                held.__exit__()
+            locked = False
+        if locked and journal.current(bank.root) is None and journal.pending(bank.root):
+            journal.recover(bank.root)
+        bank.refresh()
+        yield
 
 
 R = TypeVar("R")

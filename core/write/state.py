@@ -16,22 +16,32 @@ from pathlib import Path
 from memorybank.core.errors import StorageError, storage_error
 
 
+def work_tree(start: Path) -> Path | None:
+    """The top of the git work tree holding ``start``: the nearest folder with a ``.git`` (a folder,
+    or a file naming one). None outside a repository."""
+    for folder in (start, *start.parents):
+        dotgit = folder / ".git"
+        if dotgit.is_dir() or dotgit.is_file():
+            return folder
+    return None
+
+
 def git_directory(start: Path) -> Path | None:
     """The git directory of the repository holding ``start``: ``.git`` itself, or the directory a
     ``.git`` file points at (a worktree or a submodule). None outside a repository."""
-    for directory in (start, *start.parents):
-        dotgit = directory / ".git"
-        if dotgit.is_dir():
-            return dotgit
-        if dotgit.is_file():
-            try:
-                line = dotgit.read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError):
-                return None
-            if line.startswith("gitdir:"):
-                target = Path(line.split(":", 1)[1].strip())
-                return target if target.is_absolute() else (directory / target).resolve()
-            return None
+    top = work_tree(start)
+    if top is None:
+        return None
+    dotgit = top / ".git"
+    if dotgit.is_dir():
+        return dotgit
+    try:
+        line = dotgit.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if line.startswith("gitdir:"):
+        target = Path(line.split(":", 1)[1].strip())
+        return target if target.is_absolute() else (top / target).resolve()
     return None
 
 
@@ -56,4 +66,4 @@ def state_dir(root: Path, *, create: bool = False) -> Path:
     return folder
 
 
-__all__ = ["StorageError", "git_directory", "state_dir"]
+__all__ = ["StorageError", "git_directory", "state_dir", "work_tree"]

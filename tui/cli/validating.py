@@ -10,9 +10,9 @@ import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from memorybank.core.cache import work_tree
 from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
+from memorybank.core.write.state import work_tree
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import visible
