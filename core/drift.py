@@ -222,13 +222,13 @@ def check_drift(bank: Bank, *, threshold_days: int = DEFAULT_THRESHOLD_DAYS, sco
         scope: a directory of the bank; documents outside it are not considered.
 
     Raises:
-        UsageError: a threshold out of range.
+        UsageError: a threshold out of range, or a scope that names nothing in the bank.
         GitError: git itself failed (a corrupt repository, say).
     """
     if not 0 <= threshold_days <= MAX_THRESHOLD_DAYS:
         raise UsageError(f"threshold_days must be between 0 and {MAX_THRESHOLD_DAYS}, not {threshold_days}.")
-    area = bank.paths.to_scope(scope)
     with bank.lock:
+        area = bank.paths.to_existing_scope(scope, bank.documents)
         in_scope = [d for d in bank if not area or d.path == area or d.path.startswith(area + "/")]
     anchored = [d for d in in_scope if d.anchors]
     counts = {

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
-from memorybank.core.errors import PathRefused
+from memorybank.core.errors import PathRefused, UsageError
 
 BANK_DIR_NAMES: tuple[str, ...] = ("memory_bank", "memory-bank")
 """Folder names a bank is committed under; root discovery and prefix stripping accept both."""
@@ -156,6 +156,19 @@ class PathResolver:
         elif len(parts) == 1 and parts[0] in self.names and not (self.root / parts[0]).is_dir():
             return ""
         return "/".join(parts)
+
+    def to_existing_scope(self, raw: str | None, documents: Iterable[str]) -> str:
+        """``to_scope``, refusing a scope that names neither a folder of the bank nor a document in it.
+
+        Raises:
+            UsageError: the scope names nothing (a typo would otherwise read as "all clear").
+        """
+        prefix = self.to_scope(raw)
+        if prefix and not (self.root / prefix).exists() and not any(p.startswith(prefix + "/") for p in documents):
+            raise UsageError(
+                f'Scope "{raw}" names nothing in this bank. Give a folder of it (for example "adr"), or none.'
+            )
+        return prefix
 
     def absolute(self, rel: str) -> Path:
         """The filesystem path of a bank-relative path."""

@@ -173,12 +173,12 @@ def find_stale(bank: Bank, *, days: int | None = None, scope: str | None = None)
         scope: a directory of the bank; documents outside it are not considered.
 
     Raises:
-        UsageError: ``days`` out of range.
+        UsageError: ``days`` out of range, or a scope that names nothing in the bank.
         GitError: git itself failed (a corrupt repository, say).
     """
     days, days_from = stale_days(bank, days)
-    area = bank.paths.to_scope(scope)
     with bank.lock:
+        area = bank.paths.to_existing_scope(scope, bank.documents)
         documents = bank.documents
         in_scope = [d for d in documents.values() if not area or d.path == area or d.path.startswith(area + "/")]
         live = [d for d in in_scope if is_live(d, documents)]

@@ -106,11 +106,7 @@ def validate(
         raise UsageError(f'Unknown severity "{severity}". Use one of: {", ".join(SEVERITIES)}.')
     if rule is not None and rule not in RULES:
         raise UsageError(f'Unknown rule "{rule}". Rules: {", ".join(r.name for r in ordered_rules())}.')
-    prefix = bank.paths.to_scope(scope)
-    if prefix and not (bank.root / prefix).exists() and not any(p.startswith(prefix + "/") for p in bank.documents):
-        raise UsageError(
-            f'Scope "{scope}" names nothing in this bank. Give a folder of it (for example "adr"), or none.'
-        )
+    prefix = bank.paths.to_existing_scope(scope, bank.documents)
     findings = bank.persistent("validation", _all_findings)
     if prefix:
         context = Context(bank=bank, scope=prefix)

@@ -115,10 +115,15 @@ def test_anchored_and_unanchored_are_counted(bank):
 
 
 def test_a_scope_limits_the_documents_considered(bank):
-    product = check_drift(bank, scope="product")
-    assert (product.mode, product.anchored) == ("none", 0) and "anchors" in product.note
+    domain = check_drift(bank, scope="domain")
+    assert (domain.mode, domain.anchored) == ("none", 0) and domain.unanchored > 0 and "anchors" in domain.note
     engineering = check_drift(bank, scope="memory_bank/engineering/")
     assert (engineering.scope, engineering.anchored, engineering.unanchored) == ("engineering", 4, 1)
+
+
+def test_a_scope_that_names_nothing_is_a_usage_error_not_an_all_clear(bank):
+    with pytest.raises(UsageError, match='Scope "engneering" names nothing in this bank'):
+        check_drift(bank, scope="engneering")
 
 
 def test_an_unannotated_bank_gets_an_honest_note(tmp_path):

@@ -159,6 +159,11 @@ def test_a_scope_limits_the_documents_considered(bank):
     assert (found.live, found.stale) == (0, ()) and found.mode == "none"
 
 
+def test_a_scope_that_names_nothing_is_a_usage_error_not_an_all_clear(bank):
+    with pytest.raises(UsageError, match='Scope "featurs" names nothing in this bank'):
+        stale(bank, scope="featurs")
+
+
 def test_days_out_of_range_are_usage_errors(bank):
     for bad in (-1, 3651):
         with pytest.raises(UsageError, match="between 0 and 3650"):
