@@ -267,3 +267,13 @@ def test_a_write_warning_goes_to_stderr_and_stdout_keeps_the_result(tmp_path, ca
     captured = capsys.readouterr()
     assert captured.out.startswith("SET product/context.md: draft -> actve") and "warning" not in captured.out
     assert captured.err.startswith('warning: status "actve" is not among the values declared')
+
+
+def test_a_refusals_advice_names_the_command_and_flag_not_the_agents_tool(tmp_path, capsys):
+    root = seeded_root(tmp_path, capsys)
+    assert main(["set-field", "product/context.md", "status", "active", "--root", root]) == 1
+    err = capsys.readouterr().err
+    assert "Use memorybank set-status, which runs them." in err and "bank_" not in err
+    assert main(["set-field", "product/context.md", "canonical_for", "x", "--root", root]) == 1
+    err = capsys.readouterr().err
+    assert "memorybank set-status with --release-canonical" in err and "releaseCanonical" not in err

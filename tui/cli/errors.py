@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memorybank.core.errors import BankError, PathRefused, Refusal, StorageError, UsageError, storage_error
-from memorybank.tui.cli.output import escape_unencodable
+from memorybank.tui.cli.output import error, escape_unencodable
 
 
 class OutputFailed(Exception):
@@ -67,10 +67,10 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
             sys.stdout.flush()  # a failure to deliver the output is this command's, not the exit's
         return code
     except UsageError as exc:
-        _error(exc.message)
+        error(exc.message)
         return 2
     except StorageError as exc:
-        _error(exc.message)
+        error(exc.message)
         return 3
     except BrokenPipeError:
         # The reader went away (``memorybank stats | head``): stop quietly, and point stdout at
@@ -81,21 +81,17 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
     except OutputFailed as exc:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-        _error(f"could not write the output to standard output ({exc}); what the command did is done.")
+        error(f"could not write the output to standard output ({exc}); what the command did is done.")
         return 1
     except OSError as exc:  # a refusal of the OS outside a write (a read, a mkdir): still one line
-        _error(storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message)
+        error(storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message)
         return 3
     except BankError as exc:
         prefix = f"refused ({exc.reason}): " if isinstance(exc, (Refusal, PathRefused)) else ""
-        _error(prefix + exc.message)
+        error(prefix + exc.message)
         return 1
     except KeyboardInterrupt:
         return 130
     finally:
         if guarded:
             sys.stdout = stream
-
-
-def _error(message: str) -> None:
-    sys.stderr.write(f"memorybank: {message}\n")

@@ -71,8 +71,61 @@ def emit_json(value: Any, stream: TextIO | None = None) -> None:
     print(json.dumps(to_plain(value), ensure_ascii=False, indent=2, default=str), file=stream or sys.stdout)
 
 
+# Core's messages name what an agent passes (``bank_set_status`` with ``releaseCanonical``); on the
+# command line the same advice names the command and the flag that do it.
+_COMMANDS = {
+    "bank_capture": "create --inbox",
+    "bank_changed": "changed",
+    "bank_create": "create",
+    "bank_discard": "discard",
+    "bank_drift": "drift",
+    "bank_edit": "edit",
+    "bank_fold": "inbox fold",
+    "bank_graph": "graph",
+    "bank_init": "init",
+    "bank_materialize_flows": "materialize-flows",
+    "bank_promote": "promote",
+    "bank_read": "read",
+    "bank_route": "route",
+    "bank_search": "search",
+    "bank_set_field": "set-field",
+    "bank_set_status": "set-status",
+    "bank_update_section": "update-section",
+    "bank_validate": "validate",
+}
+_FLAGS = {
+    "bodyFile": "--body-file",
+    "canonicalFor": "--canonical",
+    "contentFile": "--content-file",
+    "derivedFrom": "--derived",
+    "docKind": "--kind",
+    "dryRun": "--dry-run",
+    "mustNotDefine": "--must-not-define",
+    "releaseCanonical": "--release-canonical",
+}
+_AGENT_WORDS = re.compile(
+    r"\b(?:(?P<tool>bank_[a-z_]+)(?P<inbox> inbox: true)?|(?P<flag>" + "|".join(_FLAGS) + r")(?:: true)?)\b"
+)
+
+
+def in_cli_words(message: str) -> str:
+    """A core message as the command line says it: ``memorybank set-status`` for ``bank_set_status``,
+    ``--release-canonical`` for ``releaseCanonical: true``, ``memorybank create --inbox`` for
+    ``bank_create inbox: true``."""
+
+    def swap(found: re.Match[str]) -> str:
+        if found.group("flag"):
+            return _FLAGS[found.group("flag")]
+        command = _COMMANDS.get(found.group("tool"))
+        if command is None:
+            return found.group(0)
+        return f"memorybank {command}" + (" --inbox" if found.group("inbox") else "")
+
+    return _AGENT_WORDS.sub(swap, message)
+
+
 def error(message: str) -> None:
-    sys.stderr.write(f"memorybank: {message}\n")
+    sys.stderr.write(f"memorybank: {in_cli_words(message)}\n")
 
 
 def rows(pairs: list[tuple[str, str]], indent: int = 0) -> str:

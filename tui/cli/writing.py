@@ -18,7 +18,7 @@ from memorybank.core.write.edit import edit, update_section
 from memorybank.core.write.fields import set_field, set_status
 from memorybank.tui.cli.context import open_bank, root_path
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json
+from memorybank.tui.cli.output import emit_json, in_cli_words
 
 CLI_CLIENT = "memorybank-cli"
 
@@ -213,7 +213,7 @@ def _print_write(verb: str, result: Any, args: argparse.Namespace, lines: list[s
         if line:
             print(line)
     for warning in getattr(result, "warnings", None) or []:
-        print(f"warning: {warning}", file=sys.stderr)  # as git does: stdout stays the result
+        print(f"warning: {in_cli_words(warning)}", file=sys.stderr)  # as git does: stdout stays the result
     preview = getattr(result, "preview", "")
     if preview and not isinstance(preview, str):
         preview = ""
