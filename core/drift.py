@@ -228,7 +228,7 @@ def check_drift(bank: Bank, *, threshold_days: int = DEFAULT_THRESHOLD_DAYS, sco
     if not 0 <= threshold_days <= MAX_THRESHOLD_DAYS:
         raise UsageError(f"threshold_days must be between 0 and {MAX_THRESHOLD_DAYS}, not {threshold_days}.")
     with bank.lock:
-        area = bank.paths.to_existing_scope(scope, bank.documents)
+        area = bank.paths.to_existing_scope(scope, lambda: bank.documents)
         in_scope = [d for d in bank if not area or d.path == area or d.path.startswith(area + "/")]
     anchored = [d for d in in_scope if d.anchors]
     counts = {

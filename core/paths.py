@@ -157,14 +157,15 @@ class PathResolver:
             return ""
         return "/".join(parts)
 
-    def to_existing_scope(self, raw: str | None, documents: Iterable[str]) -> str:
-        """``to_scope``, refusing a scope that names neither a folder of the bank nor a document in it.
+    def to_existing_scope(self, raw: str | None, documents: Callable[[], Iterable[str]]) -> str:
+        """``to_scope``, refusing a scope that names neither a folder of the bank nor a document in it
+        (``documents`` gives the bank's paths, asked only for a scope that is not a folder on disk).
 
         Raises:
             UsageError: the scope names nothing (a typo would otherwise read as "all clear").
         """
         prefix = self.to_scope(raw)
-        if prefix and not (self.root / prefix).exists() and not any(p.startswith(prefix + "/") for p in documents):
+        if prefix and not (self.root / prefix).exists() and not any(p.startswith(prefix + "/") for p in documents()):
             raise UsageError(
                 f'Scope "{raw}" names nothing in this bank. Give a folder of it (for example "adr"), or none.'
             )

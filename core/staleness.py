@@ -178,7 +178,7 @@ def find_stale(bank: Bank, *, days: int | None = None, scope: str | None = None)
     """
     days, days_from = stale_days(bank, days)
     with bank.lock:
-        area = bank.paths.to_existing_scope(scope, bank.documents)
+        area = bank.paths.to_existing_scope(scope, lambda: bank.documents)
         documents = bank.documents
         in_scope = [d for d in documents.values() if not area or d.path == area or d.path.startswith(area + "/")]
         live = [d for d in in_scope if is_live(d, documents)]

@@ -106,7 +106,7 @@ def validate(
         raise UsageError(f'Unknown severity "{severity}". Use one of: {", ".join(SEVERITIES)}.')
     if rule is not None and rule not in RULES:
         raise UsageError(f'Unknown rule "{rule}". Rules: {", ".join(r.name for r in ordered_rules())}.')
-    prefix = bank.paths.to_existing_scope(scope, bank.documents)
+    prefix = bank.paths.to_existing_scope(scope, lambda: bank.documents)
     findings = bank.persistent("validation", _all_findings)
     if prefix:
         context = Context(bank=bank, scope=prefix)
