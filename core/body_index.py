@@ -40,6 +40,10 @@ BM25_B = 0.75
 POSITIONS_KEPT = 2_000
 """Bodies whose word places are kept; past this the cache starts again. A route reads those of its
 60-odd candidates, so a session on a large bank does not keep every body's places."""
+SCANNED_CHARACTERS = 1_000_000
+"""How much of a body routing cuts into sections and word places for one question (whole lines).
+The largest document of the real banks is 64 KB; a 24 MB log that stands among a question's
+candidates would otherwise cost every route seconds. Its words still count, whole, in BM25."""
 
 
 class _Joined:
@@ -195,7 +199,7 @@ class BodyIndex:
         found = self._sections.get(path)
         if found is None:
             body = self.bodies.get(path)
-            found = split_sections(body.split("\n"), self.body_lines[path]) if body is not None else []
+            found = split_sections(_scanned(body).split("\n"), self.body_lines[path]) if body is not None else []
             self._sections[path] = found
         return found
 
@@ -205,7 +209,7 @@ class BodyIndex:
         found = self._positions.get(path)
         if found is None:
             found = {}
-            for place, token in enumerate(search_tokens(self.bodies.get(path, ""), folded=True)):
+            for place, token in enumerate(search_tokens(_scanned(self.bodies.get(path, "")), folded=True)):
                 found.setdefault(token, []).append(place)
                 for part in token_parts(token):
                     found.setdefault(part, []).append(place)
@@ -370,3 +374,11 @@ def admitted(
         and (not layer or docs[p].layer == layer)
         and (not status or docs[p].status == status)
     }
+
+
+def _scanned(body: str) -> str:
+    """The first ``SCANNED_CHARACTERS`` of a body, cut at the end of a line."""
+    if len(body) <= SCANNED_CHARACTERS:
+        return body
+    end = body.rfind("\n", 0, SCANNED_CHARACTERS)
+    return body[: end if end > 0 else SCANNED_CHARACTERS]

@@ -238,3 +238,18 @@ def test_word_places_are_kept_for_a_bounded_number_of_bodies(tmp_path, monkeypat
     for i in range(3):
         assert catalog.positions_of(f"domain/d{i}.md")["pane"] == [1]  # after the title heading's "doc"
     assert len(catalog._positions) <= 2
+
+
+def test_a_huge_body_is_cut_into_sections_and_places_only_so_far_but_its_words_all_count(tmp_path, monkeypatch):
+    """A 24 MB log among a question's candidates cost every route seconds: routing scans a body's
+    first ``SCANNED_CHARACTERS`` (whole lines) for sections and word places, BM25 still all of it."""
+    monkeypatch.setattr(body_index_module, "SCANNED_CHARACTERS", 400)
+    sections = "".join(f"## Entry {n}\n\nroutine heartbeat line number {n}\n\n" for n in range(40))
+    body = sections + "## Tail\n\nthe quarantined flamingo incident\n"
+    bank = small_bank(tmp_path / "memory_bank", {"ops/log.md": doc("Log", "A long log.", body)})
+    index = body_index(bank)
+    cut = index.sections_of("ops/log.md")
+    assert 3 < len(cut) < 12 and cut[-1].heading != "Tail"
+    assert "heartbeat" in index.positions_of("ops/log.md") and "flamingo" not in index.positions_of("ops/log.md")
+    hit = route(bank, "flamingo incident").hits[0]
+    assert hit.path == "ops/log.md" and hit.breakdown.body > 0
