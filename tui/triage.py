@@ -23,7 +23,7 @@ from memorybank.core.write.edit import SectionUpdateResult
 from memorybank.core.write.fold import FoldResult, fold, foldable_body  # noqa: F401 - the Inbox pane's, from here
 from memorybank.core.write.fold import plan_fold as fold_planner
 from memorybank.core.write.gates import preview
-from memorybank.core.write.inbox import DiscardResult, InboxEntry, PromoteResult, promote
+from memorybank.core.write.inbox import DiscardResult, InboxEntry, PromoteResult, named_owners, promote
 from memorybank.core.write.inbox import plan_promote as core_plan_promote
 from memorybank.core.write.plan import Plan
 from memorybank.core.write.proposals import ExitResult, apply_proposals, plan_apply
@@ -57,17 +57,7 @@ def topic(doc: Document) -> str:
 
 def mentioned_owners(bank: Bank, doc: Document, body: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Keys the note claims, or names (``retry_policy`` or "retry policy"), with their owners."""
-    text = " ".join([doc.title, doc.purpose, body]).lower()
-    found: dict[str, tuple[str, ...]] = {}
-    owners = bank.derived.owners
-    for key in doc.canonical_for:
-        found[key] = tuple(p for p in owners.get(key, ()) if p != doc.path)
-    for key, paths in owners.items():
-        if key in found:
-            continue
-        if key.lower() in text or key.replace("_", " ").lower() in text:
-            found[key] = tuple(p for p in paths if p != doc.path)
-    return tuple((key, paths) for key, paths in found.items() if paths)
+    return tuple(named_owners(bank, doc, body).items())
 
 
 def note_view(bank: Bank, entry: InboxEntry) -> NoteView:

@@ -32,6 +32,24 @@ from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
 
 STALE_DAYS = 14
+
+
+def named_owners(bank: Bank, note: Document, body: str) -> dict[str, tuple[str, ...]]:
+    """``canonical_for`` keys a note claims or names (``retry_policy``, or "retry policy" in its
+    title, purpose or body, as whole words), each with the other documents that own it."""
+    text = " ".join([note.title, note.purpose, body]).lower()
+    owners = bank.derived.owners
+    found: dict[str, tuple[str, ...]] = {}
+    for key, paths in owners.items():
+        others = tuple(p for p in paths if p != note.path)
+        if not others:
+            continue
+        spoken = re.escape(key.lower()).replace("_", "[_ ]")
+        if key in note.canonical_for or re.search(rf"(?<![\w-]){spoken}(?![\w-])", text):
+            found[key] = others
+    return found
+
+
 _LINK = re.compile(r"(\]\(\s*<?)([^)\s>]+)(>?(?:\s+\"[^\"]*\")?\s*\))")
 
 
@@ -192,6 +210,12 @@ def plan_promote(
     )
     composed = compose(bank, doc, link_notes, dry_run=dry_run, credentials_only=True)
     landing = composed.landing
+    for key, owners in named_owners(bank, note, body).items():
+        if key not in doc.canonical_for:
+            landing.warnings.append(
+                f'The note names "{key}", which {", ".join(owners)} owns: if it restates that fact, fold it '
+                "there rather than keep it in two places."
+            )
     landing.tx.write(
         RECORD,
         appended(bank.root, {"at": now_stamp(), "action": "promoted", "note": note.path, "title": title, "to": target}),

@@ -114,6 +114,18 @@ def test_promote_dry_run_writes_nothing(with_model):
     assert tree_snapshot(with_model.root) == before
 
 
+def test_a_promotion_warns_when_the_note_names_a_key_another_document_owns(with_model):
+    capture(with_model, name="restated.md", body="The document model is shared by every pane.\n")
+    capture(with_model, name="near.md", body="Each document modelled as a tree; see document_models.\n")
+    warned = promote(with_model, path="_inbox/restated.md", to="domain/restated.md", dry_run=True).warnings
+    assert 'The note names "document_model", which domain/model.md owns: if it restates that fact, fold it there' in (
+        " ".join(warned)
+    )
+    assert not any(
+        "document_model" in w for w in promote(with_model, path="_inbox/near.md", to="domain/near.md").warnings
+    )
+
+
 def test_discard_needs_a_reason_and_only_touches_the_inbox(with_model):
     capture(with_model, body="x")
     with pytest.raises(Refusal, match="reason. is required"):
