@@ -642,3 +642,26 @@ async def test_a_cancelled_promote_form_keeps_its_edits_until_ctrl_r_starts_over
         await settle(pilot)
         assert form.query_one("#promote-title", Input).value == "Service topology"
         assert "your edits from before" not in str(form.query_one(".dialog-note", Static).render())
+
+
+async def test_the_fold_form_offers_the_first_candidate_with_a_section_to_fold_into(triage_root):
+    bank = Bank.open(triage_root)
+    create(
+        bank,
+        path="engineering/service-topology.md",
+        doc_kind="engineering",
+        title="Service topology",
+        purpose="Which services exist and how they talk to each other.",
+        body="# Service topology\n\nThe API, the worker and the scheduler share one database.\n",
+        derived_from=["../product/context.md"],
+        status="active",
+    )
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/service-topology.md")
+        bare = [h.path for h in pane.view.candidates if not h.path.endswith("README.md")]
+        assert bare[0] == "engineering/service-topology.md"  # the router's first, with no ## section
+        await pilot.press("f")
+        assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
+        offered = app.screen.query_one("#fold-into", Input).value
+        assert offered and offered != bare[0] and app.screen.query_one("#fold-section", Select).value != Select.NULL

@@ -39,6 +39,7 @@ from memorybank.tui.triage import (
     foldable_body,
     note_view,
     preview_apply,
+    sections_of,
     suggested_promotion,
 )
 from memorybank.tui.widgets.fitted_table import Column, FittedTable
@@ -269,7 +270,9 @@ class InboxPane(BulkTriage, Pane):
         view = self._ready()
         if view is None:
             return
-        owner = next((h for h in view.candidates if not h.path.endswith("README.md")), None)
+        owner = next(
+            (h for h in view.candidates if not h.path.endswith("README.md") and sections_of(self.bank, h.path)), None
+        )
 
         def done(plan: FoldPlan | None) -> None:
             if plan is not None:
