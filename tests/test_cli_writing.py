@@ -277,3 +277,32 @@ def test_a_refusals_advice_names_the_command_and_flag_not_the_agents_tool(tmp_pa
     assert main(["set-field", "product/context.md", "canonical_for", "x", "--root", root]) == 1
     err = capsys.readouterr().err
     assert "memorybank set-status with --release-canonical" in err and "releaseCanonical" not in err
+
+
+def piped(monkeypatch, data: bytes) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_a_file_named_dash_is_standard_input_for_a_body_and_a_sections_text(tmp_path, capsys, monkeypatch):
+    root = seeded_root(tmp_path, capsys)
+    piped(monkeypatch, "## Notes\n\nFrom a pipe, with ünïcode.\n".encode())
+    args = ["create", "piped.md", "--inbox", "--title", "Piped", "--purpose", "A piped note.", "--body-file", "-"]
+    assert main([*args, "--root", root]) == 0
+    assert "From a pipe, with ünïcode." in (tmp_path / "memory_bank/_inbox/piped.md").read_text(encoding="utf-8")
+    piped(monkeypatch, b"Appended from a pipe.\n")
+    assert (
+        main(["update-section", "product/context.md", "Problem", "--append", "--content-file", "-", "--root", root])
+        == 0
+    )
+    assert "Appended from a pipe." in (tmp_path / "memory_bank/product/context.md").read_text(encoding="utf-8")
+    capsys.readouterr()
+    before = tree_snapshot(tmp_path)
+    piped(monkeypatch, b"\xff\xfe not text")
+    assert main([args[0], "other.md", *args[2:], "--root", root]) == 2
+    assert "Standard input is not UTF-8 text (byte 1); nothing was written." in capsys.readouterr().err
+    piped(monkeypatch, b"x")
+    assert main([*args, "--body", "y", "--root", root]) == 2
+    assert "give it or --body, not both" in capsys.readouterr().err
+    assert tree_snapshot(tmp_path) == before

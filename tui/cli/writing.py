@@ -12,10 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memorybank.core.errors import UsageError
 from memorybank.core.init import init, materialize_flows
 from memorybank.core.write.create import create
 from memorybank.core.write.edit import edit, update_section
 from memorybank.core.write.fields import set_field, set_status
+from memorybank.core.write.values import TEXT_LIMIT
 from memorybank.tui.cli.context import open_bank, root_path
 from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json, in_cli_words
@@ -27,6 +29,25 @@ def _csv(value: str | None) -> list[str] | None:
     if value is None:
         return None
     return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _text_or_file(inline: str | None, file: str | None, flag: str, inline_flag: str) -> tuple[str | None, str | None]:
+    """The inline text and the file to pass on; ``FILE`` ``-`` is standard input, read here (the
+    person running the command chose it, unlike a path an agent names, which core confines to
+    the project)."""
+    if file != "-":
+        return inline, file
+    if inline is not None:
+        raise UsageError(f"{flag} - reads standard input: give it or {inline_flag}, not both.")
+    if sys.stdin is None:
+        raise UsageError(f"{flag} - reads standard input, and this process has none.")
+    data = sys.stdin.buffer.read(4 * TEXT_LIMIT + 1)  # a character is at most four bytes of UTF-8
+    if len(data) > 4 * TEXT_LIMIT:
+        raise UsageError(f"Standard input holds more than the {TEXT_LIMIT:,} characters a write accepts.")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"Standard input is not UTF-8 text (byte {error.start + 1}); nothing was written.") from None
 
 
 def _json_flag(parser: argparse.ArgumentParser) -> None:
@@ -113,7 +134,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--must-not-define", metavar="KEYS", help="comma-separated must_not_define keys")
     p.add_argument("--status", help="draft (default), active or another declared status")
     p.add_argument("--body", help="the body (replaces the template's prose)")
-    p.add_argument("--body-file", metavar="FILE", help="read the body from this file (inside the project)")
+    p.add_argument(
+        "--body-file", metavar="FILE", help="read the body from this file (inside the project); - reads standard input"
+    )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="an extra frontmatter field")
     p.add_argument("--inbox", action="store_true", help="capture into _inbox/ as a draft note")
     _dry_run_flag(p)
@@ -157,7 +180,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("path", help=DOC_PATH)
     p.add_argument("section", help="the ## heading (exact or contained, case-insensitive)")
     p.add_argument("--content", help="the new text of the section")
-    p.add_argument("--content-file", metavar="FILE", help="read the new text from this file (inside the project)")
+    p.add_argument(
+        "--content-file",
+        metavar="FILE",
+        help="read the new text from this file (inside the project); - reads standard input",
+    )
     p.add_argument("--append", action="store_true", help="append instead of replacing")
     _dry_run_flag(p)
     _json_flag(p)
@@ -250,6 +277,7 @@ def _extras(pairs: list[str]) -> dict[str, str]:
 
 
 def run_create(args: argparse.Namespace) -> int:
+    body, body_file = _text_or_file(args.body, args.body_file, "--body-file", "--body")
     result = create(
         open_bank(args),
         path=args.path,
@@ -260,8 +288,8 @@ def run_create(args: argparse.Namespace) -> int:
         canonical_for=_csv(args.canonical),
         must_not_define=_csv(args.must_not_define),
         status=args.status,
-        body=args.body,
-        body_file=args.body_file,
+        body=body,
+        body_file=body_file,
         extra=_extras(args.set),
         inbox=args.inbox,
         dry_run=args.dry_run,
@@ -297,12 +325,13 @@ def run_edit(args: argparse.Namespace) -> int:
 
 
 def run_update_section(args: argparse.Namespace) -> int:
+    content, content_file = _text_or_file(args.content, args.content_file, "--content-file", "--content")
     result = update_section(
         open_bank(args),
         path=args.path,
         section=args.section,
-        content=args.content,
-        content_file=args.content_file,
+        content=content,
+        content_file=content_file,
         mode="append" if args.append else "replace",
         dry_run=args.dry_run,
     )
