@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from memorybank.core import clock
 from memorybank.core.bank import Bank
 from memorybank.core.errors import GitError, UsageError
 from memorybank.core.index import SKIPPED_DIRS
@@ -23,6 +24,11 @@ CHANGE_KINDS: tuple[str, ...] = ("added", "modified", "renamed", "deleted")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]|$)")
 _WALKING = re.compile(r"^(.*?)((?:~\d*|\^)+)$")
 """A ref that walks back from a base: ``HEAD~3``, ``main^^``, ``v1~``."""
+
+_AGO = re.compile(r"^(\d{1,5})\s*(d|days?|w|weeks?|months?|y|years?)(?:\s+ago)?$", re.IGNORECASE)
+"""``7d``, ``2w``, ``3 days ago``, ``1 month ago``: a span back from now (a month is 30 days, a
+year 365)."""
+_DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
 
 _MTIME_LIMITS = "they cannot tell a new document from an edited one, and cannot see deletions"
 
@@ -95,8 +101,22 @@ def parse_date(text: str) -> datetime:
         raise UsageError(f'"{text}" is too close to the calendar\'s ends to compare with; pass a later date.') from None
 
 
+def relative_moment(text: str) -> datetime | None:
+    """The moment ``7d``, ``2 weeks ago``, ``yesterday`` or ``today`` (its start, UTC) names, by the
+    product's clock; None for any other text."""
+    word = text.strip().lower()
+    if word in ("today", "yesterday"):
+        start = clock.now().replace(hour=0, minute=0, second=0, microsecond=0)
+        return start - timedelta(days=1) if word == "yesterday" else start
+    found = _AGO.match(word)
+    if found is None:
+        return None
+    return clock.now() - timedelta(days=int(found.group(1)) * _DAYS[found.group(2)[0]])
+
+
 def changes_since(bank: Bank, since: str) -> Changes:
-    """The documents that changed since a git ref (commit, tag, ``HEAD~N``) or an ISO date.
+    """The documents that changed since a git ref (commit, tag, ``HEAD~N``), an ISO date, or a span
+    back from now (``7d``, ``2 weeks ago``, ``yesterday``) that names no ref of the repository.
 
     Raises:
         UsageError: ``since`` is blank, or looks like a date and is not one.
@@ -104,17 +124,21 @@ def changes_since(bank: Bank, since: str) -> Changes:
     """
     text = (since or "").strip()
     if not text:
-        raise UsageError("`since` is required: an ISO date or a git ref.")
+        raise UsageError("`since` is required: a git ref, an ISO date, or a span such as 7d.")
     repo = find_repository(bank.root)
-    if is_date(text):
-        cutoff = parse_date(text)
+    ago = relative_moment(text)
+    if ago is not None and repo is not None and repo.has_commits() and _commit_of(repo, text) is not None:
+        ago = None  # a branch or tag of that name is what the caller means
+    if ago is not None or is_date(text):
+        cutoff = ago or parse_date(text)
         if repo is None:
             note = f"This bank is not in a git repository, so the delta comes from modification times: {_MTIME_LIMITS}."
             return _by_mtime(bank, text, cutoff, note)
         if not repo.has_commits():
             note = f"This repository has no commits yet, so the delta comes from modification times: {_MTIME_LIMITS}."
             return _by_mtime(bank, text, cutoff, note)
-        return _since_date(bank, repo, text, cutoff)
+        told = f"{text} ({cutoff.astimezone(UTC):%Y-%m-%d %H:%M} UTC)" if ago is not None else text
+        return _since_date(bank, repo, text, cutoff, told)
     if repo is None:
         if _WALKING.match(text):
             note = (
@@ -142,7 +166,7 @@ def _resolve_ref(repo: Repository, ref: str) -> tuple[str, str | None]:
     if commit is not None:
         return commit, None
     walking = _WALKING.match(ref)
-    not_a_commit = f'"{ref}" is not a commit in {repo.root}. Pass a valid ref or an ISO date.'
+    not_a_commit = f'"{ref}" is not a commit in {repo.root}. Pass a valid ref, an ISO date or a span such as 7d.'
     if walking is None:
         raise GitError(not_a_commit)
     base = walking.group(1) or "HEAD"
@@ -177,7 +201,8 @@ def _refuse_past_a_shallow_start(repo: Repository, since: str, first: str | None
     )
 
 
-def _since_date(bank: Bank, repo: Repository, since: str, cutoff: datetime) -> Changes:
+def _since_date(bank: Bank, repo: Repository, since: str, cutoff: datetime, told: str) -> Changes:
+    """``told``: the moment as a note names it (the date given, or a span with the date it reached)."""
     # Seconds since the epoch: git's own date parser gives up on years past 2100.
     seconds = int(cutoff.timestamp())
     found = ""
@@ -188,11 +213,11 @@ def _since_date(bank: Bank, repo: Repository, since: str, cutoff: datetime) -> C
     if found:
         full, date = found.split("\t")
         if datetime.fromisoformat(date) <= cutoff:
-            note = f"Measured from commit {full[:8]} ({date}), the last one before {since}."
+            note = f"Measured from commit {full[:8]} ({date}), the last one before {told}."
             return _by_git(bank, repo, since, full, note)
     _refuse_past_a_shallow_start(repo, since)
     empty = repo.succeeds("hash-object", "-t", "tree", os.devnull)
-    note = f"No commit is older than {since}, so every document in the bank counts as added."
+    note = f"No commit is older than {told}, so every document in the bank counts as added."
     return _by_git(bank, repo, since, (empty or EMPTY_TREE).strip(), note, base_is_commit=False)
 
 

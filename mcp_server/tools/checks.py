@@ -60,7 +60,7 @@ def register(server: BankServer) -> None:
 
     @tool(server, read_only=True)
     def bank_changed(
-        since: Annotated[str, Field(min_length=3, description="A git ref (HEAD~5, a tag) or an ISO date")],
+        since: Annotated[str, Field(min_length=1, description="A git ref (HEAD~5, a tag), an ISO date or a span (7d)")],
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> Changes:

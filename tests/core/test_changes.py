@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from memorybank.core import clock
 from memorybank.core.bank import Bank
 from memorybank.core.changes import changes_since, parse_date
 from memorybank.core.errors import GitError, UsageError
@@ -94,7 +95,9 @@ def test_a_commit_hash_and_a_tag_are_refs_too(repo):
 
 
 def test_a_ref_naming_nothing_is_an_error_that_says_so(repo):
-    with pytest.raises(GitError, match=r'"no-such-branch" is not a commit in .*Pass a valid ref or an ISO date'):
+    with pytest.raises(
+        GitError, match=r'"no-such-branch" is not a commit in .*Pass a valid ref, an ISO date or a span such as 7d'
+    ):
         changes_since(Bank.open(repo / "memory_bank"), "no-such-branch")
     with pytest.raises(GitError, match="is not a commit"):
         changes_since(Bank.open(repo / "memory_bank"), "no-such-branch~2")
@@ -224,7 +227,7 @@ def test_changes_outside_the_bank_are_not_listed(repo):
 
 
 def test_a_blank_since_is_a_usage_error(repo):
-    with pytest.raises(UsageError, match="`since` is required: an ISO date or a git ref."):
+    with pytest.raises(UsageError, match="`since` is required: a git ref, an ISO date, or a span such as 7d."):
         changes_since(Bank.open(repo / "memory_bank"), "  ")
 
 
@@ -299,3 +302,29 @@ def test_a_shallow_clone_says_its_history_is_cut_instead_of_a_false_delta(shallo
 def test_a_shallow_clone_answers_what_its_history_holds(shallow):
     result = changes_since(Bank.open(shallow / "memory_bank"), "2026-03-02")
     assert result.mode == "git" and summary(result) == []
+
+
+@pytest.mark.parametrize("span", ["45d", "45 days ago", "6w", "1 month ago", "45D"])
+def test_a_span_back_from_now_is_a_date_by_the_products_clock(repo, span):
+    first = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
+    with clock.pinned("2026-03-20T12:00:00+00:00"):  # 45 days back: 2026-02-03, between the commits
+        result = changes_since(Bank.open(repo / "memory_bank"), span)
+    assert result.mode == "git" and result.base == first and result.since == span
+    assert result.note.startswith(
+        f"Measured from commit {first[:8]} (2026-01-10T09:00:00+00:00), the last one before {span} ("
+    )
+
+
+def test_yesterday_and_today_start_at_midnight_utc(repo):
+    second = git(repo, "rev-parse", "HEAD").strip()
+    with clock.pinned("2026-03-02T08:00:00+00:00"):
+        assert changes_since(Bank.open(repo / "memory_bank"), "yesterday").base != second  # from 03-01 00:00
+        assert changes_since(Bank.open(repo / "memory_bank"), "today").base == second
+
+
+def test_a_branch_named_like_a_span_is_the_branch(repo):
+    second = git(repo, "rev-parse", "HEAD").strip()
+    with clock.pinned("2026-03-03T08:00:00+00:00"):
+        assert changes_since(Bank.open(repo / "memory_bank"), "1d").base == second  # from 03-02 08:00
+        git(repo, "branch", "1d", "HEAD~1")
+        assert changes_since(Bank.open(repo / "memory_bank"), "1d").base != second

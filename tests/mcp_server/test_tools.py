@@ -123,7 +123,9 @@ async def test_changed_by_date_and_a_ref_outside_git(open_session, reference_roo
         changes = await s.call("bank_changed", since="2000-01-01")
         assert changes["mode"] == "mtime" and changes["changes"]
         assert "not inside a git repository" in await s.refusal("bank_changed", since="main~3x")
-        assert "at least 3 characters" in await s.refusal("bank_changed", since="x")
+        assert "at least 1 character" in await s.refusal("bank_changed", since="")
+        span = await s.call("bank_changed", since="7d")
+        assert span["mode"] == "mtime" and span["since"] == "7d"
 
 
 # -- seeding ------------------------------------------------------------------------------------

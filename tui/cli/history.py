@@ -115,11 +115,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         epilog=examples(
             "memorybank changed HEAD~3",
             "memorybank changed 2026-05-01",
+            "# the last week (7d, 2w, '3 days ago', yesterday)",
+            "memorybank changed 7d",
             "# what a branch changed in the bank",
             "memorybank changed main --json",
         ),
     )
-    changed.add_argument("since", help="a git ref (commit, tag, HEAD~5) or an ISO date (2026-08-01)")
+    changed.add_argument(
+        "since", help="a git ref (commit, tag, HEAD~5), an ISO date (2026-08-01) or a span back from now (7d, 2w)"
+    )
     changed.add_argument("--json", action="store_true", help="print JSON")
     changed.set_defaults(handler=run_changed)
 

@@ -47,7 +47,9 @@ class ChangesPane(Pane):
         Binding("slash", "since", "Since…", key_display="/", priority=True),
     ]
     EXTRA_KEYS = (("Enter", "open the document"),)
-    COMMANDS_OFFERED = (PaletteCommand("Changes: since a ref or a date", "HEAD~5, main, v1.2, 2026-05-01", "since"),)
+    COMMANDS_OFFERED = (
+        PaletteCommand("Changes: since a ref or a date", "HEAD~5, main, v1.2, 2026-05-01, 7d", "since"),
+    )
 
     class ChangeChosen(DocumentChosen):
         """A changed document was chosen: open it."""
@@ -64,7 +66,7 @@ class ChangesPane(Pane):
         with Horizontal(classes="query-row"):
             yield Label("Since", classes="row-label")
             yield SteadyInput(
-                DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main) or a date (2026-05-01)", id="changes-since"
+                DEFAULT_SINCE, placeholder="a git ref (HEAD~5, main), a date (2026-05-01) or 7d", id="changes-since"
             )
         yield Static("Reading git history…", id="changes-summary", classes="pane-heading whole")
         yield FittedTable(
