@@ -35,6 +35,12 @@ class History:
             del self.visits[0]
         self.at = len(self.visits) - 1
 
+    def stand(self, visit: Visit) -> None:
+        """The visit on screen is now at ``visit`` (the reader moved in it): back and forward return
+        there, not to where it was opened."""
+        if 0 <= self.at < len(self.visits) and self.visits[self.at].path == visit.path:
+            self.visits[self.at] = visit
+
     def back(self) -> Visit | None:
         if self.at <= 0:
             return None

@@ -363,6 +363,28 @@ async def test_back_and_forward_walk_the_documents_opened(demo_source):
         assert pane.opened.doc.path == "domain/tax-model.md"
 
 
+async def test_back_returns_to_the_section_and_source_line_the_reader_left_not_where_it_opened(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "domain/invoicing-rules.md", section="Numbering")
+        tree = pane.query_one("#doc-outline", Tree)
+        third = tree.root.children[1].children[2]
+        tree.move_cursor(third)  # the reader moves on to the third section
+        await settle(pilot)
+        left_at = pane.section.title
+        assert left_at != "Numbering"
+        await open_doc(app, pilot, "ops/monitoring.md", line=3)  # the source view, at line 3
+        pane.query_one("#doc-source", TextArea).move_cursor((pane.place()[2] - pane.source_start + 4, 0))
+        await open_doc(app, pilot, "domain/tax-model.md")
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert pane.opened.doc.path == "ops/monitoring.md" and pane.source_mode and pane.place()[2] == 7
+        await pilot.press("alt+left")
+        await settle(pilot)
+        assert pane.opened.doc.path == "domain/invoicing-rules.md" and pane.section.title == left_at
+
+
 async def test_m_in_the_source_view_loads_every_line_and_keeps_the_cursors_line(demo_bank):
     write_plan(demo_bank)
     app = make_app(demo_bank, poll_seconds=0)

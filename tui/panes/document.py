@@ -39,8 +39,6 @@ from textual.reactive import reactive
 from textual.widgets import ContentSwitcher, Static, TextArea, Tree
 
 EMPTY = "No document open: choose one in Route, Search or Findings, or press ctrl+o."
-
-
 MIN_OUTLINE = 16
 """The narrowest the outline goes (< narrows it, > widens it)."""
 WINDOW = 80
@@ -54,8 +52,6 @@ SOURCE_BEFORE = 60
 """Lines kept above the line the source view opens at."""
 SOURCE_ABOVE = 3
 """Lines shown above the line the source view opens at."""
-
-
 ELSEWHERE = "ctrl+o jumps to another document; alt+← goes back to the one before."
 
 
@@ -173,6 +169,13 @@ class DocumentPane(Pane):
                 rendered = self.query_one("#doc-rendered", MarkdownView)
                 self._place = (self.shown_lines, self.shown_source, rendered.scroll_offset.y, self._source_place())
             self.run_core(lambda: read_opened(self.bank, path), self._opened, failed=self._failed)
+
+    def place(self) -> tuple[str, str | None, int | None] | None:
+        """Where the reader stands: document, section shown, source cursor line (when shown)."""
+        if self.opened is None or self.path is None:
+            return None
+        source = self._source_place()
+        return self.path, self.section.title if self.section else None, source[0] if source else None
 
     def _source_place(self) -> tuple[int, int] | None:
         """The raw lines of the source view's cursor and of its first row on screen."""

@@ -350,12 +350,20 @@ class WorkbenchScreen(Screen[None]):
     ) -> None:
         """Show a document in the Document pane; the graph follows it. Each opening is a step that
         back and forward (alt+← / alt+→) walk, as in a browser."""
+        self._note_place()
         if remember:
             self.history.visit(Visit(path, section, line))
         document: Any = self.pane("document")
         document.when_mounted(partial(document.open, path, section=section, line=line))
         self._set_graph_root(path)
         self.show_pane("document")
+
+    def _note_place(self) -> None:
+        """Back and forward return to where the reader left a document, not where it opened."""
+        document: Any = self._panes.get("document")
+        place = document.place() if document is not None and document.is_mounted else None
+        if place is not None:
+            self.history.stand(Visit(*place))
 
     def action_back(self) -> None:
         self._go(self.history.back())
