@@ -56,6 +56,12 @@ class SectionNotFound(BankError):
     reason = "section-not-found"
 
 
+class SectionAmbiguous(SectionNotFound):
+    """A section name that is part of several headings and the whole of none."""
+
+    reason = "section-ambiguous"
+
+
 class Refusal(BankError):
     """A gate refused a write. Nothing was written."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memorybank.core.bank import Bank
-from memorybank.core.errors import BankError, SectionNotFound, UsageError
+from memorybank.core.errors import BankError, SectionAmbiguous, SectionNotFound, UsageError
 from memorybank.core.model import Document, Section
 from memorybank.core.parse import jsonable
 from memorybank.core.versions import version_of
@@ -35,19 +35,38 @@ def normalise_heading(text: str) -> str:
     return " ".join(_WORDS.findall(text.lower())).replace("_", " ")
 
 
+PARTIAL_LETTERS = 3
+"""The fewest letters a part of a heading may name it by."""
+
+
 def find_section(doc: Document, name: str) -> Section | None:
-    """The section a caller means: the first exact match of the normalised name across all
-    headings, else the first heading that contains it."""
+    """The section a caller means: the first heading equal to the name (case, punctuation and the
+    leading ``##`` aside), else the one heading holding it at the start of a word (three letters at
+    least: ``последств``, ``setup``), else the one of those it begins (``решени`` names "Решение",
+    not "Драйверы решения").
+
+    Raises:
+        SectionAmbiguous: the name starts words in several headings and begins none or several of
+            them, since a write must not guess.
+    """
     wanted = normalise_heading(name)
     if not wanted:
         return None
-    for section in doc.sections:
-        if normalise_heading(section.title) == wanted:
+    titles = [(section, normalise_heading(section.title)) for section in doc.sections]
+    for section, title in titles:
+        if title == wanted:
             return section
-    for section in doc.sections:
-        if wanted in normalise_heading(section.title):
-            return section
-    return None
+    if len(wanted) < PARTIAL_LETTERS:
+        return None
+    holding = [(section, title) for section, title in titles if title.startswith(wanted) or f" {wanted}" in title]
+    if len(holding) > 1:
+        holding = [(section, title) for section, title in holding if title.startswith(wanted)] or holding
+    if len(holding) > 1:
+        listed = " | ".join(section.title for section, _ in holding)
+        raise SectionAmbiguous(
+            f'Section "{name}" is part of {len(holding)} headings of {doc.path}: {listed}. Give the one meant in full.'
+        )
+    return holding[0][0] if holding else None
 
 
 def section_missing(doc: Document, name: str) -> SectionNotFound:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from memorybank.core.bank import Bank
-from memorybank.core.errors import NotADocument, SectionNotFound, UsageError
+from memorybank.core.errors import NotADocument, SectionAmbiguous, SectionNotFound, UsageError
 from memorybank.core.read import BATCH_CEILING, read_document, read_many
 
 from tests.conftest import FIXTURES
@@ -29,6 +29,36 @@ def test_exact_heading_match_wins_over_a_containing_one(fixture_bank, write_file
     write_file(root, "x.md", "# X\n## Setup details\none\n## Setup\ntwo\n")
     result = read_document(Bank.open(root), "x.md", section="setup")
     assert result.section == "Setup" and "two" in result.content
+
+
+ADR = "# ADR-6\n## Драйверы решения\none\n## Решение (accepted 2026-04-14)\ntwo\n## Последствия\nthree\n"
+
+
+def test_a_part_of_one_heading_names_it_and_of_several_names_the_one_it_begins(fixture_bank, write_file):
+    root = fixture_bank()
+    write_file(root, "adr.md", ADR)
+    bank = Bank.open(root)
+    assert read_document(bank, "adr.md", section="## последствия").section == "Последствия"
+    assert read_document(bank, "adr.md", section="драйверы").section == "Драйверы решения"
+    assert read_document(bank, "adr.md", section="решени").section == "Решение (accepted 2026-04-14)"
+
+
+@pytest.mark.parametrize("name", ["ы", "ия", "шение", "ре"])
+def test_a_name_inside_a_word_or_under_three_letters_names_no_section(fixture_bank, write_file, name):
+    root = fixture_bank()
+    write_file(root, "adr.md", ADR)
+    with pytest.raises(SectionNotFound, match=rf'Section "{name}" not found in adr.md. Available: Драйверы решения'):
+        read_document(Bank.open(root), "adr.md", section=name)
+
+
+def test_a_name_that_begins_several_headings_is_refused_with_them_listed(fixture_bank, write_file):
+    root = fixture_bank()
+    write_file(root, "x.md", "# X\n## Setup details\none\n## Setup steps\ntwo\n## Teardown\nthree\n")
+    with pytest.raises(
+        SectionAmbiguous,
+        match=r'Section "setup" is part of 2 headings of x.md: Setup details \| Setup steps. Give the one meant in full.',
+    ):
+        read_document(Bank.open(root), "x.md", section="setup")
 
 
 def test_a_missing_section_lists_the_real_ones(bank):

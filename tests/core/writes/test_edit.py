@@ -6,7 +6,7 @@ import os
 
 import pytest
 from memorybank.core.bank import Bank
-from memorybank.core.errors import NotADocument, PathRefused, Refusal, SectionNotFound, UsageError
+from memorybank.core.errors import NotADocument, PathRefused, Refusal, SectionAmbiguous, SectionNotFound, UsageError
 from memorybank.core.init import materialize_flows
 from memorybank.core.validate import validate
 from memorybank.core.write.create import create
@@ -72,6 +72,8 @@ def test_update_section_refusals(seeded):
     before = tree_snapshot(seeded.root)
     with pytest.raises(SectionNotFound, match=r"not found.*Available: Problem \| Who It Is For"):
         update_section(seeded, path=CONTEXT, section="Nope", content="x")
+    with pytest.raises(SectionAmbiguous, match=r"part of 2 headings.*What Must Be Tested \| What Is Verified Manually"):
+        update_section(seeded, path=POLICY, section="what", content="x")  # a write never guesses which
     with pytest.raises(NotADocument, match="Not a document of this bank"):
         update_section(seeded, path="nope.md", section="A", content="x")
     with pytest.raises(Refusal, match="is a template"):
