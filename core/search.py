@@ -19,6 +19,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.body_index import (
     BM25_K1,
     EXACT_WEIGHT,
+    FRAGMENT_WEIGHT,
     INFLECTED_WEIGHT,
     TRANSLATED_WEIGHT,
     BodyIndex,
@@ -128,6 +129,8 @@ def search(
         allowed = admitted(index, doc_kind, layer, status)
         per_concept = [index.docs_with(c.variants) & allowed for c in concepts]
         strict = set.intersection(*per_concept) if per_concept else set()
+        whole = [index.docs_with({t: w for t, w in c.variants.items() if w > FRAGMENT_WEIGHT}) for c in concepts]
+        complete = strict & set.intersection(*whole) if whole else set()  # no concept met only in pieces
         pool = strict or set().union(*per_concept)
         said = " ".join(tokens) == literal  # the words are all the query says: a literal holds them all
         written = _as_written(literal) if literal else None
@@ -161,7 +164,7 @@ def search(
                     int(round_half_up(count / EXACT_WEIGHT, 0)),
                 )
             )
-        broadened = (len(concepts) > 1 and not strict or not said) and not verbatim  # hits lack the query as written
+        broadened = (not complete or not said) and not verbatim  # hits lack the query as written
         return SearchResult(query, tuple(hits), broadened, matched=len(ranked))
 
 

@@ -53,6 +53,24 @@ def test_what_holds_none_of_it_as_written_is_flagged(bank):
     assert result.hits and result.broadened  # only pieces of it ("v0") were found
 
 
+def test_an_identifier_met_only_in_pieces_is_flagged_and_one_met_whole_is_not(tmp_path):
+    bank = small_bank(
+        tmp_path / "ids",
+        {
+            "features.md": doc(
+                "Features", "The list.", "FT-014 ships first; 099 requests were counted; ft means feet.\n"
+            ),
+            "ft-051.md": doc("FT-051", "Self-update.", "FT-051 replaces the update command.\n"),
+            "env.md": doc("Env", "Variables.", "The memory bank reads a token from the environment.\n"),
+        },
+    )
+    for absent in ("FT-099", "MEMORY_BANK_TOKEN"):
+        result = search(bank, absent)
+        assert result.hits and result.broadened, absent  # "ft" and "099", "memory", "bank", "token" apart
+    present = search(bank, "FT-051")
+    assert paths(present)[0] == "ft-051.md" and not present.broadened
+
+
 def test_the_excerpt_of_a_long_line_shows_the_match(bank):
     excerpt = search(bank, "MatrixSession").hits[0].excerpt
     assert "MatrixSession" in excerpt and excerpt.startswith("...") and len(excerpt) <= EXCERPT_CHARS

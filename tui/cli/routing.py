@@ -189,7 +189,7 @@ def format_search(result: SearchResult) -> str:
         return CLI_HINTS.get(result.hint or "", result.hint) or "No match."
     lines = []
     if result.broadened:
-        lines.append("(no document holds every word; showing documents that hold some of them)")
+        lines.append("(no document holds the query as written; showing documents that hold some of its words)")
     if result.matched > len(result.hits):
         lines.append(f"(the first {len(result.hits)} of {result.matched} documents; --limit shows more)")
     for rank, hit in enumerate(result.hits, start=1):

@@ -119,7 +119,7 @@ class SearchPane(Pane):
             text = Text(f"the first {shown} of {result.matched} documents", style="bold")
             text.append("  ·  add a word to narrow them", style="italic")
         if result.broadened:
-            text.append("  ·  no document holds every word; these hold some", style="italic")
+            text.append("  ·  no document holds it as written; these hold some of its words", style="italic")
         if result.hint and not result.hits:
             text.append(f"  ·  {workbench_hint(result.hint)}", style="italic")
         summary.update(text)
