@@ -89,7 +89,7 @@ async def test_explain_shows_the_score_breakdown(demo_source):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.screen.query_one("#route-question").value = "why postgres for jobs"
-        await pilot.press("enter", "x")
+        await pilot.press("enter", "ctrl+y")
         await settle(pilot)
         assert isinstance(app.screen, ExplainDialog)
         assert app.screen.hit.path == "adr/ADR-20260105T100000Z-postgres-job-queue.md"
@@ -103,7 +103,7 @@ async def test_pinning_previews_confirms_and_writes_through_the_gates(demo_bank,
         notes = Notes(app, monkeypatch)
         await settle(pilot)
         app.screen.query_one("#route-question").value = "how are credit notes numbered"
-        await pilot.press("enter", "p")
+        await pilot.press("enter", "ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmDialog)
         assert "Creates dna/route-checks.md" in app.screen.body
@@ -120,28 +120,31 @@ async def test_cancelling_a_pin_writes_nothing(demo_bank):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.screen.query_one("#route-question").value = "deploy rollback"
-        await pilot.press("enter", "p")
+        await pilot.press("enter", "ctrl+s")
         await settle(pilot)
         await pilot.press("n")
         await settle(pilot)
     assert not (demo_bank / "dna" / "route-checks.md").exists()
 
 
-async def test_a_word_typed_into_the_results_never_confirms_a_pin(demo_bank):
-    """ "pay" typed where the results have focus: p opens the pin, a is stray typing, so y only
-    re-arms the confirmation; a second y, pressed on purpose, writes."""
+async def test_every_letter_typed_into_the_results_goes_on_the_question(demo_bank):
+    """ "pdf" and "xml" typed where the results have focus: p and x were the pin and explain keys and
+    vanished from the question; now every letter lands, and ctrl+s pins from the box itself."""
     app = make_app(demo_bank, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.screen.query_one("#route-question").value = "how are credit notes numbered"
-        await pilot.press("enter", "p", "a", "y", "enter")  # "pay", then Enter
+        box = app.screen.query_one("#route-question")
+        box.value = "invoice export"
+        await pilot.press("enter", "space", "p", "d", "f", "space", "x", "m", "l")
+        await settle(pilot)
+        assert box.value == "invoice export pdf xml" and not isinstance(app.screen, ConfirmDialog)
+        box.value = "how are credit notes numbered"
+        await settle(pilot)
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmDialog)
-        assert not (demo_bank / "dna" / "route-checks.md").exists()
-        await pilot.press("y")  # on purpose: once to re-arm it, once to write
         await pilot.press("y")
         await settle(pilot)
-        assert not isinstance(app.screen, ConfirmDialog)
     assert "| how are credit notes numbered |" in (demo_bank / "dna" / "route-checks.md").read_text()
 
 

@@ -43,7 +43,7 @@ def test_explain_dialog(snap_compare, demo_source):
         await settle(pilot)
         pilot.app.screen.query_one(RoutePane).ask("why postgres for jobs")
         await settle(pilot)
-        await pilot.press("escape", "x")
+        await pilot.press("escape", "ctrl+y")
         await settle(pilot)
 
     assert snap_compare(app_on(demo_source), terminal_size=SIZE, run_before=run_before)

@@ -60,8 +60,9 @@ class RoutePane(Pane):
     TITLE = "Route"
     SUMMARY = "Ask a question and see which documents answer it"
     BINDINGS = [
-        Binding("x", "explain", "Explain"),
-        Binding("p", "pin", "Pin answer"),
+        # Not letters: whatever is typed in the results goes on the question ("tax", "pdf").
+        Binding("ctrl+y", "explain", "Explain (why)"),
+        Binding("ctrl+s", "pin", "Pin answer"),
         Binding("down", "results", "Results", show=False),
         Binding("escape", "switch_focus", "Question/results", show=False),
     ]
