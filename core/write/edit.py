@@ -20,6 +20,7 @@ from memorybank.core.layers import parse_layer_tables
 from memorybank.core.model import Contract, Document
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
+from memorybank.core.versions import version_of
 from memorybank.core.write import firewall, values
 from memorybank.core.write.gates import Planned, content_from, execute
 from memorybank.core.write.plan import unchanged_since_read
@@ -39,6 +40,8 @@ class EditResult:
     bytes_after: int
     context: str
     section: str | None = None
+    version: str = ""
+    """The document's version after the edit (its ``ifVersion`` for the next write)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,8 @@ class SectionUpdateResult:
     bytes_before: int
     bytes_after: int
     preview: str
+    version: str = ""
+    """The document's version after the update (its ``ifVersion`` for the next write)."""
 
 
 def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
@@ -250,6 +255,7 @@ def plan_edit(
             bytes_after=len(after),
             context=context,
             section=chosen.title if chosen else None,
+            version=version_of(after),
         ),
         tx,
     )
@@ -336,6 +342,7 @@ def plan_update_section(
             bytes_before=len(raw.original),
             bytes_after=len(after),
             preview=values.clip("\n".join(block[:PREVIEW_LINES])),
+            version=version_of(after),
         ),
         tx,
     )

@@ -320,7 +320,10 @@ def run_edit(args: argparse.Namespace) -> int:
         f" :: {result.section}" if result.section else ""
     )
     return _print_write(
-        verb, result, args, [f"bytes: {result.bytes_before} -> {result.bytes_after}", "", result.context]
+        verb,
+        result,
+        args,
+        [f"bytes: {result.bytes_before} -> {result.bytes_after}", f"version: {result.version}", "", result.context],
     )
 
 
@@ -336,7 +339,9 @@ def run_update_section(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
     )
     verb = f"{'WOULD UPDATE' if result.dry_run else 'UPDATED'} {result.path} :: {result.section} ({result.mode})"
-    return _print_write(verb, result, args, [f"bytes: {result.bytes_before} -> {result.bytes_after}"])
+    return _print_write(
+        verb, result, args, [f"bytes: {result.bytes_before} -> {result.bytes_after}", f"version: {result.version}"]
+    )
 
 
 def run_set_status(args: argparse.Namespace) -> int:

@@ -278,3 +278,15 @@ def test_appending_to_a_section_closed_by_a_rule_keeps_the_rule_last(tmp_path, w
     bank = Bank.open(tmp_path)
     update_section(bank, path="s.md", section="One", content="appended", mode="append")
     assert (tmp_path / "s.md").read_text().endswith("A heading, not a rule\n---\n\nappended\n")
+
+
+def test_a_write_answers_the_new_version_so_the_next_one_can_chain_on_it(seeded):
+    from memorybank.core.read import read_document
+
+    first = read_document(seeded, CONTEXT).version
+    done = edit(seeded, path=CONTEXT, find="Describe the problem", replace="State the problem", if_version=first)
+    assert done.version == read_document(seeded, CONTEXT).version != first
+    updated = update_section(seeded, path=CONTEXT, section="Problem", content="Shorter.", if_version=done.version)
+    assert updated.version == read_document(seeded, CONTEXT).version
+    dry = edit(seeded, path=CONTEXT, find="Shorter.", replace="Short.", if_version=updated.version, dry_run=True)
+    assert dry.version != updated.version == read_document(seeded, CONTEXT).version  # what it would be
