@@ -8,6 +8,7 @@ create writes nothing, not even the section index it would have needed.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,24 @@ def _body(title: str, supplied: str | None, inherited: Inherited, warnings: list
     return f"# {title}\n"
 
 
-def _target(bank: Bank, path: str, inbox: bool) -> tuple[str, bool]:
-    target = bank.resolve(path)
+NOTE_NAME_CHARS = 60
+
+
+def _note_name(bank: Bank, title: str) -> str:
+    """An ``_inbox/`` path for a note captured without one: its title's words, a number added when
+    the name is taken."""
+    slug = re.sub(r"[\W_]+", "-", title.lower()).strip("-")[:NOTE_NAME_CHARS].strip("-") or "note"
+    for number in range(1, 1000):
+        candidate = f"{INBOX}{slug}{'' if number == 1 else f'-{number}'}.md"
+        if candidate not in bank.documents and not (bank.root / candidate).exists():
+            return candidate
+    raise Refusal(f"Every note name for {title!r} is taken; give the note a path.", reason="exists")
+
+
+def _target(bank: Bank, path: str | None, inbox: bool, title: str) -> tuple[str, bool]:
+    if inbox and not (path or "").strip():
+        return _note_name(bank, title), True
+    target = bank.resolve(path or "")
     if inbox or target.startswith(INBOX):
         return (target if target.startswith(INBOX) else INBOX + target.rsplit("/", 1)[-1]), True
     return target, False
@@ -95,7 +112,7 @@ def _target(bank: Bank, path: str, inbox: bool) -> tuple[str, bool]:
 def plan_create(
     bank: Bank,
     *,
-    path: str,
+    path: str | None = None,
     title: str,
     purpose: str,
     doc_kind: str = "",
@@ -123,13 +140,15 @@ def plan_create(
     canonical_for = values.scalars("canonicalFor", canonical_for)
     must_not_define = values.scalars("mustNotDefine", must_not_define)
     extras = _clean_extra(extra)
-    target, inbox = _target(bank, path, inbox)
-    check_target(bank, target, path)
+    target, inbox = _target(bank, path, inbox, title)
+    check_target(bank, target, path or target)
     if not inbox and not doc_kind:
         raise Refusal("`docKind` is required: it chooses the template and the section.", reason="required")
     supplied = content_from(bank, body, body_file, "body", cwd=cwd)
     inherited = Inherited(None) if inbox else inherit(bank, doc_kind, target, placeholders="warn")
     warnings = inherited.warnings + inherited.placeholder_warnings
+    if inbox and (path or "").strip() and not bank.resolve(path or "").startswith(INBOX):
+        warnings.append(f"A note is captured into {INBOX}: {path} became {target}.")
     if inherited.template is None and not inbox:
         warnings.append(f'No template matched doc_kind "{doc_kind}"; wrote a minimal document instead.')
     forbidden = _clean(must_not_define) or inherited.must_not_define()

@@ -32,11 +32,13 @@ def register(server: BankServer) -> None:
 
     @tool(server, read_only=False)
     def bank_create(
-        docKind: Annotated[str, Field(description="Chooses template and section")],
-        path: Annotated[str, Field(description="New bank path, e.g. adr/ADR-20260101T120000Z-name.md")],
         title: Annotated[str, Field(min_length=1)],
         purpose: Annotated[str, Field(min_length=1, description="When to read it: routing ranks on it")],
         ctx: Context,
+        docKind: Annotated[str, Field(description="Picks template and section (not for inbox)")] = "",
+        path: Annotated[
+            str | None, Field(description="Bank path, e.g. adr/ADR-20260101T120000Z-name.md (inbox: from title)")
+        ] = None,
         derivedFrom: Annotated[StrList | None, Field(description="Upstream paths, relative to the new file")] = None,
         canonicalFor: Annotated[StrList | None, Field(description="Fact keys it owns (one owner each)")] = None,
         mustNotDefine: StrList | None = None,
@@ -47,9 +49,9 @@ def register(server: BankServer) -> None:
         inbox: Annotated[bool, Field(description="Capture a note into _inbox/ (draft, unregistered)")] = False,
         dryRun: bool = False,
     ) -> CreateResult:
-        """Create a document from its template and register it in the nearest section index, in one write.
-        Refused: a taken path, a derived_from that doesn't resolve, a canonical_for key another document owns,
-        an active document without derived_from where dna/ requires one."""
+        """Create a document from its template and register it in its section index, in one write.
+        Refused: a taken path, an unresolved derived_from, a canonical_for key owned elsewhere, an active
+        document without derived_from where dna/ requires one."""
         return create(
             bank,
             path=path,

@@ -173,6 +173,8 @@ async def test_create_registers_and_stamps_captures_with_the_client(open_session
             "bank_create", docKind="domain", path="idea.md", title="Idea", purpose="A thought.", inbox=True
         )
         assert note["path"] == "_inbox/idea.md" and note["frontmatter"]["captured_by"] == "pytest-agent"
+        bare = await s.call("bank_create", title="Retry budget", purpose="What we saw.", body="Three.", inbox=True)
+        assert bare["path"] == "_inbox/retry-budget.md"  # no kind to invent, no path to choose
         assert (await s.call("bank_validate"))["total"] == 0
 
 

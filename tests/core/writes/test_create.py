@@ -400,3 +400,13 @@ def test_a_relative_body_file_outside_the_project_says_where_relative_paths_are_
             body_file="notes.md",
             cwd=tmp_path.parent,  # the project is the bank's parent folder: this is above it
         )
+
+
+def test_a_note_needs_no_kind_and_no_path_and_a_place_outside_the_inbox_is_said_to_move(seeded):
+    first = create(seeded, title="Cache TTL: 5 min?", purpose="What we saw.", inbox=True, body="Seen in prod.")
+    again = create(seeded, title="Cache TTL: 5 min?", purpose="Seen again.", inbox=True, body="Twice.")
+    assert (first.path, again.path) == ("_inbox/cache-ttl-5-min.md", "_inbox/cache-ttl-5-min-2.md")
+    moved = create(seeded, path="ops/x.md", title="X", purpose="X.", inbox=True, body="x")
+    assert moved.path == "_inbox/x.md" and "A note is captured into _inbox/: ops/x.md became _inbox/x.md." in (
+        moved.warnings
+    )
