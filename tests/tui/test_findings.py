@@ -120,3 +120,20 @@ async def test_a_slash_and_what_follows_it_in_one_burst_land_in_the_box(demo_sou
         assert box.has_focus and box.value == "adr"
         await pilot.press("slash", "x")  # in the box, / is a character
         assert box.value == "adr/x"
+
+
+async def test_a_rules_heading_describes_the_rule_not_the_finding_shown_before(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await findings(app, pilot)
+        tree = pane.query_one("#findings-tree", Tree)
+        tree.focus()
+        assert "missing-derived-from (error)" in str(pane.query_one("#findings-rule-doc").render())  # the first finding
+        tree.move_cursor(tree.root.children[1])  # the unregistered-doc heading
+        await settle(pilot)
+        detail = str(pane.query_one("#findings-rule-doc").render())
+        assert detail.startswith("unregistered-doc  1 finding under this rule") and "missing-derived" not in detail
+        assert pane.selected is None
+        await pilot.press("enter")  # a heading opens no document
+        await settle(pilot)
+        assert app.screen.query_one(FindingsPane).is_on_screen

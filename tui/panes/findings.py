@@ -143,7 +143,7 @@ class FindingsPane(Pane):
             label = Text("✗ " if error else "⚠ ", style="bold red" if error else "bold yellow")
             label.append(name, style="bold")
             label.append(f"  {len(found)} {found[0].severity}{'s' if len(found) > 1 else ''}", style="dim")
-            group = tree.root.add(label, data=None, expand=True)
+            group = tree.root.add(label, data=name, expand=True)  # a rule's heading holds its name
             room = max((tree.size.width or self.app.size.width) * 3 // 5, 24)  # the rest for the message
             for finding in found:
                 where = cut_path(finding.path, room) + (f":{finding.line}" if finding.line else "")
@@ -177,15 +177,26 @@ class FindingsPane(Pane):
             text.append(rule.doc.replace("``", "`"), style="dim")
         doc.update(text)
 
+    def _describe_rule(self, name: str, shown: int) -> None:
+        """A rule's heading: what the rule checks, not the finding last shown."""
+        rule = RULES.get(name)
+        text = Text(name, style="bold")
+        text.append(f"  {count(shown, 'finding')} under this rule\n", style="dim")
+        if rule is not None:
+            text.append(rule.doc.replace("``", "`"), style="dim")
+        self.query_one("#findings-rule-doc", Static).update(text)
+
     @on(Tree.NodeHighlighted, "#findings-tree")
-    def _highlighted(self, event: Tree.NodeHighlighted[Finding | None]) -> None:
-        if event.node.data is not None:
+    def _highlighted(self, event: Tree.NodeHighlighted[Finding | str | None]) -> None:
+        if isinstance(event.node.data, Finding):
             self._describe(event.node.data)
+        elif isinstance(event.node.data, str):
+            self._describe_rule(event.node.data, len(event.node.children))
 
     @on(Tree.NodeSelected, "#findings-tree")
-    def _chosen(self, event: Tree.NodeSelected[Finding | None]) -> None:
+    def _chosen(self, event: Tree.NodeSelected[Finding | str | None]) -> None:
         finding = event.node.data
-        if finding is not None and finding.path in self.bank:
+        if isinstance(finding, Finding) and finding.path in self.bank:
             self.post_message(self.FindingChosen(finding.path, line=finding.line or 1))
 
     # -- actions --------------------------------------------------------------------------------
@@ -193,7 +204,7 @@ class FindingsPane(Pane):
     @property
     def selected(self) -> Finding | None:
         node = self.query_one("#findings-tree", Tree).cursor_node
-        return node.data if node is not None else None
+        return node.data if node is not None and isinstance(node.data, Finding) else None
 
     def action_edit(self) -> None:
         finding = self.selected
