@@ -48,6 +48,18 @@ async def test_theme_last_pane_and_split_are_remembered_in_the_config_directory(
         assert again.screen.query_one(DocumentPane).query_one("#doc-outline", Tree).outer_size.width == wider - 4
 
 
+@pytest.mark.parametrize("left_on", ["document", "graph"])
+async def test_a_run_left_on_a_pane_that_shows_one_document_starts_again_on_route(
+    demo_source, private_settings, left_on
+):
+    config_path().parent.mkdir(parents=True)
+    config_path().write_text(json.dumps({"pane": left_on}))
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#panes").active == "route"
+
+
 def test_a_broken_or_foreign_settings_file_means_the_defaults(private_settings):
     config_path().parent.mkdir(parents=True)
     config_path().write_text("{not json")

@@ -48,6 +48,7 @@ to be seen moving, seldom enough that drawing it takes nothing from the index.""
 
 KEPT_CALLS = 500
 """Agents' calls kept for an Activity pane not made yet (the pane keeps as many)."""
+STARTING = {spec.id for spec in PANES} - {"document", "graph"}  # a run opens no document to show
 
 
 class WorkbenchScreen(Screen[None]):
@@ -92,8 +93,8 @@ class WorkbenchScreen(Screen[None]):
         super().__init__()
         self.bank = bank
         self.settings = settings if settings is not None else Settings()
-        """Remembered between runs (the app loads them); the last pane shown is one."""
-        self.first_pane = self.settings.pane if self.settings.pane in {s.id for s in PANES} else PANES[0].id
+        """Remembered between runs (the app loads them): the last pane shown, unless it needs a document."""
+        self.first_pane = self.settings.pane if self.settings.pane in STARTING else PANES[0].id
         self.serving = serving
         """The URL of the MCP server the app hosts, if any."""
         self._activity: deque[ToolCall] = deque(activity, maxlen=KEPT_CALLS)
@@ -359,7 +360,6 @@ class WorkbenchScreen(Screen[None]):
         self.show_pane("document")
 
     def _note_place(self) -> None:
-        """Back and forward return to where the reader left a document, not where it opened."""
         document: Any = self._panes.get("document")
         place = document.place() if document is not None and document.is_mounted else None
         if place is not None:
