@@ -113,10 +113,12 @@ class RoutePane(Pane):
         yield FittedTable(
             [
                 Column("Score", 6, justify="right"),
-                Column("Document", weight=3, path=True),
+                # The path is what tells two results apart: it is whole where it can be, the
+                # section (named again below the table) takes what is left.
+                Column("Document", weight=3, path=True, fit=True),
                 Column("Layer", 9),
                 Column("Status", 8),
-                Column("Best section", weight=2),
+                Column("Best section", weight=2, least=12),
             ],
             id="route-results",
         )
