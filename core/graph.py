@@ -38,7 +38,7 @@ HEADER_BYTES = 64 * 1024
 
 OUTSIDE_CEILING = f"outside the {CEILING_LEVELS} directory levels above this bank, so it was not read"
 NOT_MARKDOWN = "not a markdown file"
-NO_SUCH_FILE = "no such file — the edge is broken, not merely external"
+NO_SUCH_FILE = "no such file: this edge leads out of the bank to nothing"
 A_URL = "a URL, not a file; it was not fetched"
 
 
@@ -87,7 +87,8 @@ class Neighbour:
     source: str
     raw: str
     file: str
-    """The target's path relative to the read ceiling (absolute when it lies outside it)."""
+    """The target's path from the bank root, as a link from it would be written (``../README.md``);
+    absolute when it lies above the read ceiling."""
     title: str | None = None
     doc_kind: str | None = None
     status: str | None = None
@@ -300,7 +301,7 @@ def _neighbour(root: Path, ceiling: Path, real_ceiling: str, edge: LooseEdge) ->
     base = root / edge.source
     absolute = os.path.normpath(target if os.path.isabs(target) else os.path.join(base.parent, target))
     inside = _inside(absolute, str(ceiling)) and _inside(os.path.realpath(absolute), real_ceiling)
-    file = os.path.relpath(absolute, ceiling) if inside else absolute
+    file = os.path.relpath(absolute, root) if inside else absolute
     if not inside:
         return Neighbour(edge.source, edge.raw, file, unreadable=OUTSIDE_CEILING)
     if not absolute.lower().endswith(".md"):
