@@ -23,6 +23,8 @@ BATCH_CEILING = 40_000
 SINGLE_CEILING = 400_000
 """Characters a single read returns before it is cut and marked truncated."""
 MIN_BUDGET = 1_000
+PART_FLOOR = 200
+"""Bytes of a batch's budget still left for a section or a line range to be read, cut to fit."""
 BATCH_REQUESTS = 100
 """Requests a batch read takes: past the byte budget each is still listed, so the count is bounded too."""
 
@@ -269,23 +271,19 @@ def read_many(
         else:
             path, wanted_section, wanted_lines = str(request), section, None
         partial = bool((wanted_section and str(wanted_section).strip()) or wanted_lines)
-        known = _lookup(bank, path)
-        if documents:
-            overshoots = not partial and known is not None and spent + known.size > budget
-            if spent >= budget or overshoots:
-                skipped.append(
-                    SkippedRead(
-                        path=path,
-                        title=known.title if known else "",
-                        bytes=known.size if known else 0,
-                        available_sections=[s.title for s in known.sections] if known else [],
-                    )
-                )
-                continue
-        try:
-            result = read_document(
-                bank, path, section=wanted_section, lines=wanted_lines, max_bytes=max(budget - spent, MIN_BUDGET)
-            )
+        try:  # what names nothing fails whatever the budget, so it is never offered as "read it later"
+            known = bank.document(path)
+            if wanted_section and str(wanted_section).strip() and find_section(known, str(wanted_section)) is None:
+                raise section_missing(known, str(wanted_section))
+        except BankError as error:
+            failed.append(FailedRead(path=path, error=error.message))
+            continue
+        left = budget - spent
+        if documents and (left < PART_FLOOR or (not partial and known.size > left)):
+            skipped.append(SkippedRead(path, known.title, known.size, [s.title for s in known.sections]))
+            continue
+        try:  # a section or a line range is cut to what is left, with the line to read on from
+            result = read_document(bank, path, section=wanted_section, lines=wanted_lines, max_bytes=left)
         except BankError as error:
             failed.append(FailedRead(path=path, error=error.message))
             continue
@@ -294,10 +292,3 @@ def read_many(
     return BatchReadResult(
         documents=documents, failed=failed, skipped=skipped, bytes=spent, budget_bytes=budget, note=note
     )
-
-
-def _lookup(bank: Bank, path: str) -> Document | None:
-    try:
-        return bank.document(path)
-    except BankError:
-        return None

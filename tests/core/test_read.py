@@ -131,3 +131,18 @@ def test_max_bytes_holds_for_the_first_document_too_with_a_line_to_read_on_from(
     last_shown = int(first.content.rsplit("\n", 1)[-1].split()[1])
     rest = read_document(bank, "long.md", lines=f"{first.continue_at}-{first.continue_at}")
     assert rest.content.startswith(f"line {last_shown + 1} ")
+
+
+def test_a_batch_never_passes_its_budget_and_what_names_nothing_fails_even_when_skipped(tmp_path, write_file):
+    bank = _big_bank(tmp_path, write_file, [900, 3_000, 3_000])
+    result = read_many(
+        bank,
+        ["d0.md", {"path": "d1.md", "section": "Part"}, "nope.md", {"path": "d2.md", "section": "Nope"}],
+        max_bytes=1_000,
+    )
+    assert result.bytes <= result.budget_bytes == 1_000
+    assert [s.path for s in result.skipped] == ["d1.md"]  # exists, and can be read by section later
+    failed = {f.path: f.error for f in result.failed}
+    assert "Not a document of this bank" in failed["nope.md"] and 'Section "Nope" not found' in failed["d2.md"]
+    cut = read_many(bank, ["d0.md", {"path": "d1.md", "section": "Part"}], max_bytes=1_200).documents[1]
+    assert cut.truncated and cut.continue_at is not None and cut.bytes <= 1_200 - 900
