@@ -162,6 +162,7 @@ async def test_changes_since_a_ref_and_a_bad_ref_reported_without_a_crash(demo_s
         assert app.screen.query_one("#panes").active == "changes"
         assert {c.path for c in pane.changes.changes} >= {"domain/invoicing-rules.md", "engineering/caching-notes.md"}
         assert pane.query_one("#changes-table").has_focus  # listed: the results take it
+        assert not list(app._notifications)  # the refusal's toast no longer stands over the answer
 
 
 async def test_search_says_when_its_list_is_the_first_of_more(demo_source, monkeypatch):

@@ -98,6 +98,8 @@ class Pane(Vertical):
         self._calls: dict[str, Pending[Any]] = {}
         """The latest call on each channel, waiting for its answer."""
         self._tickets = count_up()
+        self._failed_on: str | None = None
+        """The channel whose last answer was an error toast: its next answer clears it."""
         self._waiting: list[Callable[[], object]] = []
         """What ``when_mounted`` was asked to do once the pane is mounted."""
         self.composed = False
@@ -238,9 +240,13 @@ class Pane(Vertical):
         self.forget(message.channel)
         if message.error is not None:
             self.show_error(message.error)
+            self._failed_on = message.channel
             if pending.failed is not None:
                 pending.failed(message.error)
         else:
+            if self._failed_on == message.channel:  # the error is answered: its toast no longer stands
+                self.app.clear_notifications()
+                self._failed_on = None
             pending.then(message.value)
 
     def show_error(self, error: BaseException) -> None:
