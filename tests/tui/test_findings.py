@@ -137,3 +137,20 @@ async def test_a_rules_heading_describes_the_rule_not_the_finding_shown_before(d
         await pilot.press("enter")  # a heading opens no document
         await settle(pilot)
         assert app.screen.query_one(FindingsPane).is_on_screen
+
+
+async def test_validating_again_says_it_ran_and_what_moved(demo_bank, monkeypatch):
+    from tests.tui.conftest import Notes, write_doc
+
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        pane = await findings(app, pilot)
+        pane.query_one("#findings-tree", Tree).focus()
+        await pilot.press("v")
+        assert await until(pilot, lambda: any("no change" in m for m, _ in notes.messages))
+        write_doc(
+            demo_bank, "ops/stray.md", "title: Stray\ndoc_kind: ops\nstatus: active\npurpose: Nothing.", "# Stray\n"
+        )
+        await pilot.press("v")
+        assert await until(pilot, lambda: any("(was 1 error, 2 warnings)" in m for m, _ in notes.messages))

@@ -105,11 +105,24 @@ class FindingsPane(Pane):
                 bank.refresh()
             return validate(bank, severity=severity, rule=rule)
 
-        self.run_core(call, self._validated, busy=self.query_one("#findings-summary", Static))
+        before = self.report if recheck else None
+        self.run_core(
+            call, lambda report: self._validated(report, before), busy=self.query_one("#findings-summary", Static)
+        )
 
-    def _validated(self, report: ValidationReport) -> None:
+    def _validated(self, report: ValidationReport, before: ValidationReport | None = None) -> None:
         self.report = report
         self._fill(report)
+        if before is not None:  # asked for with v: say it ran, and what moved
+            same = [(f.rule, f.path, f.line) for f in before.findings] == [
+                (f.rule, f.path, f.line) for f in report.findings
+            ]
+            told = "no change" if same else f"was {count(before.errors, 'error')}, {count(before.warnings, 'warning')}"
+            self.notify(
+                f"{count(report.errors, 'error')}, {count(report.warnings, 'warning')} ({told}).",
+                title="Validated again",
+                timeout=3,
+            )
 
     # -- showing ------------------------------------------------------------------------------
 
