@@ -87,7 +87,7 @@ NAMED_FLOOR = 0.01
 """The score of a document the question names by identifier or path when nothing else scored it."""
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
-EMPTY_HINT = "No frontmatter match. Try bank_search for a literal term, or widen the question."
+EMPTY_HINT = "No document matches these words. Try bank_search for a literal term, or widen the question."
 
 
 def _check(limit: int) -> None:

@@ -249,7 +249,7 @@ def test_the_route_command_prints_results_explains_them_and_speaks_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["hits"][0]["path"] == "domain/rules.md" and "breakdown" not in data["hits"][0]
     assert main(["route", "kubernetes", "--root", str(FIXTURE)]) == 0
-    assert "No frontmatter match" in capsys.readouterr().out
+    assert "No document matches these words" in capsys.readouterr().out
     assert main(["route", "queue", "--root", str(FIXTURE), "--limit", "99"]) == 2
 
 

@@ -131,7 +131,7 @@ def _plain(hit: RouteHit) -> dict[str, object]:
 
 
 CLI_HINTS = {
-    NO_ROUTE: "No frontmatter match. Try `memorybank search` for a literal term, or widen the question.",
+    NO_ROUTE: "No document matches these words. Try `memorybank search` for a literal term, or widen the question.",
     NO_BODY: "No document body contains these terms. Try `memorybank route` for a topic.",
 }
 """The core's hints name the agents' tools (``bank_search``); a shell user has the commands."""

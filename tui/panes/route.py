@@ -356,5 +356,5 @@ def no_match_hint(hint: str | None) -> str:
     if not hint:
         return "No document answers this question."
     if hint == EMPTY_HINT:
-        return "No frontmatter match. alt+6 (or Esc, then 6) searches the bodies for a literal term; or widen the question."
+        return "No document matches these words. alt+6 (or Esc, then 6) searches the bodies for a literal term; or widen the question."
     return hint
