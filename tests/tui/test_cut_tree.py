@@ -63,3 +63,22 @@ async def test_a_line_past_the_edge_ends_in_an_ellipsis():
         lines = [strip.text for strip in tree.render_lines(tree.region.reset_offset)]
         long = next(line for line in lines if "xxx" in line)
         assert long.rstrip().endswith("…") and len(long) == tree.size.width
+
+
+async def test_j_k_h_l_and_G_move_as_in_vi():
+    app = Host()
+    async with app.run_test(size=(60, 12)) as pilot:
+        tree = app.query_one(CutTree)
+        tree.focus()
+        tree.move_cursor_to_line(0)
+        await pilot.pause()
+        await pilot.press("j", "j")
+        assert str(tree.cursor_node.label) == "Rules"
+        await pilot.press("k")
+        assert str(tree.cursor_node.label) == "Purpose"
+        await pilot.press("l")  # unfolds Purpose
+        assert tree.cursor_node.is_expanded
+        await pilot.press("h")  # folds it again
+        assert str(tree.cursor_node.label) == "Purpose" and not tree.cursor_node.is_expanded
+        await pilot.press("G")
+        assert str(tree.cursor_node.label) == "x" * 200

@@ -494,3 +494,19 @@ def test_a_frontmatter_value_reads_as_yaml_not_as_python():
     )
     assert field_value([True, None, 3]).plain == "true, , 3"
     assert field_value(None).plain == "(empty)"
+
+
+async def test_j_and_k_scroll_the_rendered_text_as_in_less(demo_bank):
+    write_plan(demo_bank)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/plan.md")
+        view = pane.query_one("#doc-rendered")
+        view.focus()
+        await pilot.press("j", "j", "j")
+        await settle(pilot)
+        assert view.scroll_offset.y == 3
+        await pilot.press("k")
+        await settle(pilot)
+        assert view.scroll_offset.y == 2

@@ -3,7 +3,7 @@ an outline's frontmatter error that runs past the edge says so instead of stoppi
 
 ← and → fold and unfold as in a file manager: ← folds an open node, or goes to its parent; → opens
 a folded one, or goes to its first child. (Textual's tree scrolls sideways on them; a line cut with
-"…" has nothing to scroll to.)"""
+"…" has nothing to scroll to.) h, j, k and l move as in vi, G to the last line."""
 
 from __future__ import annotations
 
@@ -34,9 +34,15 @@ class CutTree(Tree[T]):
     """No sideways scroll bar: a line past the edge ends in "…", and ← and → fold."""
 
     BINDINGS = [
-        Binding("left", "fold", "Fold or go to the parent", show=False),
-        Binding("right", "unfold", "Unfold or go to the first child", show=False),
+        Binding("left,h", "fold", "Fold or go to the parent", show=False),
+        Binding("right,l", "unfold", "Unfold or go to the first child", show=False),
+        Binding("j", "cursor_down", "Down", show=False),  # as in less and vi
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("G", "last", "Last", show=False),
     ]
+
+    def action_last(self) -> None:
+        self.move_cursor_to_line(self.last_line)
 
     def on_resize(self) -> None:
         # Grown (or laid out) with its cursor inside the first screenful: show the top. Scrolled

@@ -16,6 +16,7 @@ from rich.markdown import Markdown
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -31,6 +32,12 @@ class MarkdownView(ScrollView, can_focus=True):
         scrollbar-gutter: stable;  /* the width rendered for never loses a column to the scrollbar */
     }
     """
+
+    BINDINGS = [
+        Binding("j", "scroll_down", "Down", show=False),  # as in less and vi
+        Binding("k", "scroll_up", "Up", show=False),
+        Binding("G", "scroll_end", "End", show=False),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
