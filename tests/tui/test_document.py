@@ -510,3 +510,30 @@ async def test_j_and_k_scroll_the_rendered_text_as_in_less(demo_bank):
         await pilot.press("k")
         await settle(pilot)
         assert view.scroll_offset.y == 2
+
+
+async def test_slash_finds_text_in_the_document_and_n_and_shift_n_go_on_wrapping_round(demo_bank, monkeypatch):
+    write_plan(demo_bank)
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        notes = Notes(app, monkeypatch)
+        await settle(pilot)
+        pane = await open_doc(app, pilot, "ops/plan.md")
+        pane.query_one("#doc-outline").focus()
+        await pilot.press("slash", *"NUMBER 99", "enter")  # case aside: "number 99" and "number 990"-"999"
+        await settle(pilot)
+        first = pane.place()[2]
+        assert pane.source_mode and pane.opened.lines[first - 1] == "Step 99: do the thing number 99."
+        assert any("1 of 11" in m for m, _ in notes.messages)
+        await pilot.press("n")
+        await settle(pilot)
+        assert pane.opened.lines[pane.place()[2] - 1].startswith("Step 990:")
+        await pilot.press("N", "N")  # back past the first: round to the last
+        await settle(pilot)
+        assert pane.opened.lines[pane.place()[2] - 1].startswith("Step 999:")
+        await pilot.press("slash", "ctrl+u", *"no such words", "enter")
+        await settle(pilot)
+        assert any("No “no such words” in this document." in m for m, _ in notes.messages)
+        await pilot.press("slash", "x", "escape")  # Esc closes the box, the needle kept
+        await settle(pilot)
+        assert not pane.query_one("#doc-find").display and pane.needle == "no such words"

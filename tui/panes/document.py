@@ -2,9 +2,8 @@
 
 The outline lists the ``##`` sections with their line ranges, what the document derives from (up,
 external and broken edges marked), what derives from it (down) and its frontmatter. Highlighting a
-section shows it; Enter on an edge opens that document (or says why none). ``s`` switches the
-rendered section and the numbered source (a finding's line shown), ``e`` opens ``$EDITOR`` at the
-line, ``g`` walks the graph from here.
+section shows it; Enter on an edge opens that document (or says why none). ``s`` switches the rendered
+section and the numbered source, ``e`` opens ``$EDITOR`` at the line, ``g`` walks the graph, ``/`` finds.
 
 Opening must feel instant on a 2,000-line plan, so the rendered view never holds the whole file:
 it renders the selected section, or the document's first ``WINDOW`` lines (a screenful of them
@@ -23,6 +22,7 @@ from typing import Any
 from memorybank.core.model import Section
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane
+from memorybank.tui.panes.doc_find import FindInDocument
 from memorybank.tui.panes.opened import Opened, more_note, read_opened, window
 from memorybank.tui.panes.outline import LOOSE, Outline, build_outline
 from memorybank.tui.widgets.cut_tree import CutTree
@@ -55,7 +55,7 @@ SOURCE_ABOVE = 3
 ELSEWHERE = "ctrl+o jumps to another document; alt+← goes back to the one before."
 
 
-class DocumentPane(Pane):
+class DocumentPane(FindInDocument, Pane):
     """One document: outline, section, edges, frontmatter."""
 
     TITLE = "Document"
@@ -332,7 +332,7 @@ class DocumentPane(Pane):
     # -- actions ---------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("toggle_source", "edit", "graph", "whole", "more") and self.opened is None:
+        if action in ("toggle_source", "edit", "graph", "whole", "more", "find", "find_next") and self.opened is None:
             return None
         return super().check_action(action, parameters)
 
