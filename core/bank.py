@@ -312,23 +312,9 @@ class Bank:
                 reason="unreadable",
             )
         if doc is None:
-            moved = self._derived.promoted.get(path)
-            if moved is not None:
-                raise NotADocument(
-                    f"Not a document of this bank: {raw}. The note was promoted to {moved}; read that instead.",
-                    reason="promoted",
-                )
-            if path.startswith("_inbox/"):
-                from memorybank.core.record import last_exit
+            from memorybank.core.missing import not_a_document
 
-                gone = last_exit(self.root, path)
-                if gone is not None and gone.get("action") == "discarded":
-                    raise NotADocument(
-                        f"Not a document of this bank: {raw}. The note was discarded at {gone.get('at', '?')}: "
-                        f"{gone.get('reason', '')}",
-                        reason="discarded",
-                    )
-            raise NotADocument(f"Not a document of this bank: {raw}")
+            raise not_a_document(self.root, raw, path, self._ready(), self._derived.promoted)
         return doc
 
     def extension(self, name: str, build: Any) -> Any:

@@ -6,6 +6,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from memorybank.core.bank import Bank, find_root
 
 from tests.conftest import FIXTURES
@@ -136,3 +137,32 @@ def test_an_edit_whose_mtime_was_put_back_is_seen_by_an_open_bank(fixture_bank):
     os.utime(target, (1_700_000_000, 1_700_000_000))  # same size, same mtime: only the ctime moved
     bank.refresh()
     assert bank.text("domain/rules.md") == swapped
+
+
+def test_a_path_that_names_no_document_is_told_the_one_it_most_likely_meant(tmp_path):
+    from memorybank.core.errors import NotADocument
+
+    from tests.core.route_banks import doc, small_bank
+
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "ops/release.md": doc("Release", "How we release.", "Steps."),
+            "adr/ADR-006-article-status-machine.md": doc("ADR-006", "Statuses.", "Why."),
+            "adr/ADR-0061-other.md": doc("ADR-0061", "Other.", "Other."),
+            "features/FT-005/feature.md": doc("FT-005", "Forum.", "Forum."),
+        },
+    )
+    told = {
+        "ops/release": "Did you mean ops/release.md?",
+        "Ops/Release.md": "Did you mean ops/release.md?",
+        "ADR-006": "Did you mean adr/ADR-006-article-status-machine.md?",
+        "FT-005": "Did you mean features/FT-005/feature.md?",
+    }
+    for given, hint in told.items():
+        with pytest.raises(NotADocument, match=f"Not a document of this bank: {given}. {hint}"):
+            bank.document(given)
+    for far in ("nope.md", "ab", "ADR-00"):
+        with pytest.raises(NotADocument) as refused:
+            bank.document(far)
+        assert "Did you mean" not in refused.value.message, far
