@@ -119,7 +119,7 @@ def anchored_repo(tmp_path) -> Path:
 def test_drift_text_names_the_pair_the_gap_and_the_commits(anchored_repo, capsys):
     assert main(["drift", "--root", str(anchored_repo)]) == 0
     out = capsys.readouterr().out
-    assert "threshold 90 days; anchored 1, unanchored 17" in out
+    assert "threshold 90 days; anchored 1, unanchored 15" in out
     assert "engineering/scoring.md -> src/score.py: code 151 days ahead (document 2026-01-10, code 2026-06-10)" in out
     assert "2026-06-10 Score faster" in out
     assert "anchors whose path does not exist:\n  engineering/scoring.md -> src/old.py" in out
@@ -134,7 +134,7 @@ def test_drift_json_and_threshold(anchored_repo, capsys):
 def test_drift_without_anchors_prints_the_note(capsys):
     assert main(["drift", "--root", REFERENCE]) == 0
     out = capsys.readouterr().out
-    assert "anchored 0, unanchored 17" in out and "note: No document in this scope declares `anchors:`" in out
+    assert "anchored 0, unanchored 15" in out and "note: No document in this scope declares `anchors:`" in out
 
 
 def test_changed_text_json_and_errors(anchored_repo, capsys):

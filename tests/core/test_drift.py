@@ -111,7 +111,7 @@ def test_threshold_zero_shows_every_gap_widest_first(bank):
 
 def test_anchored_and_unanchored_are_counted(bank):
     drift = check_drift(bank)
-    assert (drift.anchored, drift.unanchored) == (4, 17)
+    assert (drift.anchored, drift.unanchored) == (4, 15)
 
 
 def test_a_scope_limits_the_documents_considered(bank):
@@ -131,7 +131,7 @@ def test_an_unannotated_bank_gets_an_honest_note(tmp_path):
     git(tmp_path, "init", "-q")
     commit(tmp_path, "Start", "2026-01-10T09:00:00+00:00")
     drift = check_drift(Bank.open(tmp_path / "memory_bank"))
-    assert (drift.mode, drift.drifted, drift.anchored, drift.unanchored) == ("none", (), 0, 17)
+    assert (drift.mode, drift.drifted, drift.anchored, drift.unanchored) == ("none", (), 0, 15)
     assert "repository-relative code paths" in drift.note
 
 
