@@ -23,6 +23,8 @@ BATCH_CEILING = 40_000
 SINGLE_CEILING = 400_000
 """Characters a single read returns before it is cut and marked truncated."""
 MIN_BUDGET = 1_000
+PART_KEYS = ("doc_kind", "status", "decision_status")
+"""What a section or line-range read keeps of the frontmatter: what the part's standing hangs on."""
 PART_FLOOR = 200
 """Bytes of a batch's budget still left for a section or a line range to be read, cut to fit."""
 BATCH_REQUESTS = 100
@@ -105,6 +107,8 @@ class ReadResult:
     path: str
     title: str
     frontmatter: dict[str, Any]
+    """All of it for a whole document; for a section or a line range only ``PART_KEYS`` (a part is
+    read for its text, and a batch would repeat the rest for every part)."""
     content: str
     bytes: int
     """UTF-8 bytes of ``content``."""
@@ -208,6 +212,8 @@ def read_document(
         skipped = next((i for i, line in enumerate(body) if line.strip()), 0)
         content = "\n".join(body).strip()
         first = doc.body_line + skipped
+    if chosen is not None or span is not None:
+        front = {key: front[key] for key in PART_KEYS if key in front}
     content, continue_at = _cut(content, first, min(max_bytes, SINGLE_CEILING))
     truncated = continue_at is not None
     if span is not None and continue_at is not None:

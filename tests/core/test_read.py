@@ -146,3 +146,16 @@ def test_a_batch_never_passes_its_budget_and_what_names_nothing_fails_even_when_
     assert "Not a document of this bank" in failed["nope.md"] and 'Section "Nope" not found' in failed["d2.md"]
     cut = read_many(bank, ["d0.md", {"path": "d1.md", "section": "Part"}], max_bytes=1_200).documents[1]
     assert cut.truncated and cut.continue_at is not None and cut.bytes <= 1_200 - 900
+
+
+def test_a_part_carries_only_the_frontmatter_its_standing_hangs_on(bank):
+    whole = read_document(bank, "domain/rules.md")
+    assert "purpose" in whole.frontmatter and "derived_from" in whole.frontmatter
+    for part in (
+        read_document(bank, "domain/rules.md", section="Thresholds"),
+        read_document(bank, "domain/rules.md", lines="1-3"),
+    ):
+        assert (
+            set(part.frontmatter) <= {"doc_kind", "status", "decision_status"}
+            and part.frontmatter["doc_kind"] == "domain"
+        )
