@@ -24,6 +24,8 @@ async def test_index_is_a_map_of_sections_with_counts_owners_and_the_way_further
         assert any(o["path"] == "domain/rules.md" for o in index["owners"])
         assert "bank_route" in index["further"] and "memorybank://index/SECTION" in index["further"]
         assert index["documents"] == sum(e["documents"] for e in index["sections"]) + len(index.get("top", [])) + 1
+        health = json.loads(await s.resource("memorybank://health"))
+        assert health["documents"] == index["documents"]  # neither counts the note nor the templates
 
 
 async def test_a_sections_listing_comes_a_page_at_a_time(open_session, reference_root, write_file):
