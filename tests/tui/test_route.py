@@ -110,6 +110,14 @@ async def test_pinning_previews_confirms_and_writes_through_the_gates(demo_bank,
         await pilot.press("y")
         await settle(pilot)
         assert not notes.errors()
+        pane = app.screen.query_one(RoutePane)
+        pane.ask("How are credit  notes numbered")  # case and spacing aside, the same question
+        await settle(pilot, rounds=3)
+        table = pane.query_one("#route-results")
+        assert str(table.get_row_at(0)[0]).startswith("★") and not str(table.get_row_at(1)[0]).startswith("★")
+        assert "★ pinned as this question's answer (dna/route-checks.md); it ranks #1" in str(
+            pane.query_one("#route-detail").render()
+        )
     text = (demo_bank / "dna" / "route-checks.md").read_text()
     assert "| how are credit notes numbered | `domain/invoicing-rules.md` |" in text
     assert "route-checks.md" in (demo_bank / "dna" / "README.md").read_text()

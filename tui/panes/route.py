@@ -30,6 +30,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Static
 
 if TYPE_CHECKING:  # the router and the write path load with the first question or the first pin, not the first frame
+    from memorybank.core.bank import Bank
     from memorybank.core.route import RouteHit, RouteResult
     from memorybank.core.write.checks import PinResult
 
@@ -218,10 +219,23 @@ class RoutePane(Pane):
             self._pending = False
             self.route_now()
 
+    pinned: frozenset[str] = frozenset()
+    """The documents ``dna/route-checks.md`` pins as the shown question's answer (marked ★)."""
+
     def _fill(self, result: RouteResult | None) -> None:
         keep = self.selected.path if self.selected else None
+        self.pinned = pinned_answers(self.bank, result.question) if result and result.hits else frozenset()
         rows = [
-            ([f"{hit.score:.2f}", hit.path, hit.layer, hit.status or "-", hit.section or ""], hit.path)
+            (
+                [
+                    f"{'★' if hit.path in self.pinned else ''}{hit.score:.2f}",
+                    hit.path,
+                    hit.layer,
+                    hit.status or "-",
+                    hit.section or "",
+                ],
+                hit.path,
+            )
             for hit in (result.hits if result else ())
         ]
         self.query_one("#route-results", FittedTable).set_rows(rows, keep=keep)
@@ -260,6 +274,11 @@ class RoutePane(Pane):
                 text.append(", ".join(hit.copies), style="dim")
             if self.result.why_intent:
                 text.append("\nA “why” question: decision records were favoured.", style="italic dim")
+            if hit.path in self.pinned:
+                rank = [h.path for h in self.result.hits].index(hit.path) + 1
+                text.append(
+                    f"\n★ pinned as this question's answer (dna/route-checks.md); it ranks #{rank}", style="bold"
+                )
             detail.update(text)
 
     @on(DataTable.RowSelected, "#route-results")
@@ -358,3 +377,17 @@ def no_match_hint(hint: str | None) -> str:
     if hint == EMPTY_HINT:
         return "No document matches these words. alt+6 (or Esc, then 6) searches the bodies for a literal term; or widen the question."
     return hint
+
+
+def pinned_answers(bank: Bank, question: str) -> frozenset[str]:
+    """The documents the bank's route checks expect for ``question`` (case and spacing aside)."""
+    from memorybank.core.errors import BankError
+    from memorybank.core.evaluate import load_checks
+
+    wanted = " ".join(question.casefold().split())
+    try:
+        with bank.lock:  # parsed once per state of the bank, not at every answer
+            checks = bank.extension("route.pinned", lambda bank, _previous: load_checks(bank))
+    except BankError:  # a check file that cannot be read marks nothing; validate reports it
+        return frozenset()
+    return frozenset(p for c in checks if " ".join(c.question.casefold().split()) == wanted for p in c.expected)
