@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import count as count_up
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -22,6 +22,7 @@ from memorybank.tui.widgets.steady_input import IN_ORDER
 from textual import events
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.keys import format_key
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -260,8 +261,21 @@ class Pane(Vertical):
 
     # -- the command palette ---------------------------------------------------------------
 
+    @classmethod
+    def offered(cls) -> Iterator[PaletteCommand]:
+        """``COMMANDS_OFFERED``, each title ending in the key that runs it where one does: the palette
+        teaches the keys (``Graph: walk up (u)``)."""
+        keys: dict[str, str] = {}
+        for klass in cls.__mro__:  # the pane's own binding before one it inherits
+            for binding in klass.__dict__.get("BINDINGS", ()):
+                if isinstance(binding, Binding):
+                    keys.setdefault(binding.action, format_key(binding.key.split(",")[0]))
+        for command in cls.COMMANDS_OFFERED:
+            key = keys.get(command.action)
+            yield replace(command, title=f"{command.title} ({key})") if key else command
+
     def palette_commands(self) -> Iterator[PaletteCommand]:
-        yield from self.COMMANDS_OFFERED
+        yield from self.offered()
 
 
 def count(n: int, noun: str) -> str:

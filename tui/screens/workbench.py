@@ -391,7 +391,7 @@ class WorkbenchScreen(Screen[None]):
             )
         for spec in PANES:
             made = self._panes.get(spec.id)
-            for command in made.palette_commands() if made is not None else spec.pane.COMMANDS_OFFERED:
+            for command in made.palette_commands() if made is not None else spec.pane.offered():
                 yield SystemCommand(command.title, command.help, partial(self.run_pane_action, spec.id, command.action))
 
     def run_pane_action(self, pane_id: str, action: str) -> None:
