@@ -12,14 +12,40 @@ after it is asked for, and rendering what is below the view waits until that fra
 
 from __future__ import annotations
 
-from rich.markdown import Markdown
+from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.markdown import Markdown, TableElement
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+
+class _FoldedTable(TableElement):
+    """A markdown table whose cells fold a word too long for its column onto the next line instead
+    of cutting it with "…": at 80 columns a five-column table kept "Repo…" of "Repository"."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = Table(box=box.SIMPLE, pad_edge=False, style="markdown.table.border", collapse_padding=True)
+        if self.header is not None and self.header.row is not None:
+            for column in self.header.row.cells:
+                heading = column.content.copy()
+                heading.stylize("markdown.table.header")
+                table.add_column(heading, overflow="fold")
+        if self.body is not None:
+            for row in self.body.rows:
+                table.add_row(*[element.content for element in row.cells])
+        yield table
+
+
+class _Markdown(Markdown):
+    """Rich's markdown, with tables that fold what they cannot fit."""
+
+    elements = {**Markdown.elements, "table_open": _FoldedTable}
 
 
 class MarkdownView(ScrollView, can_focus=True):
@@ -73,7 +99,7 @@ class MarkdownView(ScrollView, can_focus=True):
             self.call_after_refresh(self.scroll_past, prefix, above=above)
             return
         console = self.app.console
-        rows = len(console.render_lines(Markdown(prefix, hyperlinks=False), console.options.update_width(width)))
+        rows = len(console.render_lines(_Markdown(prefix, hyperlinks=False), console.options.update_width(width)))
         # Once the new lines' height is laid out: until then the scroll would stop at the old end.
         self.call_after_refresh(self.scroll_to, y=max(rows - above, 0), animate=False)
 
@@ -93,7 +119,7 @@ class MarkdownView(ScrollView, can_focus=True):
         options = console.options.update_width(width)
         lines: list[list] = []
         if source:
-            lines += console.render_lines(Markdown(source, hyperlinks=False), options, pad=False)
+            lines += console.render_lines(_Markdown(source, hyperlinks=False), options, pad=False)
         if note is not None:
             lines += [[]] + console.render_lines(note, options, pad=False)
         style = self.rich_style
