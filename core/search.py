@@ -51,6 +51,9 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u20
 """Control characters a body may hold (a NUL, an escape) never reach an excerpt."""
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
+"""The most an agent's search answers (its tool's schema holds it there)."""
+LIST_LIMIT = 500
+"""The most the workbench and the command line list, a page at a time."""
 EMPTY_HINT = "No document body contains these terms. Try bank_route for a topic."
 
 
@@ -109,14 +112,14 @@ def search(
     Args:
         bank: the bank, already refreshed by the caller.
         query: words, phrases or identifiers, in English or Russian.
-        limit: how many documents to return (1-50).
+        limit: how many documents to return (1-500; an agent's tool allows 50).
         doc_kind, layer, status: keep only documents with exactly this value.
 
     Returns:
         A ``SearchResult``; ``broadened`` tells that no document held every concept. Templates and
         ``_inbox/`` notes are never returned.
     """
-    _check_limit(limit, MAX_LIMIT)
+    _check_limit(limit, LIST_LIMIT)
     check_question(query, "query")
     check_filters(bank, doc_kind=doc_kind, layer=layer, status=status)
     with bank.lock:

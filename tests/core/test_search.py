@@ -81,7 +81,7 @@ def test_filters_are_honoured(bank):
     assert paths(search(bank, "queue", doc_kind="feature")) == ["features/FT-001/brief.md"]
     assert search(bank, "queue", status="archived").hits == ()
     with pytest.raises(UsageError):
-        search(bank, "queue", limit=51)
+        search(bank, "queue", limit=501)  # the workbench and the CLI list up to 500; an agent's tool 50
 
 
 def test_an_archived_document_is_damped(fixture_bank):

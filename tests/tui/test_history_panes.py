@@ -177,7 +177,17 @@ async def test_search_says_when_its_list_is_the_first_of_more(demo_source, monke
         assert len(pane.result.hits) == 2 and pane.result.matched > 2
         summary = str(app.screen.query_one("#search-summary").render())
         assert summary.startswith(f"the first 2 of {pane.result.matched} documents")
-        assert "add a word to narrow them" in summary  # the way to the others, since the list stops here
+        assert "↓ past the last lists more, or add a word to narrow them" in summary
+        table = pane.query_one("#search-results")
+        table.focus()
+        await settle(pilot)
+        await pilot.press("down")  # to the last listed
+        await pilot.press("down")  # past it: two more are listed, the cursor on the first of them
+        await settle(pilot)
+        assert len(pane.result.hits) == 4 and table.cursor_row == 2
+        pane.ask("invoice numbering")  # a new query starts at the first page again
+        await settle(pilot)
+        assert len(pane.result.hits) <= 2 and pane.limit == 2
 
 
 async def test_a_drift_threshold_cleared_and_retyped_in_one_burst_keeps_what_was_typed(demo_source):

@@ -73,7 +73,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         ),
     )
     parser.add_argument("query", help="words, a phrase or an identifier such as FT-001 or filter_thresholds")
-    parser.add_argument("--limit", "-n", type=int, default=SEARCH_LIMIT, help=f"results, 1-50 (default {SEARCH_LIMIT})")
+    parser.add_argument(
+        "--limit", "-n", type=int, default=SEARCH_LIMIT, help=f"results, 1-500 (default {SEARCH_LIMIT})"
+    )
     parser.add_argument("--kind", help="only documents of this doc_kind (e.g. adr, ops)")
     parser.add_argument("--layer", choices=_LAYERS, help="only documents of this layer")
     parser.add_argument("--status", help="only documents with this status (e.g. active, draft)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memorybank.core.search import MAX_LIMIT, SearchResult, search
+from memorybank.core.search import LIST_LIMIT, MAX_LIMIT, SearchResult, search
 from memorybank.tui.examples import example_term
 from memorybank.tui.messages import DocumentChosen
 from memorybank.tui.panes.base import PaletteCommand, Pane, count, type_into
@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Input, Static
 
 DEBOUNCE_SECONDS = 0.08
 LIMIT = MAX_LIMIT
-"""Documents listed: the most a search answers; past them the summary asks for a narrower query."""
+"""Documents listed at first; ↓ past the last lists as many more, up to ``LIST_LIMIT``."""
 EMPTY = "Type a word, a phrase or an identifier: the lines that hold it appear as you type."
 
 
@@ -46,6 +46,9 @@ class SearchPane(Pane):
         super().__init__(*args, **kwargs)
         self.result: SearchResult | None = None
         self._timer: Timer | None = None
+        self.limit = LIMIT
+        """Documents asked for: more once the cursor goes past the last listed."""
+        self._next_row: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SteadyInput(placeholder="Search the bodies, e.g. SKIP LOCKED", id="search-query", select_on_focus=False)
@@ -88,7 +91,10 @@ class SearchPane(Pane):
             self.result = None
             self._fill(None)
             return
-        self.run_core(lambda: search(self.bank, text, limit=LIMIT), self._found, failed=self._failed)
+        if self.result is None or self.result.query != text:
+            self.limit = LIMIT  # a new query starts at the first page again
+        limit = self.limit
+        self.run_core(lambda: search(self.bank, text, limit=limit), self._found, failed=self._failed)
 
     def _found(self, result: SearchResult) -> None:
         self.result = result
@@ -111,13 +117,16 @@ class SearchPane(Pane):
             [
                 ([hit.path, str(hit.line or ""), around_match(hit.excerpt.strip(), words)], str(index))
                 for index, hit in enumerate(result.hits)
-            ]
+            ],
+            keep=self._next_row,  # more listed: the cursor goes on to the first of them
         )
+        self._next_row = None
         shown = len(result.hits)
         text = Text(count(shown, "document"), style="bold")
         if result.matched > shown:  # the list is the best of more
             text = Text(f"the first {shown} of {result.matched} documents", style="bold")
-            text.append("  ·  add a word to narrow them", style="italic")
+            more = "↓ past the last lists more, or " if shown < LIST_LIMIT else ""
+            text.append(f"  ·  {more}add a word to narrow them", style="italic")
         if result.broadened:
             text.append("  ·  no document holds it as written; these hold some of its words", style="italic")
         if result.hint and not result.hits:
@@ -146,7 +155,22 @@ class SearchPane(Pane):
         detail.display = True
 
     def on_key(self, event: events.Key) -> None:
-        type_into(self.query_one("#search-query", Input), (self.query_one("#search-results", DataTable),), event)
+        table = self.query_one("#search-results", DataTable)
+        result = self.result
+        if (
+            event.key == "down"
+            and table.has_focus
+            and result is not None
+            and table.cursor_row == len(result.hits) - 1
+            and result.matched > len(result.hits)
+            and self.limit < LIST_LIMIT
+        ):
+            event.stop()
+            self._next_row = str(table.cursor_row + 1)
+            self.limit = min(self.limit + LIMIT, LIST_LIMIT)
+            self.reload()
+            return
+        type_into(self.query_one("#search-query", Input), (table,), event)
 
     @on(DataTable.RowSelected, "#search-results")
     def _chosen(self, event: DataTable.RowSelected) -> None:
