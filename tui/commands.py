@@ -19,6 +19,9 @@ HITS = 40
 """Documents a search lists: the palette shows a handful, and building rows is the slow part."""
 RECENT = 60
 """Documents listed before anything is typed: the most recently changed ones."""
+LINE_CHARS = 74
+"""One document a line of an 80-column palette: its path and title, then as much of its purpose as
+fits, dimmed, so a screen lists a dozen documents, not five."""
 
 _cache: dict[int, tuple[tuple[int, int], list[Candidate], list[str]]] = {}
 
@@ -31,7 +34,7 @@ def candidates(bank: Bank) -> tuple[list[Candidate], list[str]]:
     with bank.lock:
         generation = (bank.generation, len(bank.documents))  # the first index fills one generation
         docs = list(bank)
-    built = [Candidate.of(f"{d.path} · {d.title}", d.path, d.purpose) for d in docs]
+    built = [Candidate.of(f"{d.path} · {d.title}", d.path, " ".join(d.purpose.split())) for d in docs]
     recent = [d.path for d in sorted(docs, key=lambda d: d.mtime, reverse=True)[:RECENT]]
     _cache.clear()
     _cache[id(bank)] = (generation, built, recent)
@@ -58,9 +61,7 @@ class DocumentsProvider(Provider):
             prompt = Text(text)
             for position in positions:
                 prompt.stylize("bold reverse", position, position + 1)
-            yield Hit(
-                result.score, prompt, partial(self._open, candidate.value), help=candidate.help or "Open this document"
-            )
+            yield Hit(result.score, one_line(prompt, candidate.help), partial(self._open, candidate.value))
 
 
 class JumpProvider(DocumentsProvider):
@@ -75,4 +76,15 @@ class JumpProvider(DocumentsProvider):
         for path in recent:
             candidate = by_path[path]
             text, _ = shown(candidate.text, ())
-            yield DiscoveryHit(Text(text), partial(self._open, path), help=candidate.help or None)  # literal, as Hit's
+            yield DiscoveryHit(one_line(Text(text), candidate.help), partial(self._open, path))  # literal, as Hit's
+
+
+def one_line(prompt: Text, purpose: str) -> Text:
+    """``path · title``, then the purpose dimmed, cut to ``LINE_CHARS`` with "…"."""
+    line = prompt.copy()
+    if purpose:
+        line.append(f"  {purpose}", style="dim")
+    if line.cell_len > LINE_CHARS:
+        line.truncate(LINE_CHARS - 1)
+        line.append("…", style="dim")
+    return line

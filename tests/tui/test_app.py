@@ -134,6 +134,21 @@ async def test_jump_to_a_document_from_its_own_palette(demo_source):
         assert app.screen.query_one(DocumentPane).opened.doc.path == "domain/tax-model.md"
 
 
+async def test_the_jump_list_shows_a_dozen_documents_at_80x24_one_line_each(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        rows = screen_text(app)
+        listed = [row for row in rows if ".md · " in row]
+        assert len(listed) >= 12, rows
+        assert any("…" in row for row in listed)  # a purpose cut at the line's end, not wrapped
+        app.screen.query_one(CommandInput).value = "tax"
+        await settle(pilot)
+        assert len([row for row in screen_text(app) if ".md · " in row]) >= 2
+
+
 async def test_question_mark_shows_the_panes_own_keys_first_within_80_columns(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
