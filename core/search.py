@@ -50,10 +50,8 @@ EXCERPT_CHARS = 240
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """Control characters a body may hold (a NUL, an escape) never reach an excerpt."""
 DEFAULT_LIMIT = 10
-MAX_LIMIT = 50
-"""The most an agent's search answers (its tool's schema holds it there)."""
-LIST_LIMIT = 500
-"""The most the workbench and the command line list, a page at a time."""
+MAX_LIMIT = 50  # the most an agent's search answers (its tool's schema holds it there)
+LIST_LIMIT = 500  # the most the workbench and the command line list, a page at a time
 EMPTY_HINT = "No document body contains these terms. Try bank_route for a topic."
 
 
