@@ -82,3 +82,18 @@ async def test_presses_of_greater_than_quicker_than_a_layout_each_widen_the_outl
             app.post_message(events.Key("greater_than_sign", ">"))
         await settle(pilot)
         assert outline.outer_size.width == before + 12
+
+
+async def test_an_outline_remembered_wide_leaves_the_text_half_of_a_narrow_terminal(demo_source, private_settings):
+    config_path().parent.mkdir(parents=True)
+    config_path().write_text(json.dumps({"outline_width": 36}))
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        app.screen.open_document("domain/invoicing-rules.md")
+        await settle(pilot)
+        pane = app.screen.query_one(DocumentPane)
+        assert pane.query_one("#doc-outline", Tree).outer_size.width <= 30  # was 36, the text 22 wide
+        await pilot.press("greater_than_sign", "greater_than_sign")
+        await settle(pilot)
+        assert pane.query_one("#doc-outline", Tree).outer_size.width <= 30

@@ -345,13 +345,13 @@ class DocumentPane(FindInDocument, Pane):
             outline.styles.width = outline.styles.min_width = outline.styles.max_width = None
         else:
             outline.styles.min_width = MIN_OUTLINE
-            outline.styles.max_width = "80%"
+            outline.styles.max_width = "50%"  # the text keeps half the pane, whatever was remembered
             outline.styles.width = width
 
     def action_outline(self, step: int) -> None:
         """Move the split between the outline and the text (< and >)."""
         outline = self.query_one("#doc-outline", Tree)
-        room = max(self.size.width - 20, MIN_OUTLINE)
+        room = max(min(self.size.width // 2, self.size.width - 20), MIN_OUTLINE)
         # From the width last asked for: presses quicker than a layout each move it on from there.
         now = min(self.outline_width, room) if self.outline_width is not None else outline.outer_size.width
         width = min(max(now + step, MIN_OUTLINE), room)
