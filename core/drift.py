@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from memorybank.core.bank import Bank
 from memorybank.core.errors import UsageError
 from memorybank.core.model import Document
+from memorybank.core.paths import within
 from memorybank.core.repository import Repository, find_repository
 
 DEFAULT_THRESHOLD_DAYS = 90
@@ -229,11 +230,7 @@ def check_drift(bank: Bank, *, threshold_days: int = DEFAULT_THRESHOLD_DAYS, sco
         raise UsageError(f"threshold_days must be between 0 and {MAX_THRESHOLD_DAYS}, not {threshold_days}.")
     with bank.lock:
         area = bank.paths.to_existing_scope(scope, lambda: bank.documents)
-        in_scope = [  # notes waiting in _inbox/ and templates are not the bank's documents yet
-            d
-            for d in bank
-            if not (d.is_inbox or d.is_template) and (not area or d.path == area or d.path.startswith(area + "/"))
-        ]
+        in_scope = [d for d in bank if d.is_placed and within(d.path, area)]
     anchored = [d for d in in_scope if d.anchors]
     counts = {
         "threshold_days": threshold_days,

@@ -35,8 +35,9 @@ def not_a_document(
                 reason="discarded",
             )
     meant = likely_meant(path, documents)
-    hint = f" Did you mean {' or '.join(meant)}?" if meant else ""
-    return NotADocument(f"Not a document of this bank: {raw}.{hint}" if hint else f"Not a document of this bank: {raw}")
+    return NotADocument(
+        f"Not a document of this bank: {raw}" + (f". Did you mean {' or '.join(meant)}?" if meant else "")
+    )
 
 
 def likely_meant(path: str, documents: Mapping[str, object]) -> list[str]:

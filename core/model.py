@@ -111,6 +111,12 @@ class Document:
         return self.layer == "inbox"
 
     @property
+    def is_placed(self) -> bool:
+        """A document of the bank proper, as its counts go: neither a template nor a note waiting in
+        ``_inbox/``."""
+        return not (self.is_template or self.is_inbox)
+
+    @property
     def fields(self) -> tuple[str, ...]:
         return tuple(self.frontmatter)
 

@@ -110,10 +110,6 @@ def _section_of(doc: Document) -> str | None:
     return head if sep else None
 
 
-def _listed(doc: Document) -> bool:
-    return not doc.is_template and not doc.is_inbox
-
-
 def _section_index(bank: Bank, section: str) -> Document | None:
     for name in ("README.md", "index.md"):
         doc = bank.documents.get(f"{section}/{name}")
@@ -131,7 +127,7 @@ def bank_map(bank: Bank, *, uri: str = "memorybank://index") -> BankMap:
     for doc in bank:
         if doc.is_inbox and doc.path.rsplit("/", 1)[-1] != "README.md":
             inbox += 1
-        if not _listed(doc):
+        if not doc.is_placed:
             continue
         section = _section_of(doc)
         if section is None:
@@ -180,9 +176,9 @@ def section_page(bank: Bank, section: str, page: int = 1, *, uri: str = "memoryb
     """One page of the documents of a top-level section. Raises ``UsageError`` for an unknown
     section or a page past the end."""
     name = section.strip().strip("/")
-    docs = [d for d in bank if _listed(d) and _section_of(d) == name]
+    docs = [d for d in bank if d.is_placed and _section_of(d) == name]
     if not docs:
-        known = sorted({s for d in bank if _listed(d) and (s := _section_of(d)) is not None})
+        known = sorted({s for d in bank if d.is_placed and (s := _section_of(d)) is not None})
         raise UsageError(f'No section "{section}" in this bank. Sections: {", ".join(known) or "none"}.')
     pages = (len(docs) + PAGE_SIZE - 1) // PAGE_SIZE
     if page < 1 or page > pages:

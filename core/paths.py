@@ -26,6 +26,11 @@ BANK_DIR_NAMES: tuple[str, ...] = ("memory_bank", "memory-bank")
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
+def within(path: str, area: str) -> bool:
+    """Whether a bank path lies in a scope (``to_scope``'s answer; '' is the whole bank)."""
+    return not area or path == area or path.startswith(area + "/")
+
+
 def is_url(target: str) -> bool:
     """True for ``https://...``, ``mailto:...`` and other scheme-prefixed targets."""
     return bool(_URL.match(target)) and not re.match(r"^[a-zA-Z]:[\\/]", target)

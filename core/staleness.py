@@ -40,6 +40,7 @@ from memorybank.core.drift import NO_COMMITS, NO_GIT
 from memorybank.core.errors import UsageError
 from memorybank.core.mentions import CodePlaces
 from memorybank.core.model import Document
+from memorybank.core.paths import within
 from memorybank.core.repository import Repository, find_repository
 
 DEFAULT_STALE_DAYS = 90
@@ -180,11 +181,7 @@ def find_stale(bank: Bank, *, days: int | None = None, scope: str | None = None)
     with bank.lock:
         area = bank.paths.to_existing_scope(scope, lambda: bank.documents)
         documents = bank.documents
-        in_scope = [  # notes waiting in _inbox/ and templates are not the bank's documents yet
-            d
-            for d in documents.values()
-            if not (d.is_inbox or d.is_template) and (not area or d.path == area or d.path.startswith(area + "/"))
-        ]
+        in_scope = [d for d in documents.values() if d.is_placed and within(d.path, area)]
         live = [d for d in in_scope if is_live(d, documents)]
     counts = {
         "days": days,

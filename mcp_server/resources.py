@@ -81,7 +81,7 @@ def register(server: BankServer) -> None:
             bank.refresh()
             report = plain(page_of(validate(bank), limit=HEALTH_FINDINGS))
             contract = list(bank.contract.source) if bank.contract.present else None
-            documents = sum(1 for doc in bank if not (doc.is_inbox or doc.is_template))  # as the index counts
+            documents = sum(1 for doc in bank if doc.is_placed)  # as the index counts
             return _json({"root": str(bank.root), "documents": documents, "contract": contract, **report})
 
     @server.resource(

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from memorybank.core.bank import Bank
+from memorybank.core.paths import within
 
 SEVERITIES = ("error", "warning")
 
@@ -39,7 +40,7 @@ class Context:
     reused only while each still holds."""
 
     def in_scope(self, path: str) -> bool:
-        return not self.scope or path == self.scope or path.startswith(self.scope + "/")
+        return within(path, self.scope)
 
     def exists(self, path: str) -> bool:
         """Whether a bank path exists on disk (a file that is not a document, a folder), recorded."""

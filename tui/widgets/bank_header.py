@@ -59,7 +59,7 @@ def summarise(bank: Bank) -> BankSummary:
     report = validate(bank)
     notes = list_inbox(bank)
     with bank.lock:
-        documents = sum(1 for doc in bank if not (doc.is_inbox or doc.is_template))  # as the index and drift count
+        documents = sum(1 for doc in bank if doc.is_placed)  # as the index and drift count
         contract = bank.contract.present
     return BankSummary(
         name=bank_name(bank),

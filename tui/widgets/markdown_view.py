@@ -12,7 +12,6 @@ after it is asked for, and rendering what is below the view waits until that fra
 
 from __future__ import annotations
 
-from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import Markdown, TableElement
 from rich.style import Style
@@ -30,16 +29,11 @@ class _FoldedTable(TableElement):
     of cutting it with "…": at 80 columns a five-column table kept "Repo…" of "Repository"."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(box=box.SIMPLE, pad_edge=False, style="markdown.table.border", collapse_padding=True)
-        if self.header is not None and self.header.row is not None:
-            for column in self.header.row.cells:
-                heading = column.content.copy()
-                heading.stylize("markdown.table.header")
-                table.add_column(heading, overflow="fold")
-        if self.body is not None:
-            for row in self.body.rows:
-                table.add_row(*[element.content for element in row.cells])
-        yield table
+        for table in super().__rich_console__(console, options):
+            if isinstance(table, Table):
+                for column in table.columns:
+                    column.overflow = "fold"
+            yield table
 
 
 class _Markdown(Markdown):
