@@ -147,6 +147,11 @@ _DICTIONARY = """
 нажим: press click; жизн: life lifetime; матч: match matches; нулев: zero; прошл: past previous;
 флаг: flag flags; принима: accept accepts; обертк: wrapper; алиас: alias; транскрипт: transcript;
 неудач: failure failed unsuccessful; юнит: unit; динамическ: dynamic; повреж: corrupt corrupted damaged
+подключ: connect connection connected; отключ: disable disabled; переключ: switch toggle;
+выпуст: release released; допуст: allowed acceptable permissible; допуска: allow allowed;
+заполн: fill filled; перечисл: enumeration enum list; разверн: deploy deployed; разреш: allow allowed;
+подпис: sign signed signature; напис: write written; прочит: read; запланир: planned plan; задат: set specify;
+задает: set specify; опублик: publish published publication
 """
 
 

@@ -27,6 +27,12 @@ VOCABULARY_PATH = "dna/vocabulary.md"
 
 VERB_PREFIXES: tuple[str, ...] = ("пере", "раз", "при", "про", "под", "об", "за", "вы", "от", "до", "на")
 """Tried in this order when a token starts with no key; at least 4 letters must remain."""
+PREFIXED_KEY = 5
+"""The letters a key must have to be met through a verb prefix. A short key after a prefix is
+mostly a different word: ``выпустить`` (release) is not ``пуст`` (empty), ``подключить``
+(connect) not ``ключ`` (key), ``задать`` (set) not ``дат`` (date), ``разрешили`` (allowed) not
+``реш`` (decision), while ``перезапуск``, ``пересоздать`` or ``подкатегории`` keep their longer
+keys. The common prefixed verbs whose key is short have entries of their own."""
 
 RUSSIAN_STOPWORDS = frozenset(
     "что как где когда кто почему зачем какой какая какие каком который которая которые это этот "
@@ -214,6 +220,7 @@ class Vocabulary:
                     if token.startswith(prefix) and len(token) - len(prefix) >= 4:
                         stem = self._key_prefix(token[len(prefix) :])
                         if stem is not None:
+                            stem = stem if len(stem) >= PREFIXED_KEY else None
                             break
         self._stems[token] = stem
         return stem

@@ -42,6 +42,19 @@ def test_verb_prefixes_are_stripped_only_onto_a_known_stem():
     assert BUILTIN.stem_of("запонтоваться") is None
 
 
+@pytest.mark.parametrize(
+    ("word", "not_key"),
+    [("выпустить", "пуст"), ("подключение", "ключ"), ("задать", "дат"), ("разрешили", "реш"), ("заполнить", "полн")],
+)
+def test_a_short_key_is_not_met_through_a_verb_prefix(word, not_key):
+    """``выпустить`` is to release, not ``пуст`` (empty); a short key after a prefix is mostly
+    another word, so the prefixed verbs carry entries of their own."""
+    assert BUILTIN.stem_of(word) != not_key
+    assert BUILTIN.term("подключение").translations == ("connect", "connection", "connected")
+    assert "release" in BUILTIN.term("выпустить").translations
+    assert BUILTIN.stem_of("перезапуска") == "запуск"  # a long key still meets its prefixed forms
+
+
 def test_latin_words_have_no_stem_and_cyrillic_is_detected():
     assert BUILTIN.stem_of("deploy") is None
     assert has_cyrillic("где") and not has_cyrillic("where")
