@@ -154,3 +154,43 @@ def test_a_file_name_that_is_not_utf8_is_indexed_not_a_crash(tmp_path):
         assert b"Traceback" not in done.stderr and done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
         if "--json" in args or "json" in args:
             assert "caf\udce9.md" in json.dumps(json.loads(done.stdout), ensure_ascii=False)
+
+
+def _read_through(tmp_path: Path, terminal: bool) -> bytes:
+    root = tmp_path / "memory_bank"
+    shutil.copytree(REFERENCE, root)
+    (root / "domain" / "loud.md").write_bytes(
+        b"---\ntitle: Loud\n---\n# Loud\n\nred \x1b[31mALERT\x1b[0m, a new title \x1b]0;owned\x07, tab\there\n"
+    )
+    command = [sys.executable, "-m", "memorybank", "read", "domain/loud.md", "--root", str(root)]
+    if not terminal:
+        return subprocess.run(command, stdout=subprocess.PIPE, timeout=60, check=True).stdout
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.Popen(command, stdout=follower, stderr=subprocess.DEVNULL)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed when the command ended
+                break
+            if not chunk:
+                break
+            shown += chunk
+        assert proc.wait(timeout=60) == 0
+    finally:
+        os.close(leader)
+    return shown
+
+
+def test_read_on_a_terminal_spells_out_escape_sequences_and_into_a_pipe_keeps_them(tmp_path):
+    """A document an agent wrote must not recolour, retitle or rewrite the owner's terminal; a
+    script reading the same document through a pipe still gets its bytes."""
+    on_screen = _read_through(tmp_path / "tty", terminal=True)
+    assert b"\x1b" not in on_screen and b"\x07" not in on_screen
+    assert b"red \\u001b[31mALERT\\u001b[0m" in on_screen and b"tab\there" in on_screen
+    piped = _read_through(tmp_path / "pipe", terminal=False)
+    assert b"red \x1b[31mALERT\x1b[0m, a new title \x1b]0;owned\x07" in piped

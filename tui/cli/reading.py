@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from memorybank.core.bank import Bank
@@ -144,7 +145,16 @@ def run_read(args: argparse.Namespace) -> int:
     where = f" :: {result.section}" if result.section else ""
     if result.lines:
         where = f" :: lines {result.lines[0]}-{result.lines[1]} of {result.total_lines}"
-    print(f"# {result.path}{where} ({result.bytes} bytes{', truncated' if result.truncated else ''})")
+    print(visible(f"# {result.path}{where} ({result.bytes} bytes{', truncated' if result.truncated else ''})"))
     print()
-    print(result.content)
+    # on a terminal an escape sequence in the text would recolour, retitle or rewrite the screen, so
+    # it is spelled out; into a pipe or a file the text goes as it is written
+    print(visible(result.content) if _is_terminal(sys.stdout) else result.content)
     return 0
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # no stream, or a closed one
+        return False
