@@ -28,6 +28,7 @@ from memorybank.tui.collector import CHECK_SECONDS, QuietCollector
 from memorybank.tui.commands import DocumentsProvider, JumpProvider
 from memorybank.tui.screens.workbench import WorkbenchScreen
 from memorybank.tui.settings import Settings
+from memorybank.tui.terminal_guard import install as guard_terminal
 from textual import events, work
 from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from memorybank.mcp_server.server import ToolCall
     from memorybank.tui.mcp_host import McpHost
     from textual.notifications import SeverityLevel
+
+guard_terminal()  # a bank's text never reaches the terminal as escape sequences
 
 POLL_SECONDS = 2.0
 """How often the disk is re-checked for writes made by others (agents, editors, the CLI)."""
