@@ -41,3 +41,26 @@ def test_the_headroom_model_learns_what_ranks_the_answer_first():
     assert recall(questions) == (0, 4)
     weights = fit(questions[1:])
     assert weights["held"] > 0 and recall(questions[:1], weights) == (1, 1)
+
+
+def test_every_gold_section_is_a_heading_of_its_document():
+    """The section gold cannot rot: each row's document exists and each heading it names is one."""
+    from tests.benchmarks import section_quality
+
+    files = sorted(section_quality.GOLD.glob("*.md"))
+    assert len(files) == 8
+    for path in files:
+        root = section_quality.BANKS / path.stem / "memory_bank"
+        checks = section_quality.load(path)
+        assert checks, path
+        for check in checks:
+            assert (root / check.document).is_file(), check
+            assert all(section_quality.heading_lines(root, check).values()), check
+
+
+def test_the_section_benchmark_finds_most_shown_sections_answer_on_a_real_bank():
+    from tests.benchmarks import section_quality
+
+    outcomes = section_quality.measure("dapi__memory-bank-cli")
+    assert len(outcomes) == 9 and all(o.found for o in outcomes)
+    assert sum(o.right for o in outcomes) >= 5, [(o.check.question, o.shown) for o in outcomes]
