@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from memorybank.core import clock
 from memorybank.core.bank import Bank
-from memorybank.core.errors import GitError, UsageError
+from memorybank.core.errors import GitError, NotACommit, UsageError
 from memorybank.core.index import SKIPPED_DIRS
 from memorybank.core.repository import EMPTY_TREE, Repository, find_repository
 
@@ -168,12 +168,12 @@ def _resolve_ref(repo: Repository, ref: str) -> tuple[str, str | None]:
     walking = _WALKING.match(ref)
     not_a_commit = f'"{ref}" is not a commit in {repo.root}. Pass a valid ref, an ISO date or a span such as 7d.'
     if walking is None:
-        raise GitError(not_a_commit)
+        raise NotACommit(not_a_commit)
     base = walking.group(1) or "HEAD"
     if _commit_of(repo, base) is None:
         if not repo.has_commits():
             not_a_commit = f'"{ref}" is not a commit in {repo.root}: it has no commits yet. Pass an ISO date instead.'
-        raise GitError(not_a_commit)
+        raise NotACommit(not_a_commit)
     # Walking back follows first parents, so the root it runs into is the first-parent root (the
     # reference took the last root commit listed, which in a repository joined from unrelated
     # histories may be another one).

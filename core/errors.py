@@ -74,6 +74,18 @@ class GitError(BankError):
     reason = "git"
 
 
+class NotACommit(GitError, UsageError):
+    """A ref the caller gave names no commit: git's answer, and the caller's mistake (exit 2)."""
+
+    reason = "git"
+
+
+class ScopeRefused(PathRefused, UsageError):
+    """A scope that leaves the bank: refused like any path, and a malformed argument (exit 2)."""
+
+    reason = "outside-bank"
+
+
 class StorageError(BankError):
     """The operating system refused a write or a read (read-only file system, full disk, permission).
 

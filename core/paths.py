@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
-from memorybank.core.errors import PathRefused, UsageError
+from memorybank.core.errors import PathRefused, ScopeRefused, UsageError
 
 BANK_DIR_NAMES: tuple[str, ...] = ("memory_bank", "memory-bank")
 """Folder names a bank is committed under; root discovery and prefix stripping accept both."""
@@ -148,14 +148,14 @@ class PathResolver:
         text = raw.strip().replace("\\", "/")
         if os.path.isabs(text):
             if not self._inside(Path(text)):
-                raise PathRefused(f"Scope must stay inside the bank: {raw}", reason="outside-bank")
+                raise ScopeRefused(f"Scope must stay inside the bank: {raw}", reason="outside-bank")
             text = self._from_absolute(text, raw)
         text = text.strip("/")
         while text.startswith("./"):
             text = text[2:]
         parts = [p for p in text.split("/") if p not in ("", ".")]
         if ".." in parts or "\0" in text:
-            raise PathRefused(f"Scope must stay inside the bank: {raw}", reason="outside-bank")
+            raise ScopeRefused(f"Scope must stay inside the bank: {raw}", reason="outside-bank")
         if len(parts) > 1 and parts[0] in self.names and not (self.root / parts[0]).is_dir():
             parts = parts[1:]
         elif len(parts) == 1 and parts[0] in self.names and not (self.root / parts[0]).is_dir():

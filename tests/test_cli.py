@@ -56,12 +56,40 @@ def test_errors_go_to_stderr_with_exit_codes():
     usage = run("read")
     assert usage.returncode == 2
     no_bank = run("stats", "--root", str(FIXTURES / "does-not-exist"))
-    assert no_bank.returncode == 1 and "does not exist" in no_bank.stderr
+    assert no_bank.returncode == 2 and "does not exist" in no_bank.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["validate", "--root", "does-not-exist"], "does not exist"),  # CI pointed at nothing
+        (["validate", "--scope", "../", "--root", "reference"], "Scope must stay inside the bank"),
+        (["changed", "no-such-ref", "--root", "reference"], '"no-such-ref" is not a commit'),
+    ],
+)
+def test_a_misconfigured_run_exits_2_never_1_which_means_errors_found(args, said, tmp_path):
+    """SPEC: 0 clean, 1 errors found, 2 usage error. A CI job whose --root, --scope or ref is wrong
+    must not read as a bank with findings."""
+    args = [str(FIXTURES / a) if a in ("reference", "does-not-exist") else a for a in args]
+    if args[0] == "changed":
+        import subprocess
+
+        repo = tmp_path / "repo"
+        shutil.copytree(FIXTURES / "reference", repo)
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+        subprocess.run(
+            ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"], check=True
+        )
+        args[-1] = str(repo)
+    done = run(*args)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert said in done.stderr and "Traceback" not in done.stderr
 
 
 def test_a_root_that_names_a_file_says_so(tmp_path, capsys):
     (tmp_path / "notes.md").write_text("# Notes\n", encoding="utf-8")
-    assert main(["validate", "--root", str(tmp_path / "notes.md")]) != 0
+    assert main(["validate", "--root", str(tmp_path / "notes.md")]) == 2
     assert "that is a file" in capsys.readouterr().err
 
 

@@ -144,7 +144,7 @@ def test_changed_text_json_and_errors(anchored_repo, capsys):
     assert out.startswith("1 document changed since HEAD (from ") and "  D orphan.md  orphan  [- / other]" in out
     data = run_json(capsys, "changed", "HEAD~5", "--json", "--root", str(anchored_repo))
     assert data["mode"] == "git" and "reaches past the start" in data["note"]
-    assert main(["changed", "nope", "--root", str(anchored_repo)]) == 1
+    assert main(["changed", "nope", "--root", str(anchored_repo)]) == 2  # a ref naming nothing is a usage error
     assert '"nope" is not a commit in' in capsys.readouterr().err
     assert main(["changed", " ", "--root", str(anchored_repo)]) == 2
 

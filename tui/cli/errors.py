@@ -1,7 +1,8 @@
 """Running a command handler: core errors become a message on stderr and an exit code.
 
 0 success; 1 an error or a refusal (which names its reason), or output that could not be written;
-2 a usage error; 3 the operating system refused (read-only file system, no space left, permission
+2 a usage error (a malformed argument, a ref naming no commit, a scope outside the bank, a root
+that names no bank); 3 the operating system refused (read-only file system, no space left, permission
 denied: nothing was written); 130 interrupted.
 
 A reader that goes away early (``memorybank validate | head``) ends the output quietly, but not the
@@ -18,7 +19,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from memorybank.core.errors import BankError, PathRefused, Refusal, StorageError, UsageError, storage_error
+from memorybank.core.errors import (
+    BankError,
+    BankNotFound,
+    PathRefused,
+    Refusal,
+    StorageError,
+    UsageError,
+    storage_error,
+)
 from memorybank.tui.cli.output import error, escape_unencodable
 
 
@@ -66,7 +75,7 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
         if sys.stdout is not None:
             sys.stdout.flush()  # a failure to deliver the output is this command's, not the exit's
         return code
-    except UsageError as exc:
+    except (UsageError, BankNotFound) as exc:  # a malformed argument, or a root that names no bank
         error(exc.message)
         return 2
     except StorageError as exc:
