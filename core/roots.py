@@ -43,3 +43,16 @@ def find_root(
             if candidate.is_dir():
                 return candidate
     return None
+
+
+def project_bank(root: Path) -> Path | None:
+    """The bank inside ``root`` when ``root`` is its project rather than a bank: it has no ``dna/``
+    of its own and holds a ``memory_bank/`` (or ``memory-bank/``) that has one or holds markdown.
+    ``--root .`` from a repository's top would otherwise be read as a bank without a contract."""
+    if (root / "dna").is_dir() or root.name in BANK_DIR_NAMES:
+        return None
+    for name in BANK_DIR_NAMES:
+        inner = root / name
+        if inner.is_dir() and ((inner / "dna").is_dir() or any(inner.glob("*.md"))):
+            return inner
+    return None

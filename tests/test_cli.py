@@ -137,3 +137,16 @@ def test_text_output_spells_out_control_characters_a_document_holds(fixture_bank
     assert "\x1b" not in out and "\x07" not in out
     if command[0] in ("route", "search"):
         assert "\\u001b[31mred" in out
+
+
+def test_a_root_that_is_the_project_names_its_bank_instead_of_validating_the_project(tmp_path):
+    """`memorybank validate --root .` from a repository's top once read the project as a bank with no
+    contract and reported a fraction of the findings; it now says where the bank is."""
+    from memorybank.core.init import init
+
+    init(tmp_path / "memory_bank", name="Inner")
+    (tmp_path / "README.md").write_text("# The project\n", encoding="utf-8")
+    done = run("validate", "--root", str(tmp_path))
+    assert done.returncode == 2
+    assert f"that is the project, its bank is {tmp_path / 'memory_bank'}" in done.stderr
+    assert run("validate", "--root", str(tmp_path / "memory_bank")).returncode == 0
