@@ -26,11 +26,13 @@ STALE_DAYS = 14
 CAPTURE = (
     "Before you finish: if this session produced a durable fact (a decision that was accepted, a "
     "constraint you discovered, a costly gotcha, a contract that changed), record each one with "
-    "bank_create and inbox: true, with a one-line purpose that says when to read it and derived_from "
+    "{tool}, with a one-line purpose that says when to read it and derived_from "
     "pointing at the document that owns the subject. One note per fact, and only what cannot be "
     "re-derived from the code. If nothing durable came up, say nothing about this and finish. Never "
     "promote or discard notes in _inbox/: that is the owner's decision."
 )
+CAPTURE_TOOLS = {"full": "bank_create and inbox: true", "capture": "bank_capture"}
+"""The tool the request names, per ``mcp --surface``: the one the agent was given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,12 @@ def _inbox_reminder(bank_root: Path, env: Mapping[str, str], now: float) -> str:
 
 
 def stop_decision(
-    payload: Mapping[str, object], *, env: Mapping[str, str] | None = None, now: float | None = None
+    payload: Mapping[str, object],
+    *,
+    env: Mapping[str, str] | None = None,
+    now: float | None = None,
+    root: Path | None = None,
+    surface: str = "full",
 ) -> HookDecision:
     """Decide whether this stop asks the agent to capture notes.
 
@@ -90,6 +97,9 @@ def stop_decision(
         env: environment for the settings (``MEMORYBANK_CAPTURE_COOLDOWN_MIN``, ``MEMORYBANK_INBOX_LIMIT``,
             ``MEMORYBANK_INBOX_STALE_DAYS``, ``MEMORYBANK_ROOT``, ``TMPDIR``).
         now: the time, for tests.
+        root: the bank (``--root``, as setup writes it); when it is not a directory, the bank is
+            found from the payload's ``cwd``.
+        surface: the server's ``--surface``, so the request names the tool the agent has.
     """
     from memorybank.core.bank import find_root
     from memorybank.core.repository import find_repository
@@ -99,7 +109,8 @@ def stop_decision(
     if payload.get("stop_hook_active") is True:
         return HookDecision(False, "recursion guard: this stop was caused by the hook itself")
     cwd = Path(str(payload.get("cwd") or os.getcwd()))
-    root = find_root(None, env=environment, cwd=cwd)
+    if root is None or not root.is_dir():
+        root = find_root(None, env=environment, cwd=cwd)
     if root is None or not root.is_dir():
         return HookDecision(False, "no bank found from the working directory")
     repo = find_repository(root)
@@ -139,15 +150,18 @@ def stop_decision(
         )
     marker.write_text(f"{moment:.3f} {fingerprint} {head}\n")
     why = "uncommitted changes" if porcelain.strip() else "commits since the last ask"
-    return HookDecision(True, why, CAPTURE + _inbox_reminder(root, environment, moment))
+    request = CAPTURE.format(tool=CAPTURE_TOOLS.get(surface, CAPTURE_TOOLS["full"]))
+    return HookDecision(True, why, request + _inbox_reminder(root, environment, moment))
 
 
-def run_stop_hook(stdin_text: str, env: Mapping[str, str] | None = None) -> str:
+def run_stop_hook(
+    stdin_text: str, env: Mapping[str, str] | None = None, *, root: Path | None = None, surface: str = "full"
+) -> str:
     """The hook end to end, failing open: any error gives no output."""
     try:
         payload = json.loads(stdin_text) if stdin_text.strip() else {}
         if not isinstance(payload, dict):
             return ""
-        return stop_decision(payload, env=env).output()
+        return stop_decision(payload, env=env, root=root, surface=surface).output()
     except Exception:
         return ""

@@ -127,7 +127,7 @@ def instructions(state: str, root: Path, inbox_exits: str, subset: str = FULL) -
             f"No memory bank at {root} yet, so only bank_init is offered. Call it only when the user asks for "
             "a memory bank; the other tools appear once it exists."
         )
-    exits = "they record a proposal the owner applies" if inbox_exits == "owner" else "they move or delete the note"
+    exits = "only record a proposal the owner applies" if inbox_exits == "owner" else "move or delete the note"
     return (
         f"{reading} Change documents only through the bank_ tools (their gates keep the bank "
         f"valid); bank_validate before committing. _inbox/ notes belong to the owner: bank_promote, bank_fold "

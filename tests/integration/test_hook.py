@@ -170,3 +170,34 @@ def test_the_command_takes_a_payload_that_is_not_utf8_silently(tmp_path):
         env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert result.returncode == 0 and b"Traceback" not in result.stderr
+
+
+def test_the_command_as_setup_writes_it_finds_a_bank_in_a_subfolder_and_names_the_clients_tool(tmp_path):
+    """A monorepo: the session runs at the repository's top, the bank is two folders down. Claude
+    Code runs the command through a shell with $CLAUDE_PROJECT_DIR set; a capture client is asked
+    to use bank_capture, the one write it has."""
+    from memorybank.core.setup import hook_command
+
+    repo = tmp_path / "mono"
+    init(repo / "apps" / "web" / "memory_bank", name="Web")
+    git(repo, "init", "-q")
+    (repo / "apps" / "web" / "page.ts").write_text("x\n")
+    command = hook_command("memorybank", "apps/web/memory_bank", "capture")
+    assert command == 'memorybank hook stop --root "$CLAUDE_PROJECT_DIR/apps/web/memory_bank" --surface capture'
+    command = command.replace("memorybank", f"{sys.executable} -m memorybank", 1)
+    result = subprocess.run(
+        ["sh", "-c", command],
+        input=json.dumps(payload(repo, session="mono")),
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env={**os.environ, "TMPDIR": str(tmp_path), "CLAUDE_PROJECT_DIR": str(repo)},
+    )
+    assert result.returncode == 0, result.stderr
+    reason = json.loads(result.stdout)["reason"]
+    assert "bank_capture" in reason and "bank_create" not in reason
+
+
+def test_hook_without_a_name_is_a_usage_error():
+    result = subprocess.run([sys.executable, "-m", "memorybank", "hook"], capture_output=True, text=True)
+    assert result.returncode == 2 and "name the hook to run: stop" in result.stderr

@@ -197,7 +197,9 @@ def test_surface_is_passed_on_and_shown_in_the_plan(project, env):
     assert setup(project, env, "vscode", "--surface", "capture").returncode == 0
     args = jsonc.load((project / ".vscode/mcp.json").read_text(), comments=True)["servers"]["memorybank"]["args"]
     assert args[-2:] == ["--surface", "capture"]
-    assert setup(project, env, "vscode").returncode == 0  # back to full: the flag goes away
+    kept = setup(project, env, "vscode")  # a teammate re-running setup keeps the owner's surface
+    assert kept.returncode == 0 and "surface capture" in kept.stdout and "nothing to change" in kept.stdout
+    assert setup(project, env, "vscode", "--surface", "full").returncode == 0  # asked for: the flag goes away
     args = jsonc.load((project / ".vscode/mcp.json").read_text(), comments=True)["servers"]["memorybank"]["args"]
     assert "--surface" not in args
     refused = setup(project, env, "vscode", "--user")
@@ -223,3 +225,13 @@ def test_doctor_reads_both_codex_configs_and_commented_json(project, env, tmp_pa
     assert checks["codex user config"].status == "ok" and "codex-home" in checks["codex user config"].detail
     relative = checks["cursor config"]
     assert relative.status == "warn" and "relative" in relative.detail and "setup cursor" in relative.fix
+
+
+def test_a_root_that_is_the_project_is_refused_with_its_bank(project, env):
+    """`setup --root <project>` would point every client at a folder without a contract."""
+    refused = subprocess.run(
+        [sys.executable, "-m", "memorybank", "setup", "claude-code", "--root", str(project)],
+        capture_output=True, text=True, env=env, cwd=project, timeout=120,
+    )  # fmt: skip
+    assert refused.returncode == 2 and f"its bank is {project / 'memory_bank'}" in refused.stderr
+    assert not (project / ".mcp.json").exists()

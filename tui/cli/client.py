@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from memorybank.core.errors import BankNotFound
 from memorybank.core.hook import run_stop_hook
+from memorybank.core.roots import project_bank
 from memorybank.core.setup import CLIENTS, SURFACES, apply_setup, plan_setup
 from memorybank.tui.cli.context import require_root
 from memorybank.tui.cli.helptext import examples
@@ -40,9 +42,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument(
         "--surface",
         choices=SURFACES,
-        default="full",
-        help="the tools the client gets (memorybank mcp --surface): full (default), read-only, or capture "
-        "(read-only plus inbox capture)",
+        default=None,
+        help="the tools the client gets (memorybank mcp --surface): full, read-only, or capture (read-only "
+        "plus inbox capture); default: what the client's entry has, else full",
     )
     p.add_argument(
         "--user",
@@ -88,13 +90,29 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             'echo \'{"session_id": "s1", "cwd": "."}\' | memorybank hook stop',
         ),
     )
+    p.add_argument(
+        "--surface",
+        choices=("full", "capture"),
+        default="full",
+        help="the server's --surface, so the request names the tool the agent has (bank_capture for capture)",
+    )
     p.set_defaults(handler=run_hook_stop)
+    hook.set_defaults(handler=lambda args: _name_the_hook(hook))
+
+
+def _name_the_hook(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage(sys.stderr)
+    print("memorybank hook: name the hook to run: stop", file=sys.stderr)
+    return 2
 
 
 def run_setup(args: argparse.Namespace) -> int:
     root = require_root(args)
     if not root.is_dir():
         raise BankNotFound(f"No bank at {root}. Create one first: memorybank init NAME --root {root}")
+    inner = project_bank(root)
+    if inner is not None:
+        raise BankNotFound(f"No bank at {root}: that is the project, its bank is {inner}. Pass --root {inner}.")
     if args.user and args.client != "codex":
         print(
             "memorybank: --user applies to codex only (the other clients' entries live in the project)", file=sys.stderr
@@ -105,7 +123,7 @@ def run_setup(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"memorybank: {error}", file=sys.stderr)
         return 1
-    print(f"{args.client}: project {plan.project}, bank {plan.bank}, surface {args.surface}")
+    print(f"{args.client}: project {plan.project}, bank {plan.bank}, surface {plan.surface}")
     for change in plan.changes:
         state = "unchanged" if not change.changed else ("new file" if change.before is None else "update")
         print(f"\n{change.path} ({state}): {change.what}")
@@ -141,7 +159,12 @@ def run_hook_stop(args: argparse.Namespace) -> int:
         text = stdin.buffer.read(HOOK_PAYLOAD_LIMIT + 1).decode("utf-8", "replace")
     else:  # a text stream standing in for stdin
         text = stdin.read(HOOK_PAYLOAD_LIMIT + 1)
-    output = run_stop_hook("" if len(text) > HOOK_PAYLOAD_LIMIT else text)
+    root = getattr(args, "root", None)
+    output = run_stop_hook(
+        "" if len(text) > HOOK_PAYLOAD_LIMIT else text,
+        root=Path(root).expanduser() if root else None,
+        surface=args.surface,
+    )
     if output:
         print(output)
     return 0

@@ -11,6 +11,7 @@ import argparse
 import json
 import locale
 import os
+import shlex
 import shutil
 import sys
 import time
@@ -20,6 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from memorybank.core.bank import Bank, find_root
+from memorybank.core.client_files import is_our_hook
 from memorybank.core.setup import ConfigError, codex_home, desktop_config, project_of, read_config
 from memorybank.core.validate import validate
 
@@ -253,8 +255,8 @@ def client_checks(root: Path | None, home: Path) -> list[Check]:
         for group in groups:
             for hook in group.get("hooks", []) if isinstance(group, dict) else []:
                 command = str(hook.get("command", ""))
-                if "memorybank" in command and command.endswith("hook stop"):
-                    exe = command[: -len(" hook stop")]
+                if is_our_hook(hook):
+                    exe = shlex.split(command.split(" hook stop", 1)[0] or "memorybank")[0]
                     ok = _resolve(exe) is not None
                     checks.append(
                         Check(
