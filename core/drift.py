@@ -260,6 +260,7 @@ def check_drift(bank: Bank, *, threshold_days: int = DEFAULT_THRESHOLD_DAYS, sco
     note: str | None = None
     if repo.has_commits():
         _log(repo, history)
+        note = repo.shallow_note()
     else:
         note = NO_COMMITS
 

@@ -68,6 +68,19 @@ class Repository:
     def has_commits(self) -> bool:
         return self.succeeds("rev-parse", "--verify", "--quiet", "HEAD^{commit}") is not None
 
+    def shallow_note(self) -> str | None:
+        """What a shallow clone (CI's default checkout) hides from dates read in git, or None for a
+        full history: every file last changed before the clone's first commit seems changed in it."""
+        if (self.succeeds("rev-parse", "--is-shallow-repository") or "").strip() != "true":
+            return None
+        first = (self.succeeds("log", "-1", "--format=%h %cs", "--max-parents=0", "HEAD") or "").split()
+        start = f" (it starts at {first[0]}, {first[1]})" if len(first) == 2 else ""
+        return (
+            f"This clone is shallow{start}: a document and its code last changed before that commit both "
+            "seem changed in it, so drift and staleness from before it cannot show. Fetch the history "
+            "first (git fetch --unshallow) and ask again."
+        )
+
 
 def _first_complaint(error: Any) -> str:
     """Git's first line of complaint out of GitPython's wrapped stderr."""

@@ -219,6 +219,7 @@ def find_stale(bank: Bank, *, days: int | None = None, scope: str | None = None)
         stale=tuple(doc for _, doc in found),
         uncommitted=uncommitted,
         repo=str(repo.root),
+        note=repo.shallow_note(),
         **counts,
     )
 

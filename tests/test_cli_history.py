@@ -131,6 +131,23 @@ def test_drift_json_and_threshold(anchored_repo, capsys):
     assert main(["drift", "--threshold-days", "-1", "--root", str(anchored_repo)]) == 2
 
 
+def test_a_shallow_clone_says_its_dates_cannot_show_drift_instead_of_reporting_none(anchored_repo, tmp_path, capsys):
+    """CI checks out one commit: the document and its code both seem changed in it, so the drift the
+    full history shows (151 days) vanishes. Say so, in text and JSON, rather than "no drift"."""
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", (anchored_repo.parent).as_uri(), str(shallow))
+    assert main(["drift", "--root", str(shallow / "memory_bank")]) == 0
+    out = capsys.readouterr().out
+    assert "no anchored code is ahead" not in out and "note: This clone is shallow (it starts at " in out
+    assert "git fetch --unshallow" in out
+    data = run_json(capsys, "drift", "--json", "--root", str(shallow / "memory_bank"))
+    assert data["drifted"] == [] and "shallow" in data["note"]
+    stale = run_json(capsys, "drift", "--stale", "--json", "--root", str(shallow / "memory_bank"))
+    assert "shallow" in stale["note"]
+    full = run_json(capsys, "drift", "--json", "--root", str(anchored_repo))
+    assert full["drifted"] and "note" not in full
+
+
 def test_drift_without_anchors_prints_the_note(capsys):
     assert main(["drift", "--root", REFERENCE]) == 0
     out = capsys.readouterr().out

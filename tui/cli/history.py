@@ -295,7 +295,7 @@ def format_drift(drift: Drift) -> str:
         lines[0] = f"drift against git in {drift.repo}, threshold {drift.threshold_days} days; " + lines[0]
         if drift.drifted:
             lines += ["", "code ahead of its document, widest gap first:"]
-        else:
+        elif drift.note is None:  # with a note (a shallow clone, no commits) the dates cannot say so
             lines += ["", f"no anchored code is ahead of its document by more than {drift.threshold_days} days"]
         for pair in drift.drifted:
             lines.append(
