@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
 
 import jsonschema
 import pytest
@@ -216,3 +217,31 @@ def test_annotations_name_files_from_the_work_tree_top_wherever_validate_runs(ca
     main(["validate", "--root", str(tmp_path / "docs" / "memory_bank"), "--summary"])
     summary = capsys.readouterr().out
     assert "::error" not in summary and "total: 5 (3 errors, 2 warnings)" in summary
+
+
+def test_an_odd_file_name_is_a_valid_uri_reference_in_sarif(tmp_path, capsys):
+    """SARIF locations are URI references: "a,b c%25.md" must read back as that file, not "a,b c%.md"."""
+    root = tmp_path / "memory_bank"
+    shutil.copytree(REFERENCE, root)
+    (root / "domain" / "a,b c%25.md").write_text("---\ntitle: Odd\n---\n# Odd\n", encoding="utf-8")
+    main(["validate", "--root", str(root), "--format", "sarif"])
+    uris = [
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for result in json.loads(capsys.readouterr().out)["runs"][0]["results"]
+        for location in result["locations"]
+    ]
+    odd = [uri for uri in uris if "a%2Cb" in uri or "a,b" in uri]
+    assert odd and all(uri.endswith("domain/a%2Cb%20c%2525.md") for uri in odd)
+    assert all(unquote(uri).endswith("domain/a,b c%25.md") for uri in odd)
+
+
+def test_a_filtered_run_that_finds_nothing_does_not_call_the_bank_clean(capsys):
+    assert main(["validate", "--root", REFERENCE, "--rule", "no-contract"]) == 0
+    out = capsys.readouterr().out
+    assert "the bank is clean" not in out and "not the whole bank" in out
+
+
+def test_a_scope_given_twice_is_a_usage_error_not_the_last_one_silently(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["validate", "--scope", "adr", "--scope", "ops", "--root", REFERENCE])
+    assert done.value.code == 2 and "--scope takes one value" in capsys.readouterr().err

@@ -7,6 +7,7 @@ import os
 import re
 from dataclasses import asdict
 from pathlib import Path
+from urllib.parse import quote
 
 from memorybank.core.validate import ValidationReport
 from memorybank.core.validate.registry import Rule, ordered_rules
@@ -24,7 +25,9 @@ def _location(root: Path, path: str, base: Path) -> str:
         return target.as_posix()
 
 
-def format_text(report: ValidationReport, *, summary: bool = False) -> str:
+def format_text(report: ValidationReport, *, summary: bool = False, filtered: bool = False) -> str:
+    """The findings and their counts; ``filtered`` (a scope, rule or severity was asked for) keeps a
+    run that found nothing from calling the whole bank clean."""
     lines: list[str] = []
     if not summary:
         for f in report.findings:
@@ -36,7 +39,11 @@ def format_text(report: ValidationReport, *, summary: bool = False) -> str:
     for rule, count in report.by_rule.items():
         lines.append(f"  {rule}: {count}")
     if not report.total:
-        lines[-1] = "total: 0, the bank is clean"
+        lines[-1] = (
+            "total: 0 where you asked (not the whole bank: --scope, --rule or --severity)"
+            if filtered
+            else "total: 0, the bank is clean"
+        )
     return "\n".join(lines)
 
 
@@ -117,7 +124,9 @@ def sarif_document(report: ValidationReport, root: Path, base: Path, version: st
     index = {r.name: i for i, r in enumerate(rules)}
     results = []
     for f in report.findings:
-        location: dict = {"artifactLocation": {"uri": _location(root, f.path, base), "uriBaseId": "SRCROOT"}}
+        # a URI reference, so a file named "a b%.md" stays that file for a consumer that decodes it
+        uri = quote(_location(root, f.path, base), safe="/")
+        location: dict = {"artifactLocation": {"uri": uri, "uriBaseId": "SRCROOT"}}
         # A finding about the whole file points at its first line: SARIF viewers want a region.
         location["region"] = {"startLine": f.line or 1}
         results.append(

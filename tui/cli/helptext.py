@@ -47,3 +47,13 @@ class Parser(argparse.ArgumentParser):
 def examples(*lines: str) -> str:
     """An epilog of examples: commands as typed, each ``# ...`` line saying what the next one does."""
     return "examples:\n" + "\n".join(f"  {line}" if line else "" for line in lines)
+
+
+class Once(argparse.Action):
+    """An option that takes one value: given twice, it is a usage error rather than the last one
+    silently winning (``--scope adr --scope ops`` validated ``ops`` alone)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} takes one value; give it once (run the command once per value)")
+        setattr(namespace, self.dest, values)

@@ -10,7 +10,7 @@ from memorybank.core.errors import UsageError
 from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_LIMIT, Graph, GraphNode, walk_graph
 from memorybank.core.staleness import DEFAULT_STALE_DAYS, MAX_STALE_DAYS, Staleness, find_stale
 from memorybank.tui.cli.context import open_bank
-from memorybank.tui.cli.helptext import examples
+from memorybank.tui.cli.helptext import Once, examples
 from memorybank.tui.cli.output import emit_json, visible
 
 GRAPH_FORMATS = ("text", "json", "mermaid", "dot")
@@ -100,7 +100,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help=f'with --stale: days without a commit, 0-{MAX_STALE_DAYS} (default: the bank\'s "stale after N days" '
         f"sentence in dna/, else {DEFAULT_STALE_DAYS})",
     )
-    drift.add_argument("--scope", metavar="DIR", help="only documents under this directory of the bank, e.g. ops")
+    drift.add_argument(
+        "--scope", metavar="DIR", action=Once, help="only documents under this directory of the bank, e.g. ops"
+    )
     drift.add_argument("--format", "-f", choices=DRIFT_FORMATS, default="text", help="text (default) or json")
     drift.add_argument("--json", action="store_const", dest="format", const="json", help="same as --format json")
     drift.set_defaults(handler=run_drift)

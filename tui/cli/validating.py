@@ -14,7 +14,7 @@ from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
 from memorybank.core.write.state import work_tree
 from memorybank.tui.cli.context import open_bank
-from memorybank.tui.cli.helptext import examples
+from memorybank.tui.cli.helptext import Once, examples
 from memorybank.tui.cli.output import visible
 
 
@@ -36,7 +36,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "memorybank validate --format sarif > memorybank.sarif",
         ),
     )
-    parser.add_argument("--scope", metavar="DIR", help="only findings on documents under this directory, e.g. adr")
+    parser.add_argument(
+        "--scope", metavar="DIR", action=Once, help="only findings on documents under this directory, e.g. adr"
+    )
     parser.add_argument("--rule", choices=RULE_ORDER, metavar="RULE", help=f"only this rule: {', '.join(RULE_ORDER)}")
     parser.add_argument("--severity", choices=("error", "warning"), help="only findings of this severity")
     parser.add_argument("--summary", action="store_true", help="counts only, no findings")
@@ -71,5 +73,6 @@ def run_validate(args: argparse.Namespace) -> int:
     elif chosen == "sarif":
         print(format_sarif(report, bank.root, base, package_version()))
     else:
-        print(visible(format_text(report, summary=args.summary)))
+        filtered = bool(args.scope or args.rule or args.severity)
+        print(visible(format_text(report, summary=args.summary, filtered=filtered)))
     return args.verdict
