@@ -47,10 +47,23 @@ def invalid_frontmatter(ctx: Context) -> Iterator[Finding]:
                 message = f"Frontmatter does not parse: {error}. Close the block with a --- line."
             else:
                 message = (
-                    f"YAML frontmatter does not parse ({error}). Values were recovered leniently; "
-                    'quote any value containing ": ".'
+                    f"YAML frontmatter does not parse ({error}). Values were recovered leniently{_fix_for(error)}."
                 )
             yield me.finding(doc.path, message, line)
+
+
+_FIXES = (
+    ("mapping values are not allowed", 'quote any value containing ": "'),
+    ("duplicated mapping key", "give each key once"),
+    ("tab character", "indent with spaces, not tabs"),
+    ("flow sequence", "close the [ list, or quote a value that starts with ["),
+    ("flow mapping", "close the { mapping, or quote a value that starts with {"),
+)
+"""The fix a parser's complaint points to, where it points to one."""
+
+
+def _fix_for(error: str) -> str:
+    return next((f"; {fix}" for needle, fix in _FIXES if needle in error), "")
 
 
 @rule("broken-derived-from", "error", "A derived_from entry points at a file that does not exist in the bank.")

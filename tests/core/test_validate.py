@@ -210,3 +210,24 @@ def test_a_folder_that_refuses_its_listing_part_way_is_an_unreadable_finding(tmp
     unreadable: dict[str, str] = {}
     assert list(index.walk(root, unreadable)) == ["b.md"]
     assert unreadable == {"notes/": "Operation not permitted"}
+
+
+@pytest.mark.parametrize(
+    ("front", "fix"),
+    [
+        ("purpose: Read this: now", 'quote any value containing ": "'),
+        ("title: D\ntitle: E", "give each key once"),
+        ("title: C\n\tstatus: active", "indent with spaces, not tabs"),
+        ("status: [active\nx: 1", "close the [ list"),
+    ],
+)
+def test_a_frontmatter_error_gets_the_fix_its_own_complaint_points_to(tmp_path, front, fix):
+    """The same colon hint on a tab, a duplicate key and an unclosed bracket sent owners hunting for
+    a colon that was not there."""
+    from memorybank.core.bank import Bank
+    from memorybank.core.validate import validate
+
+    (tmp_path / "doc.md").write_text(f"---\n{front}\n---\n# Doc\n", encoding="utf-8")
+    (message,) = [f.message for f in validate(Bank.open(tmp_path), rule="invalid-frontmatter").findings]
+    assert message.endswith(f"; {fix}.") or f"; {fix}" in message
+    assert message.count(";") == 1, message
