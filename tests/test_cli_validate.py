@@ -141,7 +141,11 @@ def test_sarif_is_valid_and_uses_stable_rule_ids(capsys):
     jsonschema.validate(log, SARIF_SUBSET)
     run = log["runs"][0]
     ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-    assert ids[:2] == ["unreadable", "invalid-frontmatter"] and "broken-link" in ids and len(ids) == len(set(ids))
+    assert (
+        ids[:3] == ["unreadable", "not-utf8", "invalid-frontmatter"]
+        and "broken-link" in ids
+        and len(ids) == len(set(ids))
+    )
     results = run["results"]
     assert [r["ruleId"] for r in results][:2] == ["invalid-frontmatter", "broken-derived-from"]
     assert all(ids[r["ruleIndex"]] == r["ruleId"] for r in results)

@@ -77,6 +77,7 @@ class Rule:
 
 RULE_ORDER: tuple[str, ...] = (
     "unreadable",
+    "not-utf8",
     "invalid-frontmatter",
     "broken-derived-from",
     "missing-derived-from",

@@ -26,6 +26,27 @@ def unreadable(ctx: Context) -> Iterator[Finding]:
             yield me.finding(path, f"This {kind} exists but cannot be read ({reason}), so nothing in it was checked.")
 
 
+@rule("not-utf8", "warning", "The file is not UTF-8 text: its undecodable bytes read as U+FFFD.")
+def not_utf8(ctx: Context) -> Iterator[Finding]:
+    """A markdown file holding bytes that are not UTF-8: a Latin-1 or Windows-1251 export, or a
+    binary file given a ``.md`` name.
+
+    Why: every reader sees replacement characters where the author wrote letters, routing and
+    search cannot match those words, and a gated write would store the replacements for good.
+    Example: ``notes/import.md`` saved by an old editor as Windows-1251.
+    Fix: convert it (``iconv -f cp1251 -t utf-8 notes/import.md``), or move a binary file out of
+    the bank.
+    """
+    me = RULES["not-utf8"]
+    for doc in ctx.bank:
+        if doc.decode_error and ctx.in_scope(doc.path):
+            yield me.finding(
+                doc.path,
+                "This file is not UTF-8 text: its undecodable bytes read as U+FFFD, so routing, search and "
+                "reads see them replaced. Convert it to UTF-8, or move a binary file out of the bank.",
+            )
+
+
 @rule("invalid-frontmatter", "error", "The YAML frontmatter does not parse; values were recovered leniently.")
 def invalid_frontmatter(ctx: Context) -> Iterator[Finding]:
     """Frontmatter that a YAML parser rejects.

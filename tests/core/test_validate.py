@@ -109,8 +109,9 @@ def test_results_are_cached_until_the_disk_changes(fixture_bank):
 
 
 def test_rule_order_is_the_fixed_rank():
-    assert RULE_ORDER[:6] == (
+    assert RULE_ORDER[:7] == (
         "unreadable",
+        "not-utf8",
         "invalid-frontmatter",
         "broken-derived-from",
         "missing-derived-from",
