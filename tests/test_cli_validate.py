@@ -249,3 +249,17 @@ def test_a_scope_given_twice_is_a_usage_error_not_the_last_one_silently(capsys):
     with pytest.raises(SystemExit) as done:
         main(["validate", "--scope", "adr", "--scope", "ops", "--root", REFERENCE])
     assert done.value.code == 2 and "--scope takes one value" in capsys.readouterr().err
+
+
+def test_text_paths_open_from_the_working_directory(tmp_path):
+    """A pre-commit hook runs at the repository's top: ``memory_bank/domain/a.md:5`` opens from
+    there, ``domain/a.md:5`` does not."""
+    import subprocess
+    import sys
+
+    shutil.copytree(FIXTURES / "rules" / "invalid-frontmatter" / "fires", tmp_path / "memory_bank")
+    command = [sys.executable, "-m", "memorybank", "validate"]
+    top = subprocess.run([*command, "--root", "memory_bank"], cwd=tmp_path, capture_output=True, text=True)
+    assert top.returncode == 1 and "memory_bank/domain/a.md:5  YAML" in top.stdout
+    inside = subprocess.run(command, cwd=tmp_path / "memory_bank", capture_output=True, text=True)
+    assert " domain/a.md:5  YAML" in inside.stdout

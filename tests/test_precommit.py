@@ -95,7 +95,11 @@ def test_a_commit_that_breaks_the_bank_is_blocked_with_the_finding(repo):
     output = done.stdout + done.stderr
     assert done.returncode != 0
     assert re.search(r"memorybank validate\.+Failed", output), output
-    assert "broken-derived-from        domain/a.md:8  derived_from points at a file that does not exist" in output
+    # the path opens from the repository top, where pre-commit runs
+    assert (
+        "broken-derived-from        memory_bank/domain/a.md:8  derived_from points at a file that does not exist"
+        in output
+    )
     assert run(project, env, "git", "log", "--format=%s").stdout.split("\n")[0] == "Seed the bank"
     again = run(project, env, str(BIN / "pre-commit"), "run", "--all-files", check=False)
     assert again.returncode == 1 and "broken-derived-from" in again.stdout

@@ -25,13 +25,14 @@ def _location(root: Path, path: str, base: Path) -> str:
         return target.as_posix()
 
 
-def format_text(report: ValidationReport, *, summary: bool = False, filtered: bool = False) -> str:
+def format_text(report: ValidationReport, *, summary: bool = False, filtered: bool = False, prefix: str = "") -> str:
     """The findings and their counts; ``filtered`` (a scope, rule or severity was asked for) keeps a
-    run that found nothing from calling the whole bank clean."""
+    run that found nothing from calling the whole bank clean; ``prefix`` leads each path (the bank's
+    folder seen from the working directory, so a terminal or an editor can open ``path:line``)."""
     lines: list[str] = []
     if not summary:
         for f in report.findings:
-            where = f"{f.path}:{f.line}" if f.line else f.path
+            where = f"{prefix}{f.path}:{f.line}" if f.line else f"{prefix}{f.path}"
             lines.append(f"{f.severity.upper():7} {f.rule:26} {where}  {f.message}")
         if report.findings:
             lines.append("")

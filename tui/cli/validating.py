@@ -58,6 +58,17 @@ def package_version() -> str:
         return "0.0.0"
 
 
+def _seen_from_here(root: Path) -> str:
+    """The bank's folder relative to the working directory when the bank lies under it (a
+    pre-commit hook runs at the repository's top), so each finding's path opens from there."""
+    try:
+        here = Path.cwd().resolve()
+        inside = root.resolve().relative_to(here)
+    except (OSError, ValueError):
+        return ""
+    return "" if inside == Path(".") else f"{inside.as_posix()}/"
+
+
 def run_validate(args: argparse.Namespace) -> int:
     bank = open_bank(args)
     report = validate(bank, scope=args.scope, severity=args.severity, rule=args.rule)
@@ -74,5 +85,5 @@ def run_validate(args: argparse.Namespace) -> int:
         print(format_sarif(report, bank.root, base, package_version()))
     else:
         filtered = bool(args.scope or args.rule or args.severity)
-        print(visible(format_text(report, summary=args.summary, filtered=filtered)))
+        print(visible(format_text(report, summary=args.summary, filtered=filtered, prefix=_seen_from_here(bank.root))))
     return args.verdict
