@@ -200,6 +200,11 @@ def codex_entry(path: Path, command: str, args: list[str]) -> FileChange:
         document["mcp_servers"] = servers
     if not isinstance(servers, dict):
         raise ConfigError(f"{path}: mcp_servers is not a table")
+    if isinstance(servers, tomlkit.items.InlineTable):  # one line: it cannot hold our table
+        raise ConfigError(
+            f"{path}: mcp_servers is written inline (mcp_servers = {{ ... }}); write each server as its own "
+            "[mcp_servers.NAME] table"
+        )
     entry = servers.get(SERVER)
     if entry is None:
         entry = tomlkit.table()

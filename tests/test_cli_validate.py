@@ -263,3 +263,11 @@ def test_text_paths_open_from_the_working_directory(tmp_path):
     assert top.returncode == 1 and "memory_bank/domain/a.md:5  YAML" in top.stdout
     inside = subprocess.run(command, cwd=tmp_path / "memory_bank", capture_output=True, text=True)
     assert " domain/a.md:5  YAML" in inside.stdout
+
+
+def test_summary_gives_counts_in_json_and_is_refused_with_a_format_made_of_findings(capsys):
+    assert main(["validate", "--json", "--summary", "--root", REFERENCE]) == 1  # errors still fail
+    report = json.loads(capsys.readouterr().out)
+    assert report["findings"] == [] and report["errors"] >= 1 and report["by_rule"]
+    assert main(["validate", "--format", "sarif", "--summary", "--root", REFERENCE]) == 2
+    assert "--summary gives counts" in capsys.readouterr().err

@@ -161,3 +161,12 @@ def test_a_user_wide_entry_pointed_at_another_bank_says_so(tmp_path):
     apply_setup(plan_setup("codex", first, home=home, command="mb", codex_scope="user", env={}))
     plan = plan_setup("codex", second, home=home, command="mb", codex_scope="user", env={})
     assert any(f"served {first.resolve()}" in note and "every session" in note for note in plan.notes)
+
+
+def test_an_inline_mcp_servers_table_in_codex_is_refused_with_the_fix(project, tmp_path):
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('mcp_servers = { other = { command = "x" } }\n')
+    with pytest.raises(ValueError, match=r"written inline .*\[mcp_servers\.NAME\] table"):
+        plan_setup("codex", project / "memory_bank", home=tmp_path, command="mb")
+    assert config.read_text() == 'mcp_servers = { other = { command = "x" } }\n'

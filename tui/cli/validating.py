@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from memorybank.core.errors import UsageError
 from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
 from memorybank.core.write.state import work_tree
@@ -75,6 +77,10 @@ def run_validate(args: argparse.Namespace) -> int:
     chosen = "json" if args.json else args.format
     if chosen is None:  # in GitHub Actions, annotations; unless a summary alone was asked for
         chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not args.summary else "text"
+    if args.summary and chosen in ("github", "sarif"):
+        raise UsageError(f"--summary gives counts, and {chosen} is made of findings: use one or the other")
+    if args.summary:
+        report = replace(report, findings=[])  # the counts stay
     base = Path(os.environ.get("GITHUB_WORKSPACE") or work_tree(bank.root) or Path.cwd())
     args.verdict = 1 if report.errors else 0  # the exit code even if the reader stops early
     if chosen == "json":
