@@ -16,6 +16,7 @@ from memorybank.core.evaluate import ROUTE_CHECKS, parse_route_checks
 from memorybank.core.write import firewall
 from memorybank.core.write.create import serialise
 from memorybank.core.write.gates import require, write_session
+from memorybank.core.write.landing import folder_index
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.register import register_line
 from memorybank.core.write.transaction import Transaction
@@ -32,6 +33,8 @@ class PinResult:
     replaced: bool
     pinned: bool
     dry_run: bool
+    registered_in: str | None = None
+    """The index a new checks file is registered in (``dna/``'s README or index), if it has one."""
 
 
 def _row(question: str, expected: str) -> str:
@@ -112,14 +115,15 @@ def pin_route_check(bank: Bank, *, question: str, expected: str, dry_run: bool =
                 lines += ["", *HEADER, _row(question, doc.path)]
         new_text = "\n".join(lines) + "\n"
         tx.write(ROUTE_CHECKS, raw.encode(new_text) if raw else new_text.encode("utf-8"))
-        if created and "dna/README.md" in bank:
-            index = RawDoc.load(bank.root, "dna/README.md")
+        home = folder_index(bank, "dna")
+        if created and home is not None:
+            index = RawDoc.load(bank.root, home)
             tx.write(
-                "dna/README.md",
+                home,
                 index.encode(
                     register_line(
                         index.text,
-                        "dna/README.md",
+                        home,
                         ROUTE_CHECKS,
                         "Route Checks",
                         "the questions routing is measured against.",
@@ -129,4 +133,5 @@ def pin_route_check(bank: Bank, *, question: str, expected: str, dry_run: bool =
         if not dry_run:
             tx.commit()
             bank.refresh()
-        return PinResult(ROUTE_CHECKS, question, doc.path, created, replaced, not dry_run, dry_run)
+        registered = home if created else None
+        return PinResult(ROUTE_CHECKS, question, doc.path, created, replaced, not dry_run, dry_run, registered)

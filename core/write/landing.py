@@ -45,6 +45,23 @@ def supplied_body(title: str, text: str, warnings: list[str]) -> str:
     return f"# {title}\n\n{stripped}"
 
 
+INDEX_NAMES = ("README.md", "index.md")
+"""What a folder's index is called, first found first: banks use either."""
+
+
+def folder_index(bank: Bank, directory: str) -> str | None:
+    """The index document of a folder: its ``README.md``, else its ``index.md``, else a document
+    right in it whose ``doc_function`` is ``index``; None when it has none."""
+    prefix = f"{directory}/" if directory else ""
+    for name in INDEX_NAMES:
+        if prefix + name in bank:
+            return prefix + name
+    for path, doc in bank.documents.items():
+        if path.startswith(prefix) and "/" not in path[len(prefix) :] and doc.is_index:
+            return path
+    return None
+
+
 @dataclass
 class Landing:
     """Files one create or promote will write, built up in memory."""
@@ -63,23 +80,25 @@ class Landing:
         if spec is None or self.target.startswith(INBOX):
             return
         index = f"{spec.directory}/README.md"
-        if index in self.bank or (self.bank.root / index).exists():
-            return
+        if folder_index(self.bank, spec.directory) or (self.bank.root / index).exists():
+            return  # the folder has its index, whatever the bank calls it
         verb = "would be created" if dry_run else "was created"
         tense = "does not exist yet" if dry_run else "did not exist yet"
         self.warnings.append(f'Section "{index}" {tense} and {verb} to register this document.')
         self.planned_text[index] = section_index_text(spec.directory)
-        if "README.md" in self.bank:
-            root = self.planned_text.get("README.md") or RawDoc.load(self.bank.root, "README.md").text
-            self.planned_text["README.md"] = register_section(
+        top = folder_index(self.bank, "")
+        if top is not None:
+            root = self.planned_text.get(top) or RawDoc.load(self.bank.root, top).text
+            self.planned_text[top] = register_section(
                 root, spec.directory, spec.route, known={s.directory for s in SECTIONS}
             )
 
     def nearest_index(self) -> str | None:
         directory = self.target.rsplit("/", 1)[0] if "/" in self.target else ""
         while True:
-            candidate = f"{directory}/README.md" if directory else "README.md"
-            if candidate != self.target and (candidate in self.bank or candidate in self.planned_text):
+            planned = f"{directory}/README.md" if directory else "README.md"
+            candidate = planned if planned in self.planned_text else folder_index(self.bank, directory)
+            if candidate is not None and candidate != self.target:
                 return candidate
             if not directory:
                 return None

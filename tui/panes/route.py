@@ -334,7 +334,8 @@ class RoutePane(Pane):
     def _confirm_pin(self, preview: PinResult) -> None:
         lines = [f"Question:  {preview.question}", f"Answer:    {preview.expected}", ""]
         if preview.created_file:
-            lines.append(f"Creates {preview.path} and registers it in dna/README.md.")
+            where = f"registers it in {preview.registered_in}" if preview.registered_in else "no index of dna/ lists it"
+            lines.append(f"Creates {preview.path}; {where}.")
         elif preview.replaced:
             lines.append(f"Replaces the answer pinned before for this question in {preview.path}.")
         else:

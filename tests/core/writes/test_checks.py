@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
+from memorybank.core.bank import Bank
 from memorybank.core.errors import NotADocument, Refusal
 from memorybank.core.evaluate import parse_route_checks
 from memorybank.core.validate import validate
@@ -159,3 +162,17 @@ def test_the_first_pin_takes_the_values_the_bank_declares_and_adds_no_finding(tm
     assert not {finding for finding in added if finding[0] != "route-check-failed"}, added
     text = (root / "dna/route-checks.md").read_text()
     assert "doc_function: canonical" in text
+
+
+@pytest.mark.skipif(not REAL_BANKS, reason="the real banks are not beside the project")
+def test_a_first_pin_registers_in_dna_index_md_when_that_is_the_banks_index(tmp_path):
+    """feedium's dna/ is indexed by index.md: the pin promised dna/README.md and left the new
+    checks file unregistered."""
+    root = tmp_path / "memory_bank"
+    shutil.copytree(next(p for p in REAL_BANKS if p.parent.name == "4itosik__feedium"), root)
+    bank = Bank.open(root)
+    preview = pin_route_check(bank, question="what is feedium", expected="index.md", dry_run=True)
+    assert preview.created_file and preview.registered_in == "dna/index.md"
+    pin_route_check(bank, question="what is feedium", expected="index.md")
+    assert bank.registered_in("dna/route-checks.md") == ["dna/index.md"]
+    assert "dna/route-checks.md" not in {f.path for f in validate(bank).findings if f.rule == "unregistered-doc"}

@@ -7,17 +7,19 @@ byte-identical (no partial document, no orphan index line, no lazily created sec
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from memorybank.core import yamlio
+from memorybank.core.bank import Bank
 from memorybank.core.errors import PathRefused, Refusal, UsageError
 from memorybank.core.parse import split_frontmatter
 from memorybank.core.validate import validate
 from memorybank.core.write.create import create
 
-from tests.conftest import tree_snapshot
+from tests.conftest import REAL_BANKS, tree_snapshot
 
 
 def front_of(bank, path):
@@ -410,3 +412,17 @@ def test_a_note_needs_no_kind_and_no_path_and_a_place_outside_the_inbox_is_said_
     assert moved.path == "_inbox/x.md" and "A note is captured into _inbox/: ops/x.md became _inbox/x.md." in (
         moved.warnings
     )
+
+
+@pytest.mark.skipif(not REAL_BANKS, reason="the real banks are not beside the project")
+def test_a_bank_whose_folders_are_indexed_by_index_md_registers_there_and_makes_no_readme(tmp_path):
+    """feedium indexes each folder with index.md: a create in engineering/ went to a new
+    engineering/README.md, a second index beside the bank's own."""
+    root = tmp_path / "memory_bank"
+    shutil.copytree(next(p for p in REAL_BANKS if p.parent.name == "4itosik__feedium"), root)
+    bank = Bank.open(root)
+    unregistered = sum(1 for f in validate(bank).findings if f.rule == "unregistered-doc")
+    result = create(bank, doc_kind="engineering", path="engineering/new-rule.md", title="New rule", purpose="a rule.")
+    assert result.registered_in == ["engineering/index.md"] and not (root / "engineering" / "README.md").exists()
+    assert "[New rule](new-rule.md)" in (root / "engineering" / "index.md").read_text(encoding="utf-8")
+    assert sum(1 for f in validate(bank).findings if f.rule == "unregistered-doc") == unregistered
