@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import Markdown, TableElement
+from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -26,14 +27,38 @@ from textual.strip import Strip
 
 class _FoldedTable(TableElement):
     """A markdown table whose cells fold a word too long for its column onto the next line instead
-    of cutting it with "…": at 80 columns a five-column table kept "Repo…" of "Repository"."""
+    of cutting it with "…": at 80 columns a five-column table kept "Repo…" of "Repository".
+
+    A table whose longest words do not fit side by side in the width (a plan's twelve-column
+    schedule) is shown one row at a time instead, each cell under its column's name, as ``psql``'s
+    expanded mode does: folded into columns a few cells wide, its headers read down the screen a
+    letter a line and its words broke mid-word."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for table in super().__rich_console__(console, options):
             if isinstance(table, Table):
+                unbounded = options.update_width(1_000_000)  # Measurement.get caps the minimum at the width
                 for column in table.columns:
                     column.overflow = "fold"
+                if len(table.columns) > 2 and Measurement.get(console, unbounded, table).minimum > options.max_width:
+                    yield from _as_records(table)
+                    continue
             yield table
+
+
+def _as_records(table: Table) -> RenderResult:
+    """Each row of a table as a two-column list: the column's name, then the row's cell."""
+    names = [column.header for column in table.columns]
+    rows = list(zip(*(list(column.cells) for column in table.columns), strict=False))
+    for number, row in enumerate(rows, 1):
+        record = Table.grid(padding=(0, 1))
+        record.add_column(style="bold", max_width=24, overflow="fold")
+        record.add_column(overflow="fold")
+        for name, cell in zip(names, row, strict=False):
+            record.add_row(name, cell)
+        yield Text(f"row {number} of {len(rows)}", style="dim")
+        yield record
+        yield Text("")
 
 
 class _Markdown(Markdown):
