@@ -141,11 +141,14 @@ class DiscardDialog(CoreDialog[list[DiscardResult] | None]):
                 f"{which}.",
                 reason=error.reason,
             )
+        if isinstance(error, Refusal) and error.reason == "required":  # the core's words name its parameter
+            error = Refusal("Say why: a note is dropped on the record, or not at all.", reason="required")
         super().show_refusal(error)
         self.reason_missing = isinstance(error, Refusal) and error.reason == "required"
 
     @on(Input.Changed, "#discard-reason")
     def _reason_typed(self, event: Input.Changed) -> None:
+        self.reason = event.value  # what the pane offers again if the owner keeps the notes for now
         if self.reason_missing and event.value.strip():  # the complaint no longer holds
             self.show_refusal(None)
 

@@ -302,16 +302,23 @@ class InboxPane(BulkTriage, Pane):
             proposal = Proposal.of(view.entry.proposal)
             reason = proposal.reason if proposal and proposal.action == "discard" else ""
 
+        key = tuple(sorted(note.path for note in marked))
+        typed = self.__dict__.setdefault("_typed_reasons", {})  # a reason typed, then Esc: offered again
+        reason = typed.get(key) or reason
+
         def done(results: list[DiscardResult] | None) -> None:
             if not results:
+                typed[key] = dialog.reason
                 return
+            typed.pop(key, None)
             self.marked.clear()
             if len(results) == 1:
                 self._written(f"Discarded {results[0].path}: {results[0].reason}")
             else:
                 self._written(f"Discarded {count(len(results), 'note')}: {results[0].reason}")
 
-        self.app.push_screen(DiscardDialog(self.bank, notes=marked, reason=reason), done)
+        dialog = DiscardDialog(self.bank, notes=marked, reason=reason)
+        self.app.push_screen(dialog, done)
 
     def action_apply(self) -> None:
         view = self._ready(proposal=True)
