@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from memorybank.core import cache as parse_cache
 from memorybank.core.errors import BankNotFound, NotADocument, PathRefused
 from memorybank.core.paths import PathResolver
-from memorybank.core.roots import ENV_ROOT, find_root, project_bank
+from memorybank.core.roots import ENV_ROOT, find_root, refuse_a_project
 
 if TYPE_CHECKING:
     from memorybank.core.index import Derived, Stamp
@@ -81,9 +81,7 @@ class Bank:
             raise BankNotFound(
                 f"No bank at {found}: the directory does not exist. `memorybank init NAME --root {found}` creates one."
             )
-        inner = project_bank(found)
-        if inner is not None:
-            raise BankNotFound(f"No bank at {found}: that is the project, its bank is {inner}. Pass --root {inner}.")
+        refuse_a_project(found)
         bank = cls(found, cache=cache)
         bank.refresh()
         return bank

@@ -45,6 +45,15 @@ def find_root(
     return None
 
 
+def refuse_a_project(root: Path) -> None:
+    """Raise ``BankNotFound`` naming the bank when ``root`` is its project (``project_bank``)."""
+    inner = project_bank(root)
+    if inner is not None:
+        from memorybank.core.errors import BankNotFound
+
+        raise BankNotFound(f"No bank at {root}: that is the project, its bank is {inner}. Pass --root {inner}.")
+
+
 def project_bank(root: Path) -> Path | None:
     """The bank inside ``root`` when ``root`` is its project rather than a bank: it has no ``dna/``
     of its own and holds a ``memory_bank/`` (or ``memory-bank/``) that has one or holds markdown.

@@ -28,6 +28,7 @@ from memorybank.core.body_index import (
     body_index,
     concept_of,
 )
+from memorybank.core.controls import STEERING_TEXT  # a body's NUL or escape never reaches an excerpt
 from memorybank.core.errors import UsageError
 from memorybank.core.lang import (
     SEARCH_STOPWORDS,
@@ -47,8 +48,6 @@ CROSS_LANGUAGE = 0.6
 """A title or purpose containing only a translated form earns this share of the phrase bonus."""
 ARCHIVED = 0.3
 EXCERPT_CHARS = 240
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-"""Control characters a body may hold (a NUL, an escape) never reach an excerpt."""
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50  # the most an agent's search answers (its tool's schema holds it there)
 LIST_LIMIT = 500  # the most the workbench and the command line list, a page at a time
@@ -255,7 +254,7 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = 
             if not lowered.lstrip().startswith("#"):
                 break
     if best_line:
-        return _CONTROL.sub("", _window(best, max(at, 0))), best_line
+        return STEERING_TEXT.sub("", _window(best, max(at, 0))), best_line
     everything = float(len(concepts))
     for number in range(body_line, len(lines) + 1):
         lowered = folded[number - 1]
@@ -274,7 +273,7 @@ def _excerpt(text: str, body_line: int, concepts: list[Concept], literal: str = 
             at = first - (len(lowered) - len(lowered.lstrip()))
             if score == everything:  # nothing later can beat a plain line holding every concept
                 break
-    return _CONTROL.sub("", _window(best, max(at, 0))), best_line
+    return STEERING_TEXT.sub("", _window(best, max(at, 0))), best_line
 
 
 def _window(line: str, at: int) -> str:

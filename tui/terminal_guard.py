@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memorybank.core.controls import STEERING
 from rich.segment import Segment
 from textual.strip import Strip
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile(f"[\t\n{STEERING}]")
 """What text must never send to the terminal: C0 and C1 controls (ESC, BEL, CR, tab, newline
 included: Textual has already laid the text out in cells), separators and bidirectional controls."""
 

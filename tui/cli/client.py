@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from memorybank.core.errors import BankNotFound
-from memorybank.core.hook import run_stop_hook
-from memorybank.core.roots import project_bank
+from memorybank.core.hook import CAPTURE_TOOLS, run_stop_hook
+from memorybank.core.roots import refuse_a_project
 from memorybank.core.setup import CLIENTS, SURFACES, apply_setup, plan_setup
 from memorybank.tui.cli.context import require_root
 from memorybank.tui.cli.helptext import examples
@@ -92,7 +92,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.add_argument(
         "--surface",
-        choices=("full", "capture"),
+        choices=tuple(CAPTURE_TOOLS),
         default="full",
         help="the server's --surface, so the request names the tool the agent has (bank_capture for capture)",
     )
@@ -110,9 +110,7 @@ def run_setup(args: argparse.Namespace) -> int:
     root = require_root(args)
     if not root.is_dir():
         raise BankNotFound(f"No bank at {root}. Create one first: memorybank init NAME --root {root}")
-    inner = project_bank(root)
-    if inner is not None:
-        raise BankNotFound(f"No bank at {root}: that is the project, its bank is {inner}. Pass --root {inner}.")
+    refuse_a_project(root)
     if args.user and args.client != "codex":
         print(
             "memorybank: --user applies to codex only (the other clients' entries live in the project)", file=sys.stderr

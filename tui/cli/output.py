@@ -10,6 +10,8 @@ import re
 import sys
 from typing import Any, TextIO
 
+from memorybank.core.controls import STEERING_TEXT
+
 
 def _json_escape(error: UnicodeError) -> tuple[str, int]:
     """Characters the output's encoding cannot hold, as ``\\uXXXX``: readable in text, and JSON
@@ -39,7 +41,7 @@ def escape_unencodable(stream: Any) -> None:
         stream.reconfigure(errors="memorybank-escape")
 
 
-_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_HIDDEN = STEERING_TEXT
 
 
 def visible(value: object) -> str:

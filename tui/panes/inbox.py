@@ -111,6 +111,8 @@ class InboxPane(BulkTriage, Pane):
         """The highlighted note, read, with where it belongs."""
         self.marked: set[str] = set()
         """Notes whose proposals ``A`` applies together."""
+        self.typed_reasons: dict[tuple[str, ...], str] = {}
+        """A discard reason typed, then kept with Esc, by the notes it was for: offered again."""
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the inbox…", id="inbox-summary", classes="pane-heading")
@@ -303,7 +305,7 @@ class InboxPane(BulkTriage, Pane):
             reason = proposal.reason if proposal and proposal.action == "discard" else ""
 
         key = tuple(sorted(note.path for note in marked))
-        typed = self.__dict__.setdefault("_typed_reasons", {})  # a reason typed, then Esc: offered again
+        typed = self.typed_reasons
         reason = typed.get(key) or reason
 
         def done(results: list[DiscardResult] | None) -> None:
