@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from memorybank.core.bank import Bank, find_root
 from memorybank.core.errors import BankError
+from memorybank.tui import typed_ahead
 from memorybank.tui.collector import CHECK_SECONDS, QuietCollector
 from memorybank.tui.commands import DocumentsProvider, JumpProvider
 from memorybank.tui.screens.workbench import WorkbenchScreen
@@ -141,6 +142,7 @@ class MemoryBankApp(App[None]):
         screen = WorkbenchScreen(
             self.bank, serving=self.mcp.url if self.mcp else None, activity=self.activity, settings=self.settings
         )
+        typed_ahead.hold(self, WorkbenchScreen)  # the keys typed from now wait for its first pane
         if replace:
             self.switch_screen(screen)
         else:
@@ -241,6 +243,8 @@ class MemoryBankApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):
             self.collector.saw_input()
+        if isinstance(event, events.Key) and not event.is_forwarded and typed_ahead.held(self, event):
+            return  # typed before the workbench's first pane took the focus: handed over in its turn
         await super().on_event(event)
 
     def on_unmount(self) -> None:

@@ -92,13 +92,11 @@ async def workers_done(app) -> None:
 async def settle(pilot, rounds: int = 2) -> None:
     """Let workers finish and the messages they posted be handled (never a sleep), the workbench's
     first pane made and handed the keys typed before it (every one of them) included."""
+    deadline = time.monotonic() + 20.0
+    while time.monotonic() < deadline and handing_over(pilot.app):
+        await pilot.pause()
     for _ in range(rounds):
         await workers_done(pilot.app)
-        await pilot.pause()
-    deadline = time.monotonic() + 20.0
-    while time.monotonic() < deadline and (
-        getattr(pilot.app.screen, "_early_keys", None) is not None or handing_over(pilot.app)
-    ):
         await pilot.pause()
 
 

@@ -16,6 +16,7 @@ import memorybank.core.parse
 import memorybank.core.validate
 import pytest
 from memorybank.tui.app import make_app
+from memorybank.tui.typed_ahead import handing_over
 from memorybank.tui.widgets.bank_header import BankHeader
 
 from tests.conftest import FIXTURES, PROJECT
@@ -179,7 +180,7 @@ async def test_keys_typed_before_the_first_pane_is_ready_reach_its_question_box_
         assert route.query_one("#route-question").value == "FT-020 x"
         assert app.screen.query_one("#panes").active == "route"
         assert app.focused is route.query_one("#route-results")
-        assert app.screen._early_keys is None
+        assert not handing_over(app)
 
 
 async def test_ctrl_o_typed_before_the_first_pane_opens_the_jump_palette_with_what_follows(aged_bank, monkeypatch):
@@ -268,3 +269,37 @@ async def test_once_the_router_is_warm_the_long_lived_heap_is_left_out_of_collec
             assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+async def test_keys_typed_while_the_early_ones_are_handed_over_wait_behind_them(aged_bank, monkeypatch):
+    """The owner goes on typing as the first pane takes the focus: the letters still on their way to
+    the app when the early keys are handed over follow them, into the palette ctrl+o opened, and
+    none lands in the question box the focus just reached."""
+    from memorybank.tui.panes.route import RoutePane
+    from memorybank.tui.screens.workbench import WorkbenchScreen
+    from textual import events
+    from textual.command import CommandPalette
+    from textual.widgets import Input
+
+    mounted = WorkbenchScreen.on_mount
+    hand_over = WorkbenchScreen._hand_over_early_keys
+
+    def typed_at_once(screen):
+        mounted(screen)
+        screen.app.post_message(events.Key("ctrl+o", None))
+        screen.app.post_message(events.Key("r", "r"))
+
+    def typed_on(screen):
+        for char in "ef":  # reach the app after the pane took the focus, before the early keys
+            screen.app.post_message(events.Key(char, char))
+        hand_over(screen)
+
+    monkeypatch.setattr(WorkbenchScreen, "on_mount", typed_at_once)
+    monkeypatch.setattr(WorkbenchScreen, "_hand_over_early_keys", typed_on)
+    app = make_app(aged_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert await until(pilot, lambda: CommandPalette.is_open(app))
+        assert await until(pilot, lambda: app.screen.query_one(Input).value == "ref"), app.screen.query_one(Input).value
+        app.pop_screen()
+        assert app.screen.query_one(RoutePane).query_one("#route-question").value == ""

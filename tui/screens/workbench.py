@@ -25,7 +25,7 @@ from memorybank.tui.messages import BankWritten, DocumentChosen
 from memorybank.tui.panes.base import Pane, is_text_box
 from memorybank.tui.screens.pane_specs import ALT_DIGITS_AS_READ, PANES, SPECS, tab_label
 from memorybank.tui.settings import Settings
-from memorybank.tui.typed_ahead import type_again
+from memorybank.tui.typed_ahead import release
 from memorybank.tui.widgets.bank_header import DEGRADED_HELP, BankHeader, BankSummary, summarise
 from memorybank.tui.widgets.pane_tabs import PaneTabs
 from textual import events, on, work
@@ -105,8 +105,8 @@ class WorkbenchScreen(Screen[None]):
         """The panes made so far, by id."""
         self._left_focus: dict[str, Widget] = {}  # per pane, the widget focused when it was left
         self._tabs_mounted = False
-        self._early_keys: list[events.Key] | None = []
-        """Keys that arrived before the first pane had the focus, for it; None once it has."""
+        self._first_shown = False
+        """The first pane was made and focused; the keys typed before it (held by the app) follow."""
         self._warmed = False
         self._progress: Timer | None = None
         self.history = History()
@@ -129,7 +129,7 @@ class WorkbenchScreen(Screen[None]):
             self.generation = self.bank.generation
 
     def on_screen_resume(self) -> None:
-        if self._early_keys is not None and not self._panes:  # first shown: the pane after the first frame
+        if not self._first_shown and not self._panes:  # first shown: the pane after the first frame
             self.call_after_refresh(self._show_first_pane)
 
     async def _show_first_pane(self) -> None:
@@ -137,17 +137,15 @@ class WorkbenchScreen(Screen[None]):
         tabs = self.query_one("#panes", TabbedContent)
         if tabs.active not in self._panes:
             await self.query_one(f"#{tabs.active}", TabPane).mount(self._make(tabs.active))
-        self._activate(tabs.active)  # the first pane, unless alt and a digit chose another meanwhile
+        self._activate(tabs.active)
         pane = self.pane(tabs.active)
         if not self._holds_focus(pane):
             pane.focus_default()
-        self.call_later(self._hand_over_early_keys)  # after the keys still queued here, kept too
+        self._first_shown = True
+        self.call_later(self._hand_over_early_keys)
 
     def _hand_over_early_keys(self) -> None:
-        early, self._early_keys = self._early_keys, None  # Enter typed before raw mode came as ctrl+j:
-        keys = [("enter", "\r") if key.key == "ctrl+j" else (key.key, key.character) for key in early or ()]
-        if keys:  # sent by the app, not this screen: a key this screen sent would stop at it
-            self.app.call_later(type_again, self.app, keys, WorkbenchScreen)
+        release(self.app)  # the keys the app held since this screen was pushed, in order
 
     def _show_progress(self) -> None:
         # The index fills the bank's mapping as it reads; its size is the progress (no lock, no load).
@@ -241,21 +239,15 @@ class WorkbenchScreen(Screen[None]):
         self.show_pane(pane_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A pane's digit is refused in a text box, so it goes on as a digit (and before the first
-        pane has the focus: typed ahead, it is kept for the question box)."""
+        """A pane's digit is refused in a text box, so it goes on as a digit."""
         typing = is_text_box(self.focused) and not getattr(self.focused, "read_only", False)
-        return not (action == "pane_key" and (typing or self._early_keys is not None))
+        return not (action == "pane_key" and typing)
 
     async def on_key(self, event: events.Key) -> None:
         """A key that reached no widget (the focus was on its way into the pane just shown): the
-        pane in front answers it, as it would have with the focus. Before the first pane has the focus,
-        the key waits for it."""
-        if self._early_keys is not None:
-            self._early_keys.append(event)
-            event.stop()
-            event.prevent_default()
-            return
-        if self.focused is not None or not self._tabs_mounted:
+        pane in front answers it, as it would have with the focus. (Before the first pane has the
+        focus, the app holds the keys: ``tui.typed_ahead``.)"""
+        if self.focused is not None or not self._first_shown:
             return
         pane = self.active_pane
         for binding in pane._bindings.key_to_bindings.get(event.key, ()):
@@ -265,7 +257,7 @@ class WorkbenchScreen(Screen[None]):
 
     @on(TabbedContent.TabActivated, "#panes")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if self._early_keys is None:  # the first tab activated, as the tabs mount: shown after the first frame
+        if self._first_shown:  # the first tab activated, as the tabs mount: shown after the first frame
             self._activate(event.pane.id or "")
 
     def _activate(self, pane_id: str) -> None:
