@@ -271,3 +271,28 @@ def test_summary_gives_counts_in_json_and_is_refused_with_a_format_made_of_findi
     assert report["findings"] == [] and report["errors"] >= 1 and report["by_rule"]
     assert main(["validate", "--format", "sarif", "--summary", "--root", REFERENCE]) == 2
     assert "--summary gives counts" in capsys.readouterr().err
+
+
+def test_files_are_read_from_the_working_directory_or_the_bank_and_others_are_named_not_checked(tmp_path):
+    """What pre-commit passes (paths from the repository's top) and what a person types inside the
+    bank name the same documents; a file of another bank is said to be left out, on stderr."""
+    import subprocess
+    import sys
+
+    shutil.copytree(FIXTURES / "reference", tmp_path / "memory_bank")
+    (tmp_path / "other.md").write_text("# elsewhere\n", encoding="utf-8")
+    command = [sys.executable, "-m", "memorybank", "validate", "--root", "memory_bank"]
+    top = subprocess.run([*command, "memory_bank/orphan.md", "other.md"], cwd=tmp_path, capture_output=True, text=True)
+    assert top.returncode == 0, top.stderr  # a warning only
+    assert "unregistered-doc" in top.stdout and "memory_bank/orphan.md" in top.stdout
+    assert "broken-derived-from" not in top.stdout and "total: 1 (0 errors, 1 warning)" in top.stdout
+    assert "not checked: other.md" in top.stderr
+    inside = subprocess.run(
+        [sys.executable, "-m", "memorybank", "validate", "engineering/architecture.md"],
+        cwd=tmp_path / "memory_bank",
+        capture_output=True,
+        text=True,
+    )
+    assert inside.returncode == 1 and "broken-derived-from" in inside.stdout and "orphan" not in inside.stdout
+    from_bank_root = subprocess.run([*command, "conflict.md"], cwd=tmp_path, capture_output=True, text=True)
+    assert from_bank_root.returncode == 1 and "ssot-conflict" in from_bank_root.stdout

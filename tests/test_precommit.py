@@ -36,7 +36,7 @@ def readme_hook() -> dict:
 def test_the_readme_hook_is_a_local_system_hook_and_matches_the_hook_manifest():
     hook = readme_hook()
     assert hook["entry"] == "memorybank validate" and hook["language"] == "system"
-    assert hook["pass_filenames"] is False
+    assert hook["pass_filenames"] is True
     assert re.search(hook["files"], "memory_bank/adr/ADR-1.md") and re.search(hook["files"], "docs/memory-bank/x.md")
     assert not re.search(hook["files"], "src/memory_banking.py")
     (manifest,) = yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
@@ -112,3 +112,22 @@ def test_a_commit_that_touches_no_bank_file_skips_the_hook(repo):
     run(project, env, "git", "add", "src")
     done = run(project, env, "git", "commit", "-q", "-m", "Add the app")
     assert re.search(r"memorybank validate\.+\(no files to check\)Skipped", done.stdout + done.stderr)
+
+
+def test_an_error_already_in_the_bank_blocks_only_the_commits_that_touch_its_file(repo):
+    """The hook checks the files a commit changes: a bank adopted with an error in it does not
+    block every commit, only one that touches the file the error is in."""
+    project, env = repo
+    shutil.copy(CASE / "fires" / "domain" / "a.md", project / "memory_bank" / "domain" / "a.md")
+    run(project, env, "git", "add", "-A")
+    run(project, env, "git", "commit", "-q", "--no-verify", "-m", "Adopt a bank with an error")
+    readme = project / "memory_bank" / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    run(project, env, "git", "add", "-A")
+    done = run(project, env, "git", "commit", "-q", "-m", "Touch the index only")
+    assert re.search(r"memorybank validate\.+Passed", done.stdout + done.stderr)
+    a = project / "memory_bank" / "domain" / "a.md"
+    a.write_text(a.read_text(encoding="utf-8") + "\nStill pointing nowhere.\n", encoding="utf-8")
+    run(project, env, "git", "add", "-A")
+    done = run(project, env, "git", "commit", "-q", "-m", "Touch a.md", check=False)
+    assert done.returncode != 0 and "broken-derived-from        memory_bank/domain/a.md:8" in done.stdout + done.stderr

@@ -9,6 +9,7 @@ process on an unchanged bank answers without parsing it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from memorybank.core.bank import Bank
@@ -89,7 +90,12 @@ def _all_findings(bank: Bank, probes: dict[str, bool]) -> list[Finding]:
 
 
 def validate(
-    bank: Bank, *, scope: str | None = None, severity: str | None = None, rule: str | None = None
+    bank: Bank,
+    *,
+    scope: str | None = None,
+    severity: str | None = None,
+    rule: str | None = None,
+    files: Collection[str] | None = None,
 ) -> ValidationReport:
     """Run every rule and filter the findings.
 
@@ -98,6 +104,9 @@ def validate(
             never filtered out). Accepts the forms paths accept (``./adr/``, ``memory_bank/adr``).
         severity: ``error`` or ``warning``.
         rule: one rule name.
+        files: bank paths; only findings on these documents are kept (what a pre-commit hook passes:
+            the files a commit changes). The whole bank is still read, so a link from one of them
+            to a document that is gone is found; ``no-contract`` is never filtered out.
 
     Raises:
         UsageError: an unknown severity or rule name.
@@ -111,6 +120,9 @@ def validate(
     if prefix:
         context = Context(bank=bank, scope=prefix)
         findings = [f for f in findings if f.rule == "no-contract" or _finding_in_scope(context, f)]
+    if files is not None:
+        chosen = set(files)
+        findings = [f for f in findings if f.rule == "no-contract" or _finding_on(bank, f, chosen)]
     if severity:
         findings = [f for f in findings if f.severity == severity]
     if rule:
@@ -127,10 +139,19 @@ def validate(
 
 
 def _finding_in_scope(context: Context, finding: Finding) -> bool:
+    return any(context.in_scope(p) for p in _finding_paths(context.bank, finding))
+
+
+def _finding_on(bank: Bank, finding: Finding, files: set[str]) -> bool:
+    return any(p in files for p in _finding_paths(bank, finding))
+
+
+def _finding_paths(bank: Bank, finding: Finding) -> list[str]:
+    """The documents a finding is about: its own, or every owner of a key two documents claim."""
     if finding.rule == "ssot-conflict":
         key = finding.message.split('"')[1] if '"' in finding.message else ""
-        return any(context.in_scope(p) for p in context.bank.derived.owners.get(key, [finding.path]))
-    return context.in_scope(finding.path)
+        return bank.derived.owners.get(key, [finding.path])
+    return [finding.path]
 
 
 def rules_table() -> str:

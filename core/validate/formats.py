@@ -36,12 +36,14 @@ def format_text(report: ValidationReport, *, summary: bool = False, filtered: bo
             lines.append(f"{f.severity.upper():7} {f.rule:26} {where}  {f.message}")
         if report.findings:
             lines.append("")
-    lines.append(f"total: {report.total} ({report.errors} errors, {report.warnings} warnings)")
+    errors = f"{report.errors} error{'' if report.errors == 1 else 's'}"
+    warnings = f"{report.warnings} warning{'' if report.warnings == 1 else 's'}"
+    lines.append(f"total: {report.total} ({errors}, {warnings})")
     for rule, count in report.by_rule.items():
         lines.append(f"  {rule}: {count}")
     if not report.total:
         lines[-1] = (
-            "total: 0 where you asked (not the whole bank: --scope, --rule or --severity)"
+            "total: 0 where you asked (not the whole bank: the files given, --scope, --rule or --severity)"
             if filtered
             else "total: 0, the bank is clean"
         )

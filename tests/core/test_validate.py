@@ -97,6 +97,20 @@ def test_filters_scope_severity_and_rule():
         validate(bank, severity="fatal")
 
 
+def test_files_keep_only_the_findings_on_them_and_a_conflict_for_each_of_its_owners():
+    bank = Bank.open(FIXTURES / "reference")
+    assert describe(validate(bank, files=["orphan.md", "engineering/architecture.md"]).findings) == [
+        "broken-derived-from error engineering/architecture.md:8",
+        "unregistered-doc warning orphan.md",
+    ]
+    assert validate(bank, files=[]).total == 0  # none given: none kept (the CLI passes None for "all")
+    conflict = Bank.open(RULE_FIXTURES / "ssot-conflict" / "fires")
+    for owner in ("domain/a.md", "domain/b.md"):  # reported on a.md, claimed by both
+        assert validate(conflict, files=[owner]).by_rule == {"ssot-conflict": 1}
+    no_contract = Bank.open(FIXTURES / "reference" / "engineering")  # a folder with no dna/ of its own
+    assert validate(no_contract, files=["nothing.md"]).by_rule == {"no-contract": 1}
+
+
 def test_results_are_cached_until_the_disk_changes(fixture_bank):
     root = fixture_bank()
     bank = Bank.open(root)

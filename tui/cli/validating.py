@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from memorybank.core.bank import Bank
 from memorybank.core.errors import UsageError
 from memorybank.core.validate import RULE_ORDER, validate
 from memorybank.core.validate.formats import FORMATS, format_github, format_json, format_sarif, format_text
@@ -34,9 +36,17 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "memorybank validate --scope adr --severity error",
             "# one rule",
             "memorybank validate --rule broken-link",
+            "# only the files a commit changes (what the pre-commit hook passes)",
+            "memorybank validate memory_bank/adr/ADR-001.md memory_bank/index.md",
             "# for GitHub code scanning",
             "memorybank validate --format sarif > memorybank.sarif",
         ),
+    )
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="only findings on these files (from here, or from the bank's root); the whole bank is still read",
     )
     parser.add_argument(
         "--scope", metavar="DIR", action=Once, help="only findings on documents under this directory, e.g. adr"
@@ -71,9 +81,33 @@ def _seen_from_here(root: Path) -> str:
     return "" if inside == Path(".") else f"{inside.as_posix()}/"
 
 
+def _bank_files(bank: Bank, given: list[str]) -> tuple[list[str], list[str]]:
+    """Each file given, as the bank names it: a path from the working directory (what pre-commit
+    passes, from the repository's top) or from the bank's root. Returns the bank's paths and the
+    files given that lie outside the bank (another bank's, in a repository that has two)."""
+    real_root = Path(os.path.realpath(bank.root))
+    inside: list[str] = []
+    outside: list[str] = []
+    for raw in given:
+        here = Path(raw) if Path(raw).is_absolute() else Path.cwd() / raw
+        candidates = [here] if Path(raw).is_absolute() else [here, bank.root / raw]
+        chosen = next((c for c in candidates if c.exists()), here)
+        try:
+            inside.append(Path(os.path.realpath(chosen)).relative_to(real_root).as_posix())
+        except ValueError:
+            outside.append(raw)
+    return inside, outside
+
+
 def run_validate(args: argparse.Namespace) -> int:
     bank = open_bank(args)
-    report = validate(bank, scope=args.scope, severity=args.severity, rule=args.rule)
+    files = None
+    if args.files:
+        files, outside = _bank_files(bank, args.files)
+        if outside:
+            names = ", ".join(outside[:3]) + (f" and {len(outside) - 3} more" if len(outside) > 3 else "")
+            print(f"not in the bank at {bank.root}, not checked: {visible(names)}", file=sys.stderr)
+    report = validate(bank, scope=args.scope, severity=args.severity, rule=args.rule, files=files)
     chosen = "json" if args.json else args.format
     if chosen is None:  # in GitHub Actions, annotations; unless a summary alone was asked for
         chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not args.summary else "text"
@@ -90,6 +124,6 @@ def run_validate(args: argparse.Namespace) -> int:
     elif chosen == "sarif":
         print(format_sarif(report, bank.root, base, package_version()))
     else:
-        filtered = bool(args.scope or args.rule or args.severity)
+        filtered = bool(args.scope or args.rule or args.severity or args.files)
         print(visible(format_text(report, summary=args.summary, filtered=filtered, prefix=_seen_from_here(bank.root))))
     return args.verdict
