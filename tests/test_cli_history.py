@@ -338,3 +338,28 @@ def test_a_real_bank_committed_twice_reports_exactly_what_was_done(source, tmp_p
         assert capped["truncated"] is False and len(capped["nodes"]) == len(expected)
     for node in capped["nodes"][1:]:
         assert node["via"] == "down" and node["path"] in below[node["reached_from"]]
+
+
+def test_drift_check_fails_on_what_it_reports_and_on_a_history_that_cannot_tell(anchored_repo, tmp_path, capsys):
+    """For CI: without --check drift informs (exit 0); with it, a document behind its code, a gone
+    anchor or a shallow clone (which hides the gap) fail, and a bank with nothing anchored passes."""
+    assert main(["drift", "--check", "--root", str(anchored_repo)]) == 1  # 151 days, and src/old.py is gone
+    assert main(["drift", "--check", "--threshold-days", "365", "--root", str(anchored_repo)]) == 1  # gone anchor
+    doc = anchored_repo / "engineering" / "scoring.md"
+    doc.write_text(doc.read_text(encoding="utf-8").replace("  - src/old.py\n", ""), encoding="utf-8")
+    commit(anchored_repo.parent, "Drop the old anchor", "2026-06-11T09:00:00+00:00")
+    capsys.readouterr()
+    assert main(["drift", "--check", "--threshold-days", "365", "--root", str(anchored_repo)]) == 0
+    assert main(["drift", "--check", "--root", str(anchored_repo)]) == 0  # the document was committed after its code
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", anchored_repo.parent.as_uri(), str(shallow))
+    capsys.readouterr()
+    assert main(["drift", "--check", "--root", str(shallow / "memory_bank")]) == 1
+    assert "not a pass, the history could not tell: This clone is shallow" in capsys.readouterr().err
+    assert main(["drift", "--check", "--root", REFERENCE]) == 0  # nothing anchored: nothing to check
+    assert main(["drift", "--root", str(shallow / "memory_bank")]) == 0
+
+
+def test_drift_stale_check_fails_when_a_live_document_is_stale(aging_repo, pinned_now):
+    assert main(["drift", "--stale", "--check", "--root", str(aging_repo)]) == 1
+    assert main(["drift", "--stale", "--check", "--days", "157", "--root", str(aging_repo)]) == 0

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from memorybank.core.changes import Changes, changes_since
-from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, Drift, check_drift
+from memorybank.core.drift import DEFAULT_THRESHOLD_DAYS, NOTHING_ANCHORED, Drift, check_drift
 from memorybank.core.errors import UsageError
 from memorybank.core.graph import DEFAULT_DEPTH, DEFAULT_LIMIT, DIRECTIONS, MAX_LIMIT, Graph, GraphNode, walk_graph
-from memorybank.core.staleness import DEFAULT_STALE_DAYS, MAX_STALE_DAYS, Staleness, find_stale
+from memorybank.core.staleness import (
+    BANK_IS_REPOSITORY,
+    DEFAULT_STALE_DAYS,
+    MAX_STALE_DAYS,
+    NOTHING_LIVE,
+    Staleness,
+    find_stale,
+)
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import Once, examples
 from memorybank.tui.cli.output import emit_json, visible
@@ -79,6 +87,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "# live documents untouched while the code moved on",
             "memorybank drift --stale",
             "memorybank drift --stale --days 30 --format json",
+            "# in CI: fail when a document lags its code (check out the full history)",
+            "memorybank drift --check",
         ),
     )
     drift.add_argument(
@@ -102,6 +112,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     drift.add_argument(
         "--scope", metavar="DIR", action=Once, help="only documents under this directory of the bank, e.g. ops"
+    )
+    drift.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when a document is reported, or when the history cannot tell (a shallow clone, no git): for CI",
     )
     drift.add_argument("--format", "-f", choices=DRIFT_FORMATS, default="text", help="text (default) or json")
     drift.add_argument("--json", action="store_const", dest="format", const="json", help="same as --format json")
@@ -287,6 +302,22 @@ def run_drift(args: argparse.Namespace) -> int:
         emit_json(result)
     else:
         print(visible(format_stale(result) if isinstance(result, Staleness) else format_drift(result)))
+    return _verdict(result) if args.check else 0
+
+
+NOTHING_TO_CHECK = (NOTHING_ANCHORED, NOTHING_LIVE, BANK_IS_REPOSITORY)
+
+
+def _verdict(result: Drift | Staleness) -> int:
+    """``--check``: 1 when something is reported, and when the history could not say (a shallow
+    clone shows no drift it cannot see: that is not a pass); 0 when all is current or nothing is
+    anchored (or live) to check."""
+    found = result.stale if isinstance(result, Staleness) else result.drifted or result.missing
+    if found:
+        return 1
+    if result.note and result.note not in NOTHING_TO_CHECK:
+        print(f"drift --check: not a pass, the history could not tell: {result.note}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "# one rule",
             "memorybank validate --rule broken-link",
             "# only the files a commit changes (what the pre-commit hook passes)",
-            "memorybank validate memory_bank/adr/ADR-001.md memory_bank/index.md",
+            "memorybank validate memory_bank/domain/tax-model.md memory_bank/domain/README.md",
             "# for GitHub code scanning",
             "memorybank validate --format sarif > memorybank.sarif",
         ),
