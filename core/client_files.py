@@ -25,7 +25,8 @@ START, END = "<!-- memorybank:start -->", "<!-- memorybank:end -->"
 class FileChange:
     path: str
     before: str | None
-    after: str
+    after: str | None
+    """None: the file goes (``setup --remove`` took the last of what it held)."""
     what: str
 
     @property
@@ -34,10 +35,9 @@ class FileChange:
 
     def diff(self) -> str:
         old = (self.before or "").splitlines(keepends=True)
-        new = self.after.splitlines(keepends=True)
-        return "".join(
-            difflib.unified_diff(old, new, fromfile=f"{self.path} (now)", tofile=f"{self.path} (after setup)")
-        )
+        new = (self.after or "").splitlines(keepends=True)
+        then = "(deleted)" if self.after is None else "(after)"
+        return "".join(difflib.unified_diff(old, new, fromfile=f"{self.path} (now)", tofile=f"{self.path} {then}"))
 
 
 def read_file(path: Path) -> str | None:
@@ -224,3 +224,93 @@ def codex_entry(path: Path, command: str, args: list[str]) -> FileChange:
     if tomllib.loads(after) != expected:  # pragma: no cover - a bug guard
         raise RuntimeError(f"{path}: the edit would change more than the {SERVER} table; nothing was written")
     return FileChange(str(path), before, after, f"the [mcp_servers.{SERVER}] table")
+
+
+def holds_nothing(value: Any) -> bool:
+    """Only empty objects and arrays, however nested: what a config keeps once our entry is gone
+    from a file setup made."""
+    if isinstance(value, dict):
+        return all(holds_nothing(v) for v in value.values())
+    return isinstance(value, list) and not value
+
+
+def _gone_when_empty(change: FileChange, client: str) -> FileChange:
+    """``change`` deleting its file when what is left holds nothing and no comment."""
+    if change.after is None or not change.changed:
+        return change
+    if holds_nothing(jsonc.load(change.after, comments=COMMENTS[client])) and not re.search(r"//|/\*", change.after):
+        return FileChange(change.path, change.before, None, change.what)
+    return change
+
+
+def without_json_entry(path: Path, client: str, section: str) -> FileChange:
+    """Our server entry taken out of a JSON config (the file goes when nothing else is left)."""
+    before, _ = read_config(path, client)
+    try:
+        after = jsonc.remove_member(before, (section, SERVER), comments=COMMENTS[client]) if before else before
+    except jsonc.JsoncError as error:
+        raise ConfigError(f"{path}, line {error.line}: {error.reason}") from None
+    return _gone_when_empty(FileChange(str(path), before, after, f"no {SERVER} server entry under {section}"), client)
+
+
+def without_stop_hook(path: Path) -> FileChange | None:
+    """Our Stop hook taken out of Claude Code's settings (the file goes when nothing else is left)."""
+    change = stop_hook(path, None)
+    if change is None:
+        return None
+    after = change.after
+    for keys in (("hooks", "Stop"), ("hooks",)):  # left empty by our hook's going: they go too
+        holder = jsonc.load(after, comments=False)
+        for key in keys:
+            holder = holder.get(key) if isinstance(holder, dict) else None
+        if holder in ([], {}):
+            after = jsonc.remove_member(after, keys, comments=False)
+    return _gone_when_empty(FileChange(change.path, change.before, after, "no memorybank Stop hook"), "claude-code")
+
+
+def without_markers(path: Path, text: str | None) -> str | None:
+    """The agent file without memorybank's paragraph and its markers (None when nothing else was
+    in it: setup made the file); unmatched markers are refused, as ``between_markers`` refuses them."""
+    if text is None or (START not in text and END not in text):
+        return text
+    starts, ends = text.count(START), text.count(END)
+    if starts != 1 or ends != 1 or text.index(START) > text.index(END):
+        raise ConfigError(
+            f"{path}: its memorybank markers do not pair up ({starts} {START}, {ends} {END}); "
+            "remove the paragraph by hand"
+        )
+    newline = "\r\n" if "\r\n" in text else "\n"
+    head, rest = text.split(START, 1)
+    head, tail = head.rstrip("\r\n"), rest.split(END, 1)[1].lstrip("\r\n")
+    if not head.strip() and not tail.strip():
+        return None
+    if not head:
+        return tail
+    return head + newline + (newline + tail if tail else "")
+
+
+def without_codex_entry(path: Path) -> FileChange:
+    """``[mcp_servers.memorybank]`` taken out of a Codex ``config.toml``, the owner's comments and
+    other tables kept (the file goes when nothing else is left)."""
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+
+    before = read_file(path)
+    what = f"no [mcp_servers.{SERVER}] table"
+    if before is None:
+        return FileChange(str(path), before, before, what)
+    try:
+        document = tomlkit.parse(before)
+    except ParseError as error:
+        reason = re.sub(r" at line \d+ col \d+$", "", str(error))
+        raise ConfigError(f"{path}, line {error.line}, column {error.col}: not valid TOML ({reason})") from None
+    servers = document.get("mcp_servers")
+    if not isinstance(servers, dict) or SERVER not in servers:
+        return FileChange(str(path), before, before, what)
+    del servers[SERVER]
+    if not servers:
+        del document["mcp_servers"]
+    after = tomlkit.dumps(document)
+    if after.endswith("\n\n") and not before.endswith("\n\n"):  # the blank line that led to our table
+        after = after.rstrip("\n") + "\n"
+    return FileChange(str(path), before, after if after.strip() else None, what)

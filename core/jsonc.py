@@ -335,3 +335,41 @@ def append_item(text: str | None, keys: Sequence[str], item: Any, *, comments: b
         target = target[key]
     target.append(item)
     return _checked(document.insert(node, None, item), expected, comments)
+
+
+def remove_member(text: str | None, keys: Sequence[str], *, comments: bool) -> str:
+    """``text`` without ``root[keys[0]]...[keys[-1]]``; everything else byte for byte (a member on
+    lines of its own goes with its lines). A member that is not there leaves the text as it was."""
+    document = _Document(text or "", comments)
+    if document.root is None:
+        return document.text
+    node, at, missing = _walk(document, keys)
+    if missing:
+        return document.text
+    parent = document.root if len(keys) == 1 else _walk(document, keys[:-1])[0]
+    expected = copy.deepcopy(document.root.value)
+    target = expected
+    for key in keys[:-1]:
+        target = target[key]
+    del target[keys[-1]]
+    place = next(i for i, (_, offset, _) in enumerate(parent.children) if offset == at)
+    before = parent.children[place - 1][2] if place else None
+    after = parent.children[place + 1] if place + 1 < len(parent.children) else None
+    text, s = document.text, document.blank
+    start, end = at, node.end
+    comma = re.match(r"[ \t\r\n]*,", s[end:])
+    if comma:
+        end += comma.end()
+    line_start = s.rfind("\n", 0, start) + 1
+    line_end = s.find("\n", end)
+    own_lines = not s[line_start:start].strip() and line_end >= 0 and not s[end:line_end].strip()
+    if own_lines:
+        start, end = line_start, line_end + 1
+    elif after is not None:
+        end = after[1]  # up to the next member's key
+    if after is None and not comma and before is not None:  # the last member: the comma before it goes
+        cut = s.rfind(",", before.end, at)
+        if own_lines:  # the comma alone, at the end of the line above
+            return _checked(text[:cut] + text[cut + 1 : start] + text[end:], expected, comments)
+        start = cut  # inline: from the comma on
+    return _checked(text[:start] + text[end:], expected, comments)

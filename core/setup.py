@@ -30,12 +30,18 @@ from memorybank.core.client_files import (
     read_config,
     read_file,
     stop_hook,
+    without_codex_entry,
+    without_json_entry,
+    without_markers,
+    without_stop_hook,
 )
 
 CLIENTS = ("claude-code", "claude-desktop", "cursor", "vscode", "codex")
 SURFACES = ("full", "read-only", "capture")
 """What ``memorybank mcp --surface`` serves: every tool, the reading ones, or reading plus capture."""
 CODEX_SCOPES = ("project", "user")
+CLIENT_FOLDERS = (".claude", ".codex", ".cursor", ".vscode")
+"""The project folders setup may make for a client's file; ``--remove`` takes one away once empty."""
 
 INSTRUCTIONS = """## Project memory: the memory bank
 
@@ -153,6 +159,24 @@ CONFIGS = {
 }
 
 
+def _config_of(client: str, project: Path, home: Path, user: bool, env: Mapping[str, str] | None) -> tuple[Path, str]:
+    """The config file holding the client's server entry, and the section the entry sits in."""
+    if client == "codex":
+        return (codex_home(home, env) if user else project / ".codex") / "config.toml", "mcp_servers"
+    if client == "claude-desktop":
+        return desktop_config(home), "mcpServers"
+    return project / CONFIGS[client][0], CONFIGS[client][1]
+
+
+def _check_choices(client: str, surface: str | None, codex_scope: str) -> None:
+    if client not in CLIENTS:
+        raise ValueError(f'Unknown client "{client}". Choose one of: {", ".join(CLIENTS)}.')
+    if surface is not None and surface not in SURFACES:
+        raise ValueError(f'Unknown surface "{surface}". Choose one of: {", ".join(SURFACES)}.')
+    if codex_scope not in CODEX_SCOPES:
+        raise ValueError(f'Unknown Codex scope "{codex_scope}". Choose one of: {", ".join(CODEX_SCOPES)}.')
+
+
 def plan_setup(
     client: str,
     bank_root: Path,
@@ -169,24 +193,14 @@ def plan_setup(
     client's entry has (else full), so a teammate re-running setup does not widen it. Arguments
     and keys the owner added to the entry stay. ``codex_scope`` picks the Codex config: the
     project's ``.codex/config.toml`` or the user's ``$CODEX_HOME/config.toml``."""
-    if client not in CLIENTS:
-        raise ValueError(f'Unknown client "{client}". Choose one of: {", ".join(CLIENTS)}.')
-    if surface is not None and surface not in SURFACES:
-        raise ValueError(f'Unknown surface "{surface}". Choose one of: {", ".join(SURFACES)}.')
-    if codex_scope not in CODEX_SCOPES:
-        raise ValueError(f'Unknown Codex scope "{codex_scope}". Choose one of: {", ".join(CODEX_SCOPES)}.')
+    _check_choices(client, surface, codex_scope)
     home = home or Path.home()
     exe = command or command_path()
     project = project_of(bank_root)
     bank = str(bank_root.resolve())
     bank_rel = os.path.relpath(bank, project).replace(os.sep, "/")
     user = client == "codex" and codex_scope == "user"
-    if client == "codex":
-        config, section = (codex_home(home, env) if user else project / ".codex") / "config.toml", "mcp_servers"
-    elif client == "claude-desktop":
-        config, section = desktop_config(home), "mcpServers"
-    else:
-        config, section = project / CONFIGS[client][0], CONFIGS[client][1]
+    config, section = _config_of(client, project, home, user, env)
     previous = _previous_entry(client, config, section)
     kept, had_surface, had_root = owned_args(previous.get("args"))
     surface = surface or (had_surface if had_surface in SURFACES else None) or "full"
@@ -234,11 +248,63 @@ def plan_setup(
     return plan
 
 
+def plan_removal(
+    client: str,
+    bank_root: Path,
+    *,
+    home: Path | None = None,
+    codex_scope: str = "project",
+    env: Mapping[str, str] | None = None,
+) -> SetupPlan:
+    """What ``setup --remove`` takes away for ``client``: our server entry, our paragraph and our
+    Stop hook, each from the file setup put it in; everything else in those files stays, and a file
+    left holding nothing (setup made it) goes. Nothing is written."""
+    _check_choices(client, None, codex_scope)
+    home = home or Path.home()
+    project = project_of(bank_root)
+    user = client == "codex" and codex_scope == "user"
+    config, section = _config_of(client, project, home, user, env)
+    plan = SetupPlan(client, str(project), str(bank_root.resolve()), surface="")
+    if client == "codex":
+        plan.changes.append(without_codex_entry(config))
+    else:
+        plan.changes.append(without_json_entry(config, client, section))
+    if client == "claude-code":
+        agent = project / "CLAUDE.md"
+    elif client != "claude-desktop":
+        agent = project / "AGENTS.md"
+        still = [
+            other
+            for other in ("cursor", "vscode", "codex")
+            if other != client and _previous_entry(other, *_config_of(other, project, home, False, env))
+        ]
+        if still:  # Cursor, VS Code and Codex read the same paragraph
+            serve = "serves" if len(still) == 1 else "serve"
+            plan.notes.append(f"AGENTS.md keeps the paragraph: {' and '.join(still)} still {serve} the bank here.")
+            return plan
+    if client != "claude-desktop":
+        before = read_file(agent)
+        after = without_markers(agent, before)
+        plan.changes.append(FileChange(str(agent), before, after, "no memorybank instructions paragraph"))
+    if client == "claude-code":
+        change = without_stop_hook(project / ".claude" / "settings.json")
+        if change is not None:
+            plan.changes.append(change)
+    return plan
+
+
 def apply_setup(plan: SetupPlan) -> list[str]:
-    """Write a plan's changes; returns the files written (byte for byte: line endings as planned)."""
+    """Write a plan's changes; returns the files written or deleted (byte for byte: line endings
+    as planned)."""
     written = []
     for change in plan.changes:
-        if change.changed:
+        if change.changed and change.after is None:
+            path = Path(change.path)
+            path.unlink(missing_ok=True)
+            if path.parent.name in CLIENT_FOLDERS and not any(path.parent.iterdir()):
+                path.parent.rmdir()  # the folder setup made for the file
+            written.append(change.path)
+        elif change.changed and change.after is not None:
             path = Path(change.path)
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("w", encoding="utf-8", newline="") as handle:

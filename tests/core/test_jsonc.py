@@ -115,3 +115,41 @@ def test_any_owner_file_gets_our_entry_and_nothing_else(owner, indent):
     expected = {**owner, "servers": {**owner.get("servers", {}), "memorybank": ENTRY}}
     assert json.loads(after) == expected  # plain JSON in, plain JSON out
     assert jsonc.set_member(after, ("servers", "memorybank"), ENTRY, comments=True) == after
+
+
+def test_our_entry_is_removed_with_its_lines_and_its_comma_and_nothing_else():
+    wired = jsonc.set_member(OWNED, ("servers", "memorybank"), ENTRY, comments=True)
+    assert jsonc.remove_member(wired, ("servers", "memorybank"), comments=True) == OWNED
+    first = '{\n  "mcpServers": {\n    "memorybank": {\n      "command": "m"\n    },\n    "other": {}\n  }\n}\n'
+    assert jsonc.remove_member(first, ("mcpServers", "memorybank"), comments=False) == (
+        '{\n  "mcpServers": {\n    "other": {}\n  }\n}\n'
+    )
+    crlf = '{\r\n  "mcpServers": {\r\n    "a": 1,\r\n    "memorybank": 2\r\n  }\r\n}\r\n'
+    assert jsonc.remove_member(crlf, ("mcpServers", "memorybank"), comments=False) == (
+        '{\r\n  "mcpServers": {\r\n    "a": 1\r\n  }\r\n}\r\n'
+    )
+    for compact, left in (
+        ('{"s": {"a": 1, "memorybank": {"c": 2}}}', '{"s": {"a": 1}}'),
+        ('{"s": {"memorybank": {"c": 2}, "a": 1}}', '{"s": {"a": 1}}'),
+        ('{"s": {"memorybank": {"c": 2}}}', '{"s": {}}'),
+    ):
+        assert jsonc.remove_member(compact, ("s", "memorybank"), comments=False) == left
+    assert jsonc.remove_member(OWNED, ("servers", "memorybank"), comments=True) == OWNED  # not there
+    assert jsonc.remove_member(None, ("servers", "memorybank"), comments=True) == ""
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    owner=st.dictionaries(st.sampled_from(["servers", "inputs", "x"]), json_values, max_size=3),
+    indent=st.sampled_from([None, 2, 4, "\t"]),
+)
+def test_any_owner_file_wired_then_unwired_holds_what_it_held(owner, indent):
+    if not isinstance(owner.get("servers", {}), dict):
+        owner["servers"] = {}
+    text = json.dumps(owner, indent=indent)
+    wired = jsonc.set_member(text, ("servers", "memorybank"), ENTRY, comments=True)
+    unwired = jsonc.remove_member(wired, ("servers", "memorybank"), comments=True)
+    expected = {**owner, "servers": owner.get("servers", {})}
+    assert json.loads(unwired) == expected
+    if owner.get("servers") and "memorybank" not in owner["servers"]:
+        assert unwired == text  # a member set beside the owner's is taken out to the byte

@@ -9,7 +9,7 @@ from pathlib import Path
 from memorybank.core.errors import BankNotFound
 from memorybank.core.hook import CAPTURE_TOOLS, run_stop_hook
 from memorybank.core.roots import refuse_a_project
-from memorybank.core.setup import CLIENTS, SURFACES, apply_setup, plan_setup
+from memorybank.core.setup import CLIENTS, SURFACES, apply_setup, plan_removal, plan_setup
 from memorybank.tui.cli.context import require_root
 from memorybank.tui.cli.helptext import examples
 
@@ -35,6 +35,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             "memorybank setup codex --plan",
             "# an agent that may read the bank and file notes for the owner, nothing more",
             "memorybank setup claude-code --surface capture",
+            "# take it all out again: the entry, the paragraph, the hook",
+            "memorybank setup claude-code --remove --plan",
         ),
     )
     p.add_argument("client", choices=CLIENTS, help=f"the agent client: {', '.join(CLIENTS)}")
@@ -51,6 +53,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         action="store_true",
         help="codex only: write the user config $CODEX_HOME/config.toml (default ~/.codex) instead of the "
         "project's .codex/config.toml",
+    )
+    p.add_argument(
+        "--remove",
+        action="store_true",
+        help="take out what setup put in (the entry, the paragraph, the hook), nothing else; a file left "
+        "holding nothing goes",
     )
     p.set_defaults(handler=run_setup)
 
@@ -116,14 +124,25 @@ def run_setup(args: argparse.Namespace) -> int:
             "memorybank: --user applies to codex only (the other clients' entries live in the project)", file=sys.stderr
         )
         return 2
+    if args.remove and args.surface:
+        print("memorybank: --remove takes the entry out whatever its surface; leave --surface out", file=sys.stderr)
+        return 2
+    scope = "user" if args.user else "project"
     try:
-        plan = plan_setup(args.client, root, surface=args.surface, codex_scope="user" if args.user else "project")
+        if args.remove:
+            plan = plan_removal(args.client, root, codex_scope=scope)
+        else:
+            plan = plan_setup(args.client, root, surface=args.surface, codex_scope=scope)
     except ValueError as error:
         print(f"memorybank: {error}", file=sys.stderr)
         return 1
-    print(f"{args.client}: project {plan.project}, bank {plan.bank}, surface {plan.surface}")
+    surface = "" if args.remove else f", surface {plan.surface}"
+    print(f"{args.client}: project {plan.project}, bank {plan.bank}{surface}")
     for change in plan.changes:
-        state = "unchanged" if not change.changed else ("new file" if change.before is None else "update")
+        if not change.changed:
+            state = "unchanged" if change.before is not None else "no such file"
+        else:
+            state = "delete" if change.after is None else ("new file" if change.before is None else "update")
         print(f"\n{change.path} ({state}): {change.what}")
         if args.plan and change.changed:
             print(change.diff().rstrip())
@@ -133,7 +152,10 @@ def run_setup(args: argparse.Namespace) -> int:
         print("\n(plan only: nothing was written)")
         return 0
     written = apply_setup(plan)
-    print(f"\nwrote {len(written)} file(s)" if written else "\nalready set up: nothing to change")
+    if args.remove:
+        print(f"\nchanged {len(written)} file(s)" if written else "\nnothing of memorybank's here: nothing to change")
+    else:
+        print(f"\nwrote {len(written)} file(s)" if written else "\nalready set up: nothing to change")
     return 0
 
 
