@@ -30,7 +30,15 @@ from memorybank.core.write.gates import (
     execute,
     require,
 )
-from memorybank.core.write.landing import INBOX, now_stamp, section_index_text, serialise, supplied_body
+from memorybank.core.write.landing import (
+    INBOX,
+    now_stamp,
+    refuse_second_index,
+    section_index_text,
+    serialise,
+    supplied_body,
+)
+from memorybank.core.write.shape import refuse_open_fence
 
 __all__ = ["CreateResult", "create", "plan_create", "section_index_text", "serialise"]
 
@@ -142,6 +150,7 @@ def plan_create(
     extras = _clean_extra(extra)
     target, inbox = _target(bank, path, inbox, title)
     check_target(bank, target, path or target)
+    refuse_second_index(bank, target)
     if not inbox and not doc_kind:
         raise Refusal("`docKind` is required: it chooses the template and the section.", reason="required")
     supplied = content_from(bank, body, body_file, "body", cwd=cwd)
@@ -153,6 +162,8 @@ def plan_create(
         warnings.append(f'No template matched doc_kind "{doc_kind}"; wrote a minimal document instead.')
     forbidden = _clean(must_not_define) or inherited.must_not_define()
     text_body = _body(title, supplied, inherited, warnings)
+    if supplied is not None:
+        refuse_open_fence(supplied, None, target)
     if inbox:
         extras = {**extras, "captured_at": now_stamp(), "captured_by": client or "unknown"}
     doc = NewDocument(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -18,13 +17,14 @@ from memorybank.core.contract import parse_contract
 from memorybank.core.errors import Refusal
 from memorybank.core.layers import parse_layer_tables
 from memorybank.core.model import Contract, Document
-from memorybank.core.parse import FenceTracker, parse_document
+from memorybank.core.parse import parse_document
 from memorybank.core.read import find_section, section_missing
 from memorybank.core.versions import version_of
 from memorybank.core.write import firewall, values
 from memorybank.core.write.gates import Planned, content_from, execute
 from memorybank.core.write.plan import unchanged_since_read
 from memorybank.core.write.rawdoc import RawDoc, head_of
+from memorybank.core.write.shape import RULE, refuse_new_sections, refuse_what_the_edit_makes
 from memorybank.core.write.transaction import Transaction
 
 CONTEXT_CHARS = 80
@@ -116,29 +116,6 @@ def keep_the_law(bank: Bank, path: str, before: str | None, after: str) -> None:
 
 LAW_SOURCES = ("source", "stale_after_source")
 """Where a declaration was read: moving a sentence from one dna/ document to another changes no law."""
-
-
-_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-"""A thematic break (``---``, ``***``, ``___``): after a blank line, the rule an author closes a section with."""
-
-OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
-"""A ``#`` or ``##`` heading: a line that starts or ends a ``##`` section."""
-
-
-def _refuse_new_sections(content: str, path: str, section: str) -> None:
-    """A section's content stays inside it: a ``#`` or ``##`` heading (outside a code fence) would
-    start a new section, or end this one, without any gate seeing a document change shape."""
-    tracker = FenceTracker()
-    for number, line in enumerate(content.split("\n"), 1):
-        if tracker.feed(line):
-            continue
-        if OUTLINE_HEADING.match(line):
-            raise Refusal(
-                f'Line {number} of the content is a heading ("{line.strip()[:60]}") at the level of "{section}" '
-                f"or above, so it would add a section to {path} unseen. Use ### for a heading inside the section; "
-                "add a new section by editing the document, or write a new document with bank_create.",
-                reason="heading-in-content",
-            )
 
 
 def closest_passage(text: str, wanted: str, first_line: int = 1) -> tuple[int, str] | None:
@@ -241,6 +218,8 @@ def plan_edit(
     at = start + scope.index(find)
     new_body = body[:at] + replace + body[at + len(find) :]
     text = head + new_body
+    refuse_what_the_edit_makes(doc.path, head, body, new_body)
+    firewall.refuse_credentials_made(raw.text, text, doc.path)
     if notes_locked:
         keep_the_law(bank, doc.path, raw.text, text)
     context = values.clip(new_body[max(at - CONTEXT_CHARS, 0) : at + len(replace) + CONTEXT_CHARS], 1_000)
@@ -308,7 +287,7 @@ def plan_update_section(
     old_lines = lines[chosen.line : chosen.end_line]
     old = "\n".join(old_lines).strip()
     incoming = new.strip()  # content_from gave its line breaks as LF
-    _refuse_new_sections(incoming, doc.path, chosen.title)
+    refuse_new_sections(incoming, doc.path, chosen.title)
     added = incoming
     if mode == "replace":
         kept = set(old.split("\n"))
@@ -318,7 +297,7 @@ def plan_update_section(
     closing: list[str] = []
     if mode == "append" and old:
         kept_lines = old.split("\n")
-        if len(kept_lines) >= 3 and _RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
+        if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
             closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
         block += [*kept_lines, ""]
     block += incoming.split("\n") + closing
@@ -328,6 +307,7 @@ def plan_update_section(
     new_lines = lines[: chosen.line - 1] + block + lines[chosen.end_line :]
     # A file that ended without a newline still does: only the section's own bytes change.
     text = "\n".join(new_lines) + ("\n" if trailing_newline else "")
+    firewall.refuse_credentials_made(raw.text, text, doc.path)
     if notes_locked:
         keep_the_law(bank, doc.path, raw.text, text)
     after = raw.encode(text)

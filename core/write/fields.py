@@ -84,11 +84,31 @@ def _key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | Non
     return None
 
 
+def _refuse_retiring_the_law(path: str, notes_locked: bool) -> None:
+    """An agent does not move the bank's own rules through their lifecycle: archiving
+    ``dna/principles.md`` takes the law out of force as surely as rewriting it (fixing a rule's
+    wording, title or purpose stays open, as long as what it declares stays)."""
+    if notes_locked and path.startswith("dna/"):
+        raise Refusal(
+            f"{path} is one of the bank's own rules (dna/): its status is the owner's to change. Capture a note "
+            "with bank_create inbox: true proposing the change instead.",
+            reason="law-is-the-owners",
+        )
+
+
 def plan_set_status(
-    bank: Bank, *, path: str, status: str, release_canonical: bool = False, dry_run: bool = True
+    bank: Bank,
+    *,
+    path: str,
+    status: str,
+    release_canonical: bool = False,
+    dry_run: bool = True,
+    notes_locked: bool = False,
 ) -> Planned[StatusResult]:
-    """Plan ``set_status`` under the write session (see it); nothing is written."""
+    """Plan ``set_status`` under the write session (see it); nothing is written. With
+    ``notes_locked`` (an agent, where the owner keeps the law), not on a ``dna/`` document."""
     doc = editable(bank, path)
+    _refuse_retiring_the_law(doc.path, notes_locked)
     if doc.is_inbox:
         raise Refusal(
             f"{doc.path} is in the quarantine, where status is not the thing that moves it. Use bank_promote to "

@@ -18,6 +18,7 @@ refusal (a test holds that).
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from memorybank.core.errors import Refusal
@@ -26,7 +27,7 @@ _UNBOUNDED = r"(?<![A-Za-z0-9])"
 """An identifier may be glued to a key by ``_`` or ``-`` (``k_AKIA...``): a word boundary would miss it."""
 
 CREDENTIALS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("a private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")),
+    ("a private key block", re.compile(r"(?i)-----\s*BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?\s*-----")),
     ("an AWS access key", re.compile(_UNBOUNDED + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])")),
     ("a GitHub token", re.compile(r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})")),
     ("a GitLab token", re.compile(r"glpat-[A-Za-z0-9_-]{20,}")),
@@ -37,7 +38,14 @@ CREDENTIALS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an OpenAI API key", re.compile(_UNBOUNDED + r"sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}")),
     ("an npm token", re.compile(r"npm_[A-Za-z0-9]{36}")),
     ("a PyPI token", re.compile(r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
-    ("a Telegram bot token", re.compile(_UNBOUNDED + r"[0-9]{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])")),
+    ("a Telegram bot token", re.compile(_UNBOUNDED + r"[0-9]{8,10}:AA[0-9A-Za-z_-]{30,34}(?![0-9A-Za-z_-])")),
+    (
+        "an AWS secret access key",
+        re.compile(
+            r"(?i)\baws\b[^\n]{0,40}?\bsecret\b[^\n]{0,40}?(?<![A-Za-z0-9/+=])"
+            r"(?=[A-Za-z0-9/+=]*[0-9])(?=[A-Za-z0-9/+=]*[a-z])(?=[A-Za-z0-9/+=]*[A-Z])[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])"
+        ),
+    ),
     ("a JSON web token", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
 )
 
@@ -135,8 +143,44 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
     ),
     re.compile(r"\b(?:omitted|unchanged|elided) for brevity\b", re.I),
     re.compile(r"<!--\s*(?:rest unchanged|unchanged|existing content|\.\.\.)\s*-->", re.I),
-    re.compile(r"^[ \t]*(?://|#)?[ \t]*[(\[](?:unchanged|no changes|as before)[)\]][ \t]*$", re.I | re.M),
+    re.compile(
+        r"^[ \t]*(?:[-*+>]|//|#)?[ \t]*[_*]*[(\[<][ \t]*(?:unchanged|no changes|as before|same as before|"
+        r"без изменений|не изменилось|как было)[ \t]*[)\]>][_*]*[ \t]*$",
+        re.I | re.M,
+    ),
+    re.compile(
+        r"\brest of (?:the )?(?:file|document|section|content|text|body|entries|list|table|page)\b[^.\n]{0,24}?"
+        r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|before))\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:the )?(?:remaining|other) (?:content|sections?|entries|items|lines|text|rows|parts?)\b[^.\n]{0,24}?"
+        r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|are|before))\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:keep|leave) (?:everything|all|the rest) (?:else )?(?:as is|as it was|unchanged|the same)\b", re.I
+    ),
+    re.compile(r"<\s*(?:same as before|unchanged|rest unchanged|existing content|previous content)\s*>", re.I),
+    re.compile(
+        r"(?:^|[\s(\[])(?:остальное|остальн(?:ой|ая|ые|ое) (?:текст|часть|разделы?|содержимое|документ\w*)|прочее|"
+        r"оставш(?:аяся|иеся|ийся) (?:текст|часть|разделы?)|далее|дальше)(?=[\s,.:;—–-])[^.\n]{0,40}?"
+        r"(?:без изменени|не изменил|как было|опущен)",
+        re.I,
+    ),
+    re.compile(r"[(\[][^()\[\]\n]{0,40}(?:опущен\w*|пропущен\w*|сокращен\w*)[)\]]", re.I),
+    re.compile(r"\bresto (?:del \w+ |de la \w+ )?sin cambios\b|\ble reste (?:est )?inchangé\b", re.I),
+    re.compile(r"\b(?:der )?rest (?:bleibt )?unverändert\b", re.I),
+    re.compile(r"(?:其余|其他|剩余)(?:部分|内容)?(?:保持)?不变|(?:以下|其余)(?:内容)?(?:省略|略)"),
+    re.compile(r"^[ \t]*\[(?:\.\.\.|…)\][ \t]*$", re.M),
 )
+"""Said in the languages banks are written in (English, Russian, and a few more), and as a bare
+``[...]`` line: what stands in for text instead of being text."""
+
+_SPACES = dict.fromkeys(map(ord, "\u00a0\u2007\u202f\u2009\u200a\u2002\u2003"), " ")
+_LATIN = str.maketrans("аеорсухіАЕОРСХІКМТВН", "aeopcyxiAEOPCXIKMTBH")
+"""Cyrillic letters that look Latin: ``rest unchangеd`` with a Cyrillic ``е`` is the same promise."""
+_ELISION = re.compile(r"(?:\.{3,}|…|\[\s*(?:\.{3}|…)\s*\]|<\s*(?:\.{3}|…)\s*>)")
 
 
 def refuse_credentials(text: str, where: str) -> None:
@@ -154,15 +198,45 @@ def refuse_credentials(text: str, where: str) -> None:
 
 
 def refuse_omissions(added: str, where: str) -> None:
-    """Refuse added text that stands in for content instead of being content."""
+    """Refuse added text that stands in for content instead of being content: a placeholder phrase
+    (spaces of any width and Latin look-alike letters read as what they look like), or text that is
+    nothing but an ellipsis."""
+    spaced = added.translate(_SPACES)
+    if spaced.strip() and _ELISION.fullmatch(spaced.strip()):
+        raise Refusal(
+            f'Refusing to write {where}: the new text is only "{spaced.strip()}", which stands for content '
+            "instead of holding it. Write the full text you mean to keep.",
+            reason="omission-placeholder",
+        )
     for pattern in OMISSIONS:
-        match = pattern.search(added)
+        match = pattern.search(spaced) or pattern.search(spaced.translate(_LATIN))
         if match:
             raise Refusal(
                 f'Refusing to write {where}: the new text says "{match.group(0).strip()}" instead of holding '
                 "the content. Write the full text you mean to keep; nothing else is filled in for you.",
                 reason="omission-placeholder",
             )
+
+
+def refuse_credentials_made(before: str, after: str, where: str) -> None:
+    """Refuse a write whose result holds a credential on a line it changed, though the text it added
+    did not: two harmless halves joined (``ghp_abc`` and ``def...`` once a line break between them
+    goes) are a token on disk. Lines the write left alone are not re-judged."""
+    old = before.split("\n")
+    new = after.split("\n")
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, _, _, start, end in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            lines = new[max(start - 1, 0) : end + 1]  # with a line of context each side: a block's header
+            found = _credential("\n".join(lines))
+            if found is not None:
+                kind, at = found
+                line = max(start - 1, 0) + "\n".join(lines).count("\n", 0, at) + 1
+                raise Refusal(
+                    f"Refusing to write {where}: with this change, line {line} holds what looks like {kind}. "
+                    "A bank is committed and shared; keep secrets out and say where they are kept instead.",
+                    reason="credential",
+                )
 
 
 def check(added: str, where: str) -> None:

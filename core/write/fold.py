@@ -16,10 +16,11 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section
-from memorybank.core.write.edit import OUTLINE_HEADING, SectionUpdateResult, plan_update_section
+from memorybank.core.write.edit import SectionUpdateResult, plan_update_section
 from memorybank.core.write.gates import Planned, execute
 from memorybank.core.write.inbox import DiscardResult, plan_discard, quarantined, relink
 from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.shape import OUTLINE_HEADING
 from memorybank.core.write.transaction import Transaction
 
 

@@ -26,7 +26,7 @@ from memorybank.core.templates import retitle
 from memorybank.core.write import values
 from memorybank.core.write.compose import NewDocument, compose, inherit
 from memorybank.core.write.gates import GOVERNED_KEYS, Planned, check_target, execute, require
-from memorybank.core.write.landing import INBOX, now_stamp
+from memorybank.core.write.landing import INBOX, now_stamp, refuse_second_index
 from memorybank.core.write.plan import Plan
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
@@ -177,6 +177,7 @@ def plan_promote(
     if target.startswith(INBOX):
         raise Refusal("Promotion must leave the quarantine; give a destination outside _inbox/.", reason="inbox-target")
     check_target(bank, target, to)
+    refuse_second_index(bank, target)
     title = require(title or note.title, "`title` is required.")
     purpose = require(purpose or note.purpose, "`purpose` is required: it is the signal bank_route ranks on.")
     kind = require(doc_kind or note.doc_kind, "`docKind` is required: the captured note does not declare one.")

@@ -12,6 +12,7 @@ from typing import Any
 
 from memorybank.core import clock, yamlio
 from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
 from memorybank.core.sections import BY_DIRECTORY, EMPTY_REGISTRY, SECTIONS, section_for
 from memorybank.core.templates import retitle
 from memorybank.core.write.gates import GOVERNED_KEYS
@@ -60,6 +61,23 @@ def folder_index(bank: Bank, directory: str) -> str | None:
         if path.startswith(prefix) and "/" not in path[len(prefix) :] and doc.is_index:
             return path
     return None
+
+
+def refuse_second_index(bank: Bank, target: str) -> None:
+    """Refuse a new ``README.md`` or ``index.md`` in a folder that has its index already: the new file
+    would take over the folder's navigation (the bank's entry point, at its root), and what the old
+    index lists would no longer be reachable."""
+    directory, _, name = target.rpartition("/")
+    if name not in INDEX_NAMES:
+        return
+    existing = folder_index(bank, directory)
+    if existing is not None and existing != target:
+        where = f"{directory}/" if directory else "the bank's root"
+        raise Refusal(
+            f"{where} already has its index, {existing}; a {name} beside it would take over its navigation. "
+            f"Add to {existing} instead, or give the new document another name.",
+            reason="second-index",
+        )
 
 
 @dataclass

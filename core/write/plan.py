@@ -115,7 +115,14 @@ def unchanged_since(root: Path, shown: Plan) -> None:
 
 
 def unchanged_since_read(path: str, data: bytes, expected: str | None) -> None:
-    """Refuse a write to ``path`` (whose bytes are ``data`` now) when the caller read another version."""
+    """Refuse a write to ``path`` (whose bytes are ``data`` now) when the caller read another version;
+    an empty version is refused too, not read as "no check" (a caller that meant one would lose it)."""
+    if expected is not None and not expected.strip():
+        raise Refusal(
+            f"`ifVersion` is empty; nothing was written to {path}. Pass the version bank_read reported (now "
+            f"{version_of(data)}), or leave ifVersion out to write without the check.",
+            reason="usage",
+        )
     if expected is not None and expected.strip() and version_of(data) != expected.strip():
         raise Refusal(
             f"{path} changed since you read it (version {expected.strip()}, now {version_of(data)}); nothing was "

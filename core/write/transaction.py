@@ -149,6 +149,12 @@ def _through_no_link(root: Path, rel: str) -> None:
                 f"{rel} leads outside the bank through the symbolic link {folder.as_posix()}; nothing was written.",
                 reason="outside-bank",
             )
+        inside = os.path.relpath(os.path.realpath(target), real_root).replace(os.sep, "/")
+        raise Refusal(  # the index of the folder named would list a file that lives in another one
+            f"{rel} goes through the symbolic link {folder.as_posix()}, so it would land in {inside} and be "
+            f"registered where it is not. Write {inside} instead.",
+            reason="symbolic-link",
+        )
 
 
 def _read(path: Path) -> bytes | None:

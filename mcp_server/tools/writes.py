@@ -126,7 +126,14 @@ def register(server: BankServer) -> None:
     ) -> StatusResult:
         """Move a document to another status through its gates: activating needs derived_from where dna/
         requires it; archiving an owner of canonical_for keys needs releaseCanonical. Not for _inbox/ notes."""
-        return set_status(bank, path=path, status=status, release_canonical=releaseCanonical, dry_run=dryRun)
+        return set_status(
+            bank,
+            path=path,
+            status=status,
+            release_canonical=releaseCanonical,
+            dry_run=dryRun,
+            notes_locked=notes_locked,
+        )
 
     @tool(server, read_only=False, destructive=True, idempotent=True)
     def bank_set_field(

@@ -113,6 +113,52 @@ ATTACKS = {
             derivedFrom=["../product/context.md"],
         ),
     ),
+    "lowercase-pem": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="-----begin rsa private key-----\nMIIEowIBAAKCAQEA\n"),
+    ),
+    "spaced-pem": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="----- BEGIN PRIVATE KEY ----- MIIEow"),
+    ),
+    "telegram-token": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="Bot: 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"),
+    ),
+    "aws-secret-in-prose": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="the aws secret is wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ9x8w7v6u"),
+    ),
+    # 9b: text that stands in for text, in any language; shapes that break the document
+    "russian-placeholder": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="Новое начало.\n\n... остальное без изменений ..."),
+    ),
+    "english-paraphrase": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="New opening.\n\nRest of the section remains the same."),
+    ),
+    "bare-ellipsis": ("bank_update_section", dict(path=CONTEXT, section="Problem", content="…")),
+    "lookalike-placeholder": (
+        "bank_edit",
+        dict(path=CONTEXT, find="## Problem", replace="## Problem\n\nrest\u00a0unchangеd"),
+    ),
+    "open-fence": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="Modules are listed below.\n\n```text\nexample"),
+    ),
+    "setext-heading": ("bank_update_section", dict(path=CONTEXT, section="Problem", content="Smuggled\n========\n")),
+    "second-root-index": (
+        "bank_create",
+        dict(docKind="domain", path="index.md", title="Shadow", purpose="p", derivedFrom=["product/context.md"]),
+    ),
+    "second-folder-index": (
+        "bank_create",
+        dict(docKind="domain", path="product/index.md", title="Shadow", purpose="p", derivedFrom=["context.md"]),
+    ),
+    "dna-archived": ("bank_set_status", dict(path="dna/principles.md", status="archived")),
+    "dna-drafted": ("bank_set_status", dict(path="dna/governance.md", status="draft")),
+    "empty-if-version": ("bank_edit", dict(path=CONTEXT, find="## Problem", replace="## Problem\n\nx", ifVersion="")),
     # 10: errors the model can use
     "missing-argument": ("bank_discard", dict(path=NOTE)),
     "wrong-type": ("bank_read", dict(path=3)),
@@ -350,3 +396,54 @@ def test_a_message_past_sixteen_mebibytes_is_refused_and_the_next_one_answered(b
     assert len(refused) == 1 and refused[0]["id"] is None and refused[0]["error"]["code"] == -32600
     answered = next(r for r in replies if r.get("id") == 6)
     assert not answered["result"]["isError"]
+
+
+async def test_halves_that_join_into_a_credential_are_refused_when_they_join(bank_with_note):
+    """Each half of a token passes (neither is one), and so does the line break between them; the
+    edit that removes it would put the whole token on one line of the file, and is refused."""
+    target = bank_with_note / CONTEXT
+    async with await seeded_session(bank_with_note) as s:
+        halves = "Token part: ghp_aBcDeFgHiJkLm\nNoPqRsTuVwXyZ0123456789abcd end."
+        await s.call("bank_update_section", path=CONTEXT, section="Problem", content=halves)
+        before = target.read_bytes()
+        message = await refused(s, "bank_edit", path=CONTEXT, find="Lm\nNo", replace="LmNo")
+        assert "a GitHub token" in message and target.read_bytes() == before
+        pem = "Key:\n-----BEGIN RSA PRIVATE\n\nend"
+        await s.call("bank_update_section", path=CONTEXT, section="Problem", content=pem)
+        message = await refused(s, "bank_edit", path=CONTEXT, find="PRIVATE\n\nend", replace="PRIVATE KEY-----\nMIIE")
+        assert "a private key block" in message
+
+
+async def test_an_edit_may_not_empty_a_document_open_its_frontmatter_or_leave_a_fence_open(bank_with_note):
+    plain = bank_with_note / "domain" / "plain.md"
+    plain.write_text("# Plain\n\nNo frontmatter here.\n\n## Later\n\nStill here.\n", encoding="utf-8")
+    before = tree_snapshot(bank_with_note.parent)
+    async with await seeded_session(bank_with_note) as s:
+        opened = await refused(
+            s, "bank_edit", path="domain/plain.md", find="# Plain\n", replace="---\nstatus: active\n"
+        )
+        assert "frontmatter" in opened
+        fence = await refused(s, "bank_edit", path="domain/plain.md", find="No frontmatter here.", replace="```\ncode")
+        assert "code fence" in fence
+        body = plain.read_text(encoding="utf-8")
+        emptied = await refused(s, "bank_edit", path="domain/plain.md", find=body, replace="\n")
+        assert "empty" in emptied
+    assert tree_snapshot(bank_with_note.parent) == before
+
+
+async def test_a_write_through_a_linked_folder_inside_the_bank_is_refused_with_the_real_path(bank_with_note):
+    """The file would land in domain/ and be registered in engineering/'s index: one path, two places."""
+    (bank_with_note / "engineering" / "domlink").symlink_to("../domain")
+    before = tree_snapshot(bank_with_note.parent)
+    async with await seeded_session(bank_with_note) as s:
+        message = await refused(
+            s,
+            "bank_create",
+            docKind="domain",
+            path="engineering/domlink/vialink.md",
+            title="Via link",
+            purpose="p",
+            derivedFrom=["../../product/context.md"],
+        )
+    assert "symbolic link engineering/domlink" in message and "domain/vialink.md" in message
+    assert tree_snapshot(bank_with_note.parent) == before

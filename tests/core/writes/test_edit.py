@@ -244,6 +244,24 @@ def test_a_new_document_through_a_linked_folder_outside_the_bank_is_refused_by_n
         "(unchanged)",
         "  // (unchanged)",
         "[as before]",
+        "... остальное без изменений ...",
+        "(без изменений)",
+        "[остальная часть раздела опущена]",
+        "остальное — как было",
+        "далее без изменений...",
+        "Rest of the document remains the same.",
+        "The remaining entries stay as they were.",
+        "keep everything else as is",
+        "<same as before>",
+        "[...]",
+        "- (unchanged)",
+        "_(unchanged)_",
+        "resto sin cambios",
+        "le reste est inchangé",
+        "Rest unverändert",
+        "其余保持不变",
+        "rest\u00a0unchanged",
+        "rest unchang\u0435d",
     ],
 )
 def test_a_placeholder_for_content_is_refused(placeholder):
@@ -261,12 +279,27 @@ def test_a_placeholder_for_content_is_refused(placeholder):
         "| retries | 3 (unchanged) |",
         "Ship it (unchanged from the last release) on Monday.",
         "The remaining content of the queue is drained first.",
+        "Остальные поля передаются без изменений.",
+        "Далее используется прежний формат.",
+        "Остальные кнопки работают как было задумано.",
+        "The remaining sections cover deployment.",
+        "Rest of the team agreed.",
+        "Use ... to elide output in examples.",
     ],
 )
 def test_prose_that_names_what_did_not_change_is_written(prose):
     from memorybank.core.write.firewall import refuse_omissions
 
     refuse_omissions(f"{prose}\n", "x.md")
+
+
+@pytest.mark.parametrize("elision", ["...", "…", "[...]", "<…>"])
+def test_text_that_is_only_an_ellipsis_is_refused(elision):
+    from memorybank.core.write.firewall import refuse_omissions
+
+    with pytest.raises(Refusal) as refused:
+        refuse_omissions(f"  {elision}\n", "x.md")
+    assert refused.value.reason == "omission-placeholder"
 
 
 def test_appending_to_a_section_closed_by_a_rule_keeps_the_rule_last(tmp_path, write_file):

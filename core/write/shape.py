@@ -1,0 +1,90 @@
+"""What a write may not do to the shape of the document around it.
+
+A section's new content stays one section (no heading at its level, no text underlined into one),
+and no write leaves a code fence open: the sections after an unclosed fence read as code, out of
+every tool's reach. A fragment's replacement may not empty a document or open a frontmatter block
+at its top either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memorybank.core.errors import Refusal
+from memorybank.core.parse import FenceTracker
+
+RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+"""A thematic break (``---``, ``***``, ``___``): after a blank line, the rule an author closes a section with."""
+
+OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+"""A ``#`` or ``##`` heading: a line that starts or ends a ``##`` section."""
+
+
+_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+"""A line of ``=`` or ``-`` under a line of text: that text is a heading (``=`` level 1, ``-`` level 2)."""
+
+
+def refuse_new_sections(content: str, path: str, section: str) -> None:
+    """A section's content stays inside it: a ``#`` or ``##`` heading (outside a code fence), or a
+    line of text underlined with ``=`` or ``-``, would start a new section, or end this one, without
+    any gate seeing a document change shape; and a code fence it opens must close in it, or every
+    section after it would read as code."""
+    tracker = FenceTracker()
+    previous = ""
+    for number, line in enumerate(content.split("\n"), 1):
+        if tracker.feed(line):
+            previous = ""
+            continue
+        underlined = _SETEXT.match(line) and previous.strip() and not RULE.match(previous)
+        if OUTLINE_HEADING.match(line) or underlined:
+            shown = (previous if underlined else line).strip()[:60]
+            raise Refusal(
+                f'Line {number - (1 if underlined else 0)} of the content is a heading ("{shown}") at the level '
+                f'of "{section}" or above, so it would add a section to {path} unseen. Use ### for a heading '
+                "inside the section (and a blank line before a --- rule); add a new section by editing the "
+                "document, or write a new document with bank_create.",
+                reason="heading-in-content",
+            )
+        previous = line
+    refuse_open_fence(content, tracker, path)
+
+
+def refuse_open_fence(text: str, tracker: FenceTracker | None, path: str) -> None:
+    """Refuse ``text`` that ends inside a code fence it opened (``tracker`` has read it, or is made
+    here): whatever follows it in the document would read as code, its sections out of every tool's
+    reach."""
+    if tracker is None:
+        tracker = FenceTracker()
+        for line in text.split("\n"):
+            tracker.feed(line)
+    if tracker.inside:
+        raise Refusal(
+            f"The new text opens a code fence ({tracker.char * tracker.length}) it never closes, so the rest of "
+            f"{path} would read as code and its sections could no longer be read or written. Close the fence.",
+            reason="open-code-fence",
+        )
+
+
+def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str) -> None:
+    """What one fragment's replacement may not do to the document around it: leave a code fence
+    open (the sections after it would read as code), open a frontmatter block at the top of a
+    document that had none, or empty it."""
+    if not new_body.strip() and body.strip():
+        raise Refusal(
+            f"This would empty {path}. To retire a document, use bank_set_status archived; to remove one, ask "
+            "its owner.",
+            reason="empty",
+        )
+    if not head and new_body.lstrip("\ufeff").split("\n", 1)[0].rstrip() == "---":
+        raise Refusal(
+            f"This would start {path} with ---, which opens a frontmatter block the body cannot close safely. "
+            "Set fields with bank_set_field, or put the rule below the first line.",
+            reason="frontmatter-out-of-reach",
+        )
+    before, after = FenceTracker(), FenceTracker()
+    for line in body.split("\n"):
+        before.feed(line)
+    for line in new_body.split("\n"):
+        after.feed(line)
+    if after.inside and not before.inside:
+        refuse_open_fence(new_body, after, path)
