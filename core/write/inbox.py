@@ -11,6 +11,7 @@ index entries, the record line and the note's removal land together or not at al
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,8 +107,9 @@ def quarantined(bank: Bank, path: str, verb: str) -> Document:
 
 def relink(body: str, source: str, target: str, bank: Bank) -> tuple[str, list[str]]:
     """Rewrite relative links that reached a document from ``source``'s folder so they still do
-    from ``target``'s (a link to the note itself then reaches ``target``, where its text went); links
-    that were already broken are left alone."""
+    from ``target``'s (a link to the note itself then reaches ``target``, where its text went). A link
+    to a document that does not exist is rewritten too, so it still means what the note meant, and
+    said: the new document would otherwise carry a broken link nobody was told of."""
     if source.rsplit("/", 1)[0] == target.rsplit("/", 1)[0]:
         return body, []
     notes: list[str] = []
@@ -123,12 +125,14 @@ def relink(body: str, source: str, target: str, bank: Bank) -> tuple[str, list[s
             if not path_part or raw.startswith(("/", "#")) or re.match(r"^[a-zA-Z][\w+.-]*:", raw):
                 return match.group(0)
             resolved, _ = resolve_link(source, path_part)
-            if resolved is None or resolved not in bank:
+            if resolved is None:  # it leaves the bank: nothing here to say it is right or wrong
                 return match.group(0)
             if resolved == source:  # the note links to itself: it lives on in the target now
                 resolved = target
             new = relative_link(target, resolved) + (hash_sep + fragment if hash_sep else "")
-            if new != raw:
+            if resolved not in bank and not os.path.lexists(bank.root / resolved):
+                notes.append(f"Link to a document that does not exist: {resolved} (written {new} from the new place)")
+            elif new != raw:
                 notes.append(f"Link rewritten for the new location: {raw} -> {new}")
             return f"{match.group(1)}{new}{match.group(3)}"
 

@@ -54,13 +54,26 @@ def test_promote_places_registers_relinks_and_removes_the_note(with_model):
     result = promote(with_model, path="_inbox/linked.md", to="domain/linked.md")
     assert result.promoted and result.registered_in == ["domain/README.md"]
     text = (with_model.root / "domain/linked.md").read_text()
-    assert "[the model](model.md)" in text and "[a dead link](../gone.md)" in text  # broken links left alone
+    assert "[the model](model.md)" in text and "[a dead link](../gone.md)" in text
     assert "Link rewritten for the new location: ../domain/model.md -> model.md" in result.warnings
+    assert "Link to a document that does not exist: gone.md (written ../gone.md from the new place)" in result.warnings
     doc = with_model.document("domain/linked.md")
     assert doc.status == "active" and doc.frontmatter["promoted_from"] == "_inbox/linked.md"
     assert [e.resolved for e in doc.derived_from] == ["domain/model.md"]
     assert "captured_by" not in doc.frontmatter and not (with_model.root / "_inbox/linked.md").exists()
     assert {f.rule for f in validate(with_model).findings} == {"broken-link"}
+
+
+def test_a_broken_link_still_means_what_the_note_meant_one_folder_deeper_and_is_said(with_model):
+    """From _inbox/, ../missing/spec.md means missing/spec.md; copied as it was into features/FT-1/ it
+    would mean features/missing/spec.md. It is rewritten, and the preview says the target is missing."""
+    capture(with_model, body="See [the spec](../missing/spec.md).\n")
+    result = promote(with_model, path="_inbox/linked.md", to="features/FT-1/brief.md", doc_kind="feature", dry_run=True)
+    assert "../../missing/spec.md" in result.preview
+    assert (
+        "Link to a document that does not exist: missing/spec.md (written ../../missing/spec.md from the new place)"
+        in result.warnings
+    )
 
 
 def test_edges_written_from_the_inbox_are_rewritten_for_a_deeper_destination(with_model):
@@ -244,12 +257,15 @@ def test_notes_captured_the_same_day_are_listed_in_capture_order(with_model):
 
 def test_a_fold_rewrites_the_notes_links_for_the_owners_folder(with_model):
     """The note's text moves from ``_inbox/`` to the owner's folder: a link that reached a document
-    from the note still reaches it from the owner (as a promote rewrites them), a dead link stays."""
+    from the note still reaches it from the owner (as a promote rewrites them); a dead link still means
+    what it meant (gone.md), so validate names it (in an index: a dangling entry) instead of it pointing
+    out of the bank unseen."""
     capture(with_model)
     fold(with_model, note="_inbox/linked.md", path="README.md", section="Start Here")
     text = (with_model.root / "README.md").read_text(encoding="utf-8")
-    assert "Depends on [the model](domain/model.md) and [a dead link](../gone.md)." in text
-    assert not [f for f in validate(with_model).findings if f.path == "README.md"]
+    assert "Depends on [the model](domain/model.md) and [a dead link](gone.md)." in text
+    found = [(f.rule, f.message) for f in validate(with_model).findings if f.path == "README.md"]
+    assert [rule for rule, _ in found] == ["dangling-index-entry"] and "gone.md" in found[0][1]
 
 
 def test_a_note_s_link_to_itself_reaches_where_its_text_went(with_model):
