@@ -19,12 +19,14 @@ from memorybank.core.paths import relative_link, resolve_link
 from memorybank.core.read import read_document
 from memorybank.core.route import RouteHit, route
 from memorybank.core.sections import SECTIONS, section_for
+from memorybank.core.staleness import NOT_LIVE_STATUSES
 from memorybank.core.write.edit import SectionUpdateResult
 from memorybank.core.write.fold import FoldResult, fold, foldable_body  # noqa: F401 - the Inbox pane's, from here
 from memorybank.core.write.fold import plan_fold as fold_planner
 from memorybank.core.write.gates import preview
 from memorybank.core.write.inbox import DiscardResult, InboxEntry, PromoteResult, named_owners, promote
 from memorybank.core.write.inbox import plan_promote as core_plan_promote
+from memorybank.core.write.landing import INDEX_NAMES
 from memorybank.core.write.plan import Plan
 from memorybank.core.write.proposals import ExitResult, apply_proposals, plan_apply
 
@@ -161,6 +163,11 @@ def as_bank_paths(source: str, links: Any) -> tuple[str, ...]:
     return tuple(o for o in out if o)
 
 
+def _current_upstream(hit: RouteHit) -> bool:
+    """A document a new active one may rest on: not an index, nor archived, superseded or a draft."""
+    return hit.path.rsplit("/", 1)[-1] not in INDEX_NAMES and hit.status.lower() not in NOT_LIVE_STATUSES
+
+
 def suggested_promotion(view: NoteView) -> PromoteRequest:
     """The promote form filled in: an agent's proposal when there is one; otherwise the note's own
     fields, in the folder of the router's first candidate, derived from that candidate."""
@@ -182,8 +189,9 @@ def suggested_promotion(view: NoteView) -> PromoteRequest:
     folder = first.rsplit("/", 1)[0] if first and "/" in first else ""
     to = f"{folder}/{name}" if folder else ""
     derived = as_bank_paths(doc.path, [e.raw for e in doc.derived_from])
-    if not derived and first is not None and not first.endswith("README.md"):
-        derived = (first,)
+    upstream = next((hit.path for hit in view.candidates if _current_upstream(hit)), None)
+    if not derived and upstream is not None:
+        derived = (upstream,)
     return PromoteRequest(
         note=doc.path,
         to=to,

@@ -679,3 +679,24 @@ async def test_the_fold_form_offers_the_first_candidate_with_a_section_to_fold_i
         assert await until(pilot, lambda: isinstance(app.screen, FoldDialog))
         offered = app.screen.query_one("#fold-into", Input).value
         assert offered and offered != bare[0] and app.screen.query_one("#fold-section", Select).value != Select.NULL
+
+
+def test_the_promote_form_suggests_a_current_upstream_not_an_archived_one_nor_an_index(triage_root):
+    """The router's first candidate chooses the folder; derived_from rests on the first candidate that
+    is current: an archived plan or a folder's index would be a weak, or refused, upstream."""
+    from dataclasses import replace
+
+    from memorybank.core.write.inbox import list_inbox
+    from memorybank.tui.triage import note_view, suggested_promotion
+
+    bank = Bank.open(triage_root)
+    entry = next(e for e in list_inbox(bank) if e.path == "_inbox/service-topology.md")
+    view = note_view(bank, entry)
+    hit = view.candidates[0]
+    archived = replace(hit, path="engineering/old-plan.md", status="archived")
+    index = replace(hit, path="engineering/README.md", status="active")
+    current = replace(hit, path="engineering/testing-policy.md", status="active")
+    suggested = suggested_promotion(replace(view, candidates=(archived, index, current)))
+    assert suggested.to == "engineering/service-topology.md"
+    assert suggested.derived_from == ("engineering/testing-policy.md",)
+    assert suggested_promotion(replace(view, candidates=(archived, index))).derived_from == ()
