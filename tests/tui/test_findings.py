@@ -154,3 +154,25 @@ async def test_validating_again_says_it_ran_and_what_moved(demo_bank, monkeypatc
         )
         await pilot.press("v")
         assert await until(pilot, lambda: any("(was 1 error, 2 warnings)" in m for m, _ in notes.messages))
+
+
+async def test_a_finding_fixed_meanwhile_leaves_the_cursor_on_the_one_after_it(demo_bank):
+    """Working down the list: the owner fixes the highlighted finding in the editor and comes back;
+    the cursor stands on the next finding, not on the first one at the top."""
+    from memorybank.tui.widgets.tree_cursor import place_cursor
+
+    app = make_app(demo_bank, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await findings(app, pilot)
+        tree = pane.query_one("#findings-tree", Tree)
+        tree.focus()
+        nodes = [leaf for group in tree.root.children for leaf in group.children]
+        unregistered = next(node for node in nodes if node.data.rule == "unregistered-doc")
+        place_cursor(tree, unregistered)
+        await settle(pilot)
+        folder, name = unregistered.data.path.rsplit("/", 1)
+        index = demo_bank / folder / "README.md"  # fixed, as the owner would in the editor: registered
+        index.write_text(index.read_text(encoding="utf-8") + f"\n- [{name}]({name})\n", encoding="utf-8")
+        await pilot.press("v")
+        assert await until(pilot, lambda: [f.rule for f in pane.shown] == ["missing-derived-from", "broken-link"])
+        assert tree.cursor_node is not None and tree.cursor_node.data.rule == "broken-link"

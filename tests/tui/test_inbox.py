@@ -700,3 +700,17 @@ def test_the_promote_form_suggests_a_current_upstream_not_an_archived_one_nor_an
     assert suggested.to == "engineering/service-topology.md"
     assert suggested.derived_from == ("engineering/testing-policy.md",)
     assert suggested_promotion(replace(view, candidates=(archived, index))).derived_from == ()
+
+
+async def test_home_end_and_g_go_to_the_first_and_the_last_note(triage_root):
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_inbox(pilot, "_inbox/flaky-ci.md")
+        table = pane.query_one("#inbox-notes", DataTable)
+        table.focus()
+        await pilot.press("end")
+        assert table.cursor_row == len(pane.entries) - 1
+        await pilot.press("home")
+        assert table.cursor_row == 0
+        await pilot.press("G")
+        assert table.cursor_row == len(pane.entries) - 1

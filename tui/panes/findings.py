@@ -58,6 +58,8 @@ class FindingsPane(Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.report: ValidationReport | None = None
+        self._listed: list[Finding] = []
+        """The findings in the order the tree shows them, for keeping the cursor's place."""
         self.shown: list[Finding] = []
         """The findings in the tree, after the path filter."""
 
@@ -144,6 +146,10 @@ class FindingsPane(Pane):
 
         tree = self.query_one("#findings-tree", Tree)
         keep = tree.cursor_node.data if tree.cursor_node is not None else None
+        # A finding fixed (in the editor, say) is gone: the cursor goes to the one that followed it,
+        # not back to the top, so the owner working down the list keeps their place.
+        place = self._listed.index(keep) if isinstance(keep, Finding) and keep in self._listed else None
+        listed: list[Any] = []
         tree.clear()
         groups: dict[str, list[Finding]] = {}
         for finding in self.shown:
@@ -163,8 +169,12 @@ class FindingsPane(Pane):
                 leaf = Text(where, style="bold")
                 leaf.append(f"  {finding.message}")
                 node = group.add_leaf(leaf, data=finding)
+                listed.append(node)
                 if target is None or finding == keep:
                     target = node
+        if listed and place is not None and keep not in self.shown:
+            target = listed[min(place, len(listed) - 1)]
+        self._listed = [node.data for node in listed]
         if target is not None:
             place_cursor(tree, target)
             first_group = tree.root.children[0]

@@ -74,6 +74,7 @@ class InboxPane(BulkTriage, Pane):
         Binding("A", "apply_marked", "Apply marked", show=False),
         Binding("o", "open_candidate", "Open where it belongs", show=False),
         Binding("e", "edit", "Editor", show=False),
+        Binding("G", "last_note", "Last note", show=False),
     ]
     EXTRA_KEYS = (("Enter", "open the note in the Document pane"),)
     COMMANDS_OFFERED = (
@@ -381,6 +382,10 @@ class InboxPane(BulkTriage, Pane):
             return
         hit = view.candidates[0]
         self.post_message(self.NoteChosen(hit.path, section=hit.section))
+
+    def action_last_note(self) -> None:
+        """G, as in less: the last (newest) note."""
+        self.query_one("#inbox-notes", FittedTable).action_last_row()
 
     def action_edit(self) -> None:
         entry = self.selected

@@ -20,6 +20,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
@@ -91,7 +92,22 @@ def _shortened(cell: Any, width: int, spec: Column) -> Any:
 
 
 class FittedTable(DataTable[Any]):
-    """A row-cursor table laid out to its width."""
+    """A row-cursor table laid out to its width. Home and End go to the first and the last row: a row
+    table has no columns to scroll to. (Not G: in Route and Search, typing in the results goes on
+    the question, every letter of it.)"""
+
+    BINDINGS = [
+        Binding("home", "first_row", "First", show=False),
+        Binding("end", "last_row", "Last", show=False),
+    ]
+
+    def action_first_row(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def action_last_row(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
 
     def __init__(self, columns: list[Column], **kwargs: Any) -> None:
         kwargs.setdefault("cursor_type", "row")
