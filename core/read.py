@@ -93,10 +93,10 @@ def parse_line_range(spec: str, total: int) -> tuple[int, int]:
         end = int(match.group(3)) if match.group(3) else total
     if start < 1:
         raise UsageError(f'Line range "{spec}": lines are numbered from 1.')
+    if start > total:  # first: "5000-" on a short file starts past its end, it does not end early
+        raise UsageError(f'Line range "{spec}" starts past the end: the file has {total} lines.')
     if end < start:
         raise UsageError(f'Line range "{spec}" ends before it starts.')
-    if start > total:
-        raise UsageError(f'Line range "{spec}" starts past the end: the file has {total} lines.')
     return start, min(end, total)
 
 

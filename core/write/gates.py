@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -203,6 +204,12 @@ def check_governance(
     targets: list[str] = []
     for entry in entries:
         resolved, external = resolve_from(target, entry, bank_names=bank.paths.names)
+        if external and entry.strip().startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", entry.strip()):
+            raise Refusal(
+                f'derived_from "{entry}" is an absolute path: it names a file on one machine, not a document. '
+                "Write it relative to the document (a document of this bank, or a URL).",
+                reason="unresolved-derived-from",
+            )
         if external:
             warnings.append(f'derived_from "{entry}" points outside the bank; it will not be checked.')
             continue

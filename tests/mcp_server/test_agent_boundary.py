@@ -156,6 +156,12 @@ ATTACKS = {
         "bank_create",
         dict(docKind="domain", path="product/index.md", title="Shadow", purpose="p", derivedFrom=["context.md"]),
     ),
+    "absolute-upstream": (
+        "bank_create",
+        dict(
+            docKind="domain", path="domain/up.md", title="Up", purpose="p", status="active", derivedFrom=["/etc/passwd"]
+        ),
+    ),
     "dna-archived": ("bank_set_status", dict(path="dna/principles.md", status="archived")),
     "dna-drafted": ("bank_set_status", dict(path="dna/governance.md", status="draft")),
     "empty-if-version": ("bank_edit", dict(path=CONTEXT, find="## Problem", replace="## Problem\n\nx", ifVersion="")),

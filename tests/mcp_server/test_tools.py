@@ -64,6 +64,8 @@ async def test_read_refuses_escapes_missing_sections_and_misplaced_ranges(open_s
         assert "one path" in await s.refusal("bank_read", path=["adr/README.md"], lines="1-2")
         assert "greater than or equal to 1000" in await s.refusal("bank_read", path="adr/README.md", maxBytes=10)
         assert "starts past the end" in await s.refusal("bank_read", path="adr/README.md", lines="900-950")
+        open_ended = await s.refusal("bank_read", path="adr/README.md", lines="900-")  # not "ends before it starts"
+        assert "starts past the end: the file has" in open_ended
 
 
 async def test_search_finds_the_line_of_a_literal(open_session, reference_root):
