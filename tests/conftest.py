@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -44,6 +45,16 @@ settings.load_profile("suite")
 
 def real_bank_ids() -> list[str]:
     return [p.parent.name for p in REAL_BANKS]
+
+
+def checkout(source: Path, dest: Path) -> Path:
+    """A copy of a real bank as a git checkout of it would be: every file and folder writable by its
+    owner (../shared/banks is read-only, and a copy keeps the modes, which the gates respect)."""
+    shutil.copytree(source, dest)
+    for path in [dest, *dest.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    return dest
 
 
 @pytest.fixture

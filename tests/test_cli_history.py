@@ -11,7 +11,7 @@ import pytest
 from memorybank.core.bank import Bank
 from memorybank.tui.cli.main import main
 
-from tests.conftest import FIXTURES, REAL_BANKS, git
+from tests.conftest import FIXTURES, REAL_BANKS, checkout, git
 
 REFERENCE = str(FIXTURES / "reference")
 
@@ -283,7 +283,7 @@ MESSY = [p for p in REAL_BANKS if p.parent.name in ("dapi__zelma", "Arshev__apar
 @pytest.mark.parametrize("source", MESSY, ids=[p.parent.name for p in MESSY])
 def test_a_real_bank_committed_twice_reports_exactly_what_was_done(source, tmp_path, capsys):
     repo = tmp_path / "project"
-    shutil.copytree(source, repo / "memory_bank")
+    checkout(source, repo / "memory_bank")
     root = repo / "memory_bank"
     git(repo, "init", "-q")
     commit(repo, "Import the bank", "2026-01-10T09:00:00+00:00")

@@ -36,6 +36,7 @@ class Transaction:
 
     def write(self, path: str, data: bytes) -> None:
         _through_no_link(self.root, path)
+        _not_read_only(self.root, path)
         self.writes[path] = data
 
     def delete(self, path: str) -> None:
@@ -124,6 +125,22 @@ def _keep_owner(handle: int, target: Path) -> None:
     os.fchmod(handle, stat.S_IMODE(before.st_mode))
     with contextlib.suppress(PermissionError):  # only the superuser gives a file to someone else
         os.fchown(handle, before.st_uid, before.st_gid)
+
+
+def _not_read_only(root: Path, rel: str) -> None:
+    """Refuse, when the write is planned (a preview says so too), to replace a file made read-only
+    (no write bit at all): the superuser's open would not refuse it (``_writable``), nor would the
+    rename a write lands with, where an editor stops (vim says 'readonly')."""
+    try:
+        mode = os.stat(root / rel).st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode) and not mode & 0o222:
+        raise Refusal(
+            f"{rel} is read-only ({stat.filemode(mode)}); nothing was written. Make it writable first "
+            f"(chmod u+w {rel}) if it is meant to change.",
+            reason="read-only",
+        )
 
 
 def _through_no_link(root: Path, rel: str) -> None:

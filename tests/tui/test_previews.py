@@ -7,6 +7,8 @@ import io
 from memorybank.tui.previews import CONTINUED, diff_text
 from rich.console import Console
 
+from tests.conftest import checkout
+
 
 def shown(renderable, width: int) -> list[str]:
     console = Console(width=width, record=True, color_system=None, file=io.StringIO())
@@ -32,7 +34,6 @@ def test_a_diff_that_fits_is_shown_as_it_is_and_no_change_is_said():
 def test_the_index_lines_a_promotion_adds_are_its_entries_never_a_blank_line(tmp_path):
     """ai-setup's issues/README.md gains its entry and a blank line after it: the preview lists the
     entry alone (a blank row under "Index" read as an entry with nothing in it)."""
-    import shutil
 
     import pytest
     from memorybank.core.bank import Bank
@@ -45,7 +46,7 @@ def test_the_index_lines_a_promotion_adds_are_its_entries_never_a_blank_line(tmp
     if not source.is_dir():
         pytest.skip("the shared banks are not beside the project")
     root = tmp_path / "memory_bank"
-    shutil.copytree(source, root)
+    checkout(source, root)
     create(Bank.open(root), path="_inbox/zz-note.md", title="A note", purpose="Something.", body="Hi\n", inbox=True)
     request = PromoteRequest(
         "_inbox/zz-note.md", "issues/zz-note.md", "other", "A note", "Something.", derived_from=("prd/PRD.md",)

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import difflib
-import shutil
 
 import pytest
 from memorybank.core.bank import Bank
 from memorybank.core.write.edit import update_section
 from memorybank.core.write.fields import set_status
 
-from tests.conftest import REAL_BANKS, real_bank_ids
+from tests.conftest import REAL_BANKS, checkout, real_bank_ids
 
 pytestmark = pytest.mark.skipif(not REAL_BANKS, reason="../shared/banks is not beside the project")
 
 
 @pytest.fixture(params=REAL_BANKS, ids=real_bank_ids())
 def real_copy(request, tmp_path) -> Bank:
-    shutil.copytree(request.param, tmp_path / "memory_bank")
+    checkout(request.param, tmp_path / "memory_bank")
     return Bank.open(tmp_path / "memory_bank")
 
 

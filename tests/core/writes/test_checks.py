@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from memorybank.core.bank import Bank
 from memorybank.core.errors import NotADocument, Refusal
@@ -12,7 +10,7 @@ from memorybank.core.validate import validate
 from memorybank.core.write.checks import pin_route_check
 from memorybank.core.write.create import create
 
-from tests.conftest import REAL_BANKS, tree_snapshot
+from tests.conftest import REAL_BANKS, checkout, tree_snapshot
 
 
 def test_first_pin_creates_a_registered_governed_file(seeded):
@@ -147,12 +145,11 @@ def test_a_gated_write_refuses_a_quoted_passphrase_and_writes_nothing(seeded):
 @pytest.mark.skipif(not REAL_BANKS, reason="the real banks are not beside the project")
 def test_the_first_pin_takes_the_values_the_bank_declares_and_adds_no_finding(tmp_path):
     """ai-setup declares doc_function canonical, index and template: the new file is canonical."""
-    import shutil
 
     from memorybank.core.bank import Bank
 
     root = tmp_path / "ai"
-    shutil.copytree(next(p for p in REAL_BANKS if p.parent.name == "asromanychev__ai-setup"), root)
+    checkout(next(p for p in REAL_BANKS if p.parent.name == "asromanychev__ai-setup"), root)
     bank = Bank.open(root)
     assert "reference" not in bank.contract.doc_functions and bank.contract.doc_functions
     before = {(f.rule, f.path) for f in validate(bank).findings}
@@ -169,7 +166,7 @@ def test_a_first_pin_registers_in_dna_index_md_when_that_is_the_banks_index(tmp_
     """feedium's dna/ is indexed by index.md: the pin promised dna/README.md and left the new
     checks file unregistered."""
     root = tmp_path / "memory_bank"
-    shutil.copytree(next(p for p in REAL_BANKS if p.parent.name == "4itosik__feedium"), root)
+    checkout(next(p for p in REAL_BANKS if p.parent.name == "4itosik__feedium"), root)
     bank = Bank.open(root)
     preview = pin_route_check(bank, question="what is feedium", expected="index.md", dry_run=True)
     assert preview.created_file and preview.registered_in == "dna/index.md"

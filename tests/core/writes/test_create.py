@@ -7,7 +7,6 @@ byte-identical (no partial document, no orphan index line, no lazily created sec
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +18,7 @@ from memorybank.core.parse import split_frontmatter
 from memorybank.core.validate import validate
 from memorybank.core.write.create import create
 
-from tests.conftest import REAL_BANKS, tree_snapshot
+from tests.conftest import REAL_BANKS, checkout, tree_snapshot
 
 
 def front_of(bank, path):
@@ -419,7 +418,7 @@ def test_a_bank_whose_folders_are_indexed_by_index_md_registers_there_and_makes_
     """feedium indexes each folder with index.md: a create in engineering/ went to a new
     engineering/README.md, a second index beside the bank's own."""
     root = tmp_path / "memory_bank"
-    shutil.copytree(next(p for p in REAL_BANKS if p.parent.name == "4itosik__feedium"), root)
+    checkout(next(p for p in REAL_BANKS if p.parent.name == "4itosik__feedium"), root)
     bank = Bank.open(root)
     unregistered = sum(1 for f in validate(bank).findings if f.rule == "unregistered-doc")
     result = create(bank, doc_kind="engineering", path="engineering/new-rule.md", title="New rule", purpose="a rule.")

@@ -62,10 +62,37 @@ def test_a_read_only_document_is_refused_and_nothing_is_written(seeded):
         env={**os.environ, "MEMORYBANK_CACHE": "off"},
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("permission-denied "), done.stdout
-    assert "product/context.md: nothing was written." in done.stdout
+    assert done.stdout.startswith("read-only "), done.stdout
+    assert "product/context.md is read-only (-r--r--r--); nothing was written." in done.stdout
     assert tree_snapshot(seeded.root) == before
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o444
+
+
+def test_a_read_only_index_is_refused_in_this_process_whoever_runs_it(seeded):
+    """The superuser's open would not refuse a read-only file, nor would the rename a write lands
+    with: a create that would register in a read-only index is refused when it is planned (its
+    preview says so), by the mode the owner set."""
+    from memorybank.core.errors import Refusal
+    from memorybank.core.write.create import create
+
+    index = seeded.root / "domain" / "README.md"
+    os.chmod(index, 0o444)
+    before = tree_snapshot(seeded.root)
+    for dry_run in (True, False):
+        with pytest.raises(Refusal) as refused:
+            create(
+                seeded,
+                path="domain/new.md",
+                title="New",
+                purpose="p",
+                doc_kind="domain",
+                derived_from=["../product/context.md"],
+                dry_run=dry_run,
+            )
+        assert refused.value.reason == "read-only" and "domain/README.md is read-only (-r--r--r--)" in str(
+            refused.value
+        )
+    assert tree_snapshot(seeded.root) == before
 
 
 DRY_RUN = """
