@@ -52,7 +52,10 @@ def promote_preview(plan: PromotePlan) -> RenderableType:
     """One promotion: where from and to, the summary, then the document exactly as it will be written."""
     result = plan.result
     route = Text.assemble((result.source, "bold"), "  →  ", (result.path, "bold"), "\n")
-    heading = Text("\nThe new document, frontmatter exact (the note is removed):", style="bold")
+    heading = Text(
+        "\nThe new document, frontmatter exact (the note is removed; _inbox/.record.jsonl says where it went):",
+        style="bold",
+    )
     return Group(route, promote_grid(result, plan.index_lines), heading, Text(result.preview.rstrip("\n")))
 
 

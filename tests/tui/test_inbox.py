@@ -714,3 +714,18 @@ async def test_home_end_and_g_go_to_the_first_and_the_last_note(triage_root):
         assert table.cursor_row == 0
         await pilot.press("G")
         assert table.cursor_row == len(pane.entries) - 1
+
+
+async def test_the_fold_forms_hint_says_what_enter_does_where_the_focus_is(triage_root):
+    """In the text, Enter starts a new line: the hint says ctrl+s previews there, not Enter."""
+    from memorybank.tui.dialogs.fold import HINT, TEXT_HINT
+
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        form = await fold_form(pilot)
+        hint = form.query_one(".dialog-hint", Static)
+        form.query_one("#fold-content", TextArea).focus()
+        assert await until(pilot, lambda: str(hint.render()) == TEXT_HINT)
+        form.query_one("#fold-into", Input).focus()
+        assert await until(pilot, lambda: str(hint.render()) == HINT)

@@ -17,7 +17,7 @@ from memorybank.tui.previews import fold_preview
 from memorybank.tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
 from memorybank.tui.widgets.completing_input import CompletingInput
 from memorybank.tui.widgets.form_select import FormSelect
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -25,6 +25,8 @@ from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 HINT = "Enter or ctrl+s previews · space opens a list · Tab moves on · Esc cancels"
+TEXT_HINT = "ctrl+s previews · Enter starts a new line here · Tab moves on · Esc cancels"
+"""The hint while the text has the focus, where Enter is a line break, not a preview."""
 MODES = [("append to the section", "append"), ("replace the section", "replace")]
 
 EDITED = "  ·  your edits from before (ctrl+r starts over from the note)"
@@ -145,6 +147,10 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         self.query_one(".dialog-note", Static).update(self.captured or " ")
 
     # -- the form ------------------------------------------------------------------------------
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        in_text = isinstance(event.widget, TextArea)
+        self.query_one(".dialog-hint", Static).update(TEXT_HINT if in_text else HINT)
 
     @on(Input.Changed, "#fold-into")
     def _owner_changed(self, event: Input.Changed) -> None:
