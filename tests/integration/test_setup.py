@@ -8,15 +8,7 @@ import pytest
 from memorybank.core.init import init
 from memorybank.core.setup import CLIENTS, apply_setup, plan_setup
 
-from tests.conftest import git, tree_snapshot
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "project"
-    init(root / "memory_bank", name="Wired")
-    git(root, "init", "-q")
-    return root
+from tests.conftest import tree_snapshot
 
 
 @pytest.mark.parametrize("client", CLIENTS)

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 from memorybank.core import jsonc
-from memorybank.core.init import init
 from memorybank.tui.cli.doctor import handshake, run_checks
 
-from tests.conftest import git, tree_snapshot
+from tests.conftest import tree_snapshot
 
 BIN = Path(sys.executable).parent
 
@@ -45,14 +44,6 @@ args = ["--quiet"]
 
 # end of my settings
 """
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "project"
-    init(root / "memory_bank", name="Wired")
-    git(root, "init", "-q")
-    return root
 
 
 @pytest.fixture

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 from memorybank.core.client_files import ConfigError
-from memorybank.core.init import init
 from memorybank.core.setup import CLIENTS, apply_setup, plan_removal, plan_setup
 
-from tests.conftest import git, tree_snapshot
+from tests.conftest import tree_snapshot
 from tests.integration.test_setup_configs import CODEX, VSCODE, setup
 
 OWNER_FILES = {
@@ -20,14 +19,6 @@ OWNER_FILES = {
     ".cursor/mcp.json": '{"mcpServers": {"docs": {"command": "docs"}}}\n',
     ".codex/config.toml": CODEX,
 }
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "project"
-    init(root / "memory_bank", name="Wired")
-    git(root, "init", "-q")
-    return root
 
 
 def _roundtrip(project, home, client) -> None:
