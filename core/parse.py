@@ -53,13 +53,17 @@ class FenceTracker:
     def feed(self, line: str) -> bool:
         """Consume one line; True when the line is part of a fence (its delimiters included)."""
         if self.char:
-            stripped = line.strip()
+            # A closer is at most three spaces in (a tab is four), then the fence's character, then
+            # spaces or tabs only (a no-break space after it is text, as CommonMark reads it).
+            stripped = line.rstrip(" \t\r")
+            indent = len(stripped) - len(stripped.lstrip(" "))
+            stripped = stripped[indent:]
             if (
                 stripped
+                and indent <= 3
                 and stripped[0] == self.char
                 and len(stripped) >= self.length
                 and stripped == self.char * len(stripped)
-                and len(line) - len(line.lstrip(" ")) <= 3
             ):
                 self.char = ""
                 self.length = 0

@@ -214,11 +214,12 @@ def plan_edit(
             "replacing the first of several is a guess, and this tool does not guess.",
             reason="ambiguous",
         )
-    firewall.check(replace, doc.path)
+    kept = set(find.split("\n"))  # lines carried over from the fragment are not new text
+    firewall.check("\n".join(line for line in replace.split("\n") if line not in kept), doc.path)
     at = start + scope.index(find)
     new_body = body[:at] + replace + body[at + len(find) :]
     text = head + new_body
-    refuse_what_the_edit_makes(doc.path, head, body, new_body)
+    refuse_what_the_edit_makes(doc.path, head, body, new_body, find)
     firewall.refuse_credentials_made(raw.text, text, doc.path)
     if notes_locked:
         keep_the_law(bank, doc.path, raw.text, text)
@@ -292,7 +293,7 @@ def plan_update_section(
     if mode == "replace":
         kept = set(old.split("\n"))
         added = "\n".join(line for line in incoming.split("\n") if line not in kept)
-    firewall.check(added, doc.path)
+    firewall.check(added, doc.path, whole=mode == "replace" and bool(old))
     block = [heading, ""]
     closing: list[str] = []
     if mode == "append" and old:

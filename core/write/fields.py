@@ -301,6 +301,7 @@ def plan_set_field(
         return Planned(FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False), tx)
     firewall.check(value, doc.path)
     new_line = _scalar_line(key, value, previous, lines[span[0]] if span else None)
+    firewall.refuse_credentials(new_line, doc.path)  # the key names it: yookassa_secret_key: live_9f8e...
     if span:
         lines[span[0] : span[1]] = [new_line]
     else:

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 
 from memorybank.core.errors import Refusal
+from memorybank.core.parse import FenceTracker
 
 _UNBOUNDED = r"(?<![A-Za-z0-9])"
 """An identifier may be glued to a key by ``_`` or ``-`` (``k_AKIA...``): a word boundary would miss it."""
@@ -72,6 +74,8 @@ _DESCRIBING = frozenset(
 )
 """Words of a sentence about the value (``"must be at least 12 characters"``, ``"stored in the vault"``),
 which a passphrase made of words would not hold."""
+_CUT = ("...", "…")
+"""A value that ends so was cut short on purpose: an example, not the secret."""
 _LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "::1", "example.com", "example.org", "host")
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:<.*|\$\{.*\}|\$\(.*\)|\$[A-Z_][A-Z0-9_]*|%[A-Z_]+%|\{\{.*\}\}|\*+|x+|\.+|-+|_+|"
@@ -81,7 +85,10 @@ _PLACEHOLDER = re.compile(
 
 
 def _looks_secret(value: str) -> bool:
-    """A value that holds a real secret, as opposed to a name, a placeholder or a reference."""
+    """A value that holds a real secret, as opposed to a name, a placeholder, a reference, a value
+    cut short (``live_a1b2c3...``) or words describing it (``base64url-строка``: secrets are ASCII)."""
+    if value.strip().endswith(_CUT) or re.search(r"[^\x00-\x7f]", value):
+        return False
     value = value.strip().rstrip(".")
     if len(value) < 8 or _PLACEHOLDER.match(value):
         return False
@@ -101,31 +108,39 @@ def _looks_passphrase(value: str) -> bool:
     return not any(word.lower().strip(",;") in _DESCRIBING for word in words)
 
 
-def _credential(text: str) -> tuple[str, int] | None:
+def _credentials(text: str) -> Iterator[tuple[str, int, int]]:
+    """Every credential in ``text``: its kind, where it starts and where it ends."""
     text = text.translate(_INVISIBLE)  # lines stay where they were: only zero-width characters go
     for kind, pattern in CREDENTIALS:
-        match = pattern.search(text)
-        if match:
-            return kind, match.start()
+        for match in pattern.finditer(text):
+            yield kind, match.start(), match.end()
     for match in _AUTHORIZATION.finditer(text):
         token = match.group(1)  # base64 may hold no digit: two of lower, upper and digits will do
         mixed = sum(bool(re.search(c, token)) for c in ("[a-z]", "[A-Z]", "[0-9]")) >= 2
-        if mixed and not _PLACEHOLDER.match(token):
-            return "a credential in an Authorization header", match.start()
+        if mixed and not _PLACEHOLDER.match(token) and not token.endswith(_CUT):
+            yield "a credential in an Authorization header", match.start(), match.end()
     for match in _URL_PASSWORD.finditer(text):
         user, password, host = match.groups()
         if host.lower() in _LOCAL_HOSTS or host.startswith("127.") or _PLACEHOLDER.match(password):
             continue
         if password != user:
-            return "a password in a connection URL", match.start()
+            yield "a password in a connection URL", match.start(), match.end()
     for match in _SECRET_ASSIGNMENT.finditer(text):
         if _looks_secret(match.group(2)):
-            return f"a value assigned to {match.group(1)}", match.start()
+            yield f"a value assigned to {match.group(1)}", match.start(), match.end()
     for match in _QUOTED_PASSPHRASE.finditer(text):
         if _looks_passphrase(match.group(3)):
-            return f"a passphrase assigned to {match.group(1)}", match.start()
-    return None
+            yield f"a passphrase assigned to {match.group(1)}", match.start(), match.end()
 
+
+def _credential(text: str) -> tuple[str, int] | None:
+    found = next(_credentials(text), None)
+    return None if found is None else found[:2]
+
+
+_LEAD = r"^[ \t]*(?:[-*+>]|//|#|<!--)?[ \t]*[_*(\[<]*[ \t]*(?:\.{3}|…)?[ \t]*"
+_TAIL = r"[ \t]*(?:\.{3}|…)?[ \t]*[.!)\]>_*]*[ \t]*(?:-->)?[ \t]*$"
+"""What may stand around a placeholder phrase alone on its line."""
 
 OMISSIONS: tuple[re.Pattern[str], ...] = (
     re.compile(
@@ -148,39 +163,50 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
         r"без изменений|не изменилось|как было)[ \t]*[)\]>][_*]*[ \t]*$",
         re.I | re.M,
     ),
-    re.compile(
-        r"\brest of (?:the )?(?:file|document|section|content|text|body|entries|list|table|page)\b[^.\n]{0,24}?"
-        r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|before))\b",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:the )?(?:remaining|other) (?:content|sections?|entries|items|lines|text|rows|parts?)\b[^.\n]{0,24}?"
-        r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|are|before))\b",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:keep|leave) (?:everything|all|the rest) (?:else )?(?:as is|as it was|unchanged|the same)\b", re.I
+    *(
+        re.compile(_LEAD + "(?:" + phrase + ")" + _TAIL, re.I | re.M)
+        for phrase in (
+            r"rest of (?:the )?(?:file|document|section|content|text|body|entries|list|table|page)\b[^.\n]{0,24}?"
+            r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|before))",
+            r"(?:the )?(?:remaining|other) (?:content|sections?|entries|items|lines|text|rows|parts?)\b[^.\n]{0,24}?"
+            r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|are|before))",
+            r"(?:keep|leave) (?:everything|all|the rest) (?:else )?(?:as is|as it was|unchanged|the same)",
+            r"(?:остальное|остальн(?:ой|ая|ые|ое) (?:текст|часть(?: \w+)?|разделы?|содержимое(?: \w+)?)|прочее|"
+            r"оставш(?:аяся|иеся|ийся) (?:текст|часть(?: \w+)?|разделы?)|далее|дальше)[\s,:;—–-]+"
+            r"(?:(?:остаётся|остается|остаются|оставлен\w*)\s+)?"
+            r"(?:без изменени\w*|без изм\.?|не изменил\w*|не менял\w*|как было|прежн\w*|опущен\w*)",
+            r"resto (?:del \w+ |de la \w+ )?sin cambios|le reste (?:est )?inchangé|(?:der )?rest (?:bleibt )?unverändert",
+            r"(?:其余|其他|剩余)(?:部分|内容)?(?:保持)?不变|(?:以下|其余)(?:内容)?(?:省略|略)",
+        )
     ),
     re.compile(r"<\s*(?:same as before|unchanged|rest unchanged|existing content|previous content)\s*>", re.I),
     re.compile(
-        r"(?:^|[\s(\[])(?:остальное|остальн(?:ой|ая|ые|ое) (?:текст|часть|разделы?|содержимое|документ\w*)|прочее|"
-        r"оставш(?:аяся|иеся|ийся) (?:текст|часть|разделы?)|далее|дальше)(?=[\s,.:;—–-])[^.\n]{0,40}?"
-        r"(?:без изменени|не изменил|как было|опущен)\w*",
+        r"[(\[]\s*(?:остальн\w*|оставш\w*|прочее|далее)[^()\[\]\n]{0,30}?(?<!\w)"
+        r"(?:опущен\w*|пропущен\w*|сокращен\w*|без изм\w*\.?)\s*[)\]]",
         re.I,
     ),
-    re.compile(r"[(\[][^()\[\]\n]{0,40}(?:опущен\w*|пропущен\w*|сокращен\w*)[)\]]", re.I),
-    re.compile(r"\bresto (?:del \w+ |de la \w+ )?sin cambios\b|\ble reste (?:est )?inchangé\b", re.I),
-    re.compile(r"\b(?:der )?rest (?:bleibt )?unverändert\b", re.I),
-    re.compile(r"(?:其余|其他|剩余)(?:部分|内容)?(?:保持)?不变|(?:以下|其余)(?:内容)?(?:省略|略)"),
-    re.compile(r"^[ \t]*\[(?:\.\.\.|…)\][ \t]*$", re.M),
 )
-"""Said in the languages banks are written in (English, Russian, and a few more), and as a bare
-``[...]`` line: what stands in for text instead of being text."""
+"""Said in the languages banks are written in (English, Russian, and a few more). The phrases added
+to the first, English-only list stand alone on their line (with list, quote or comment marks,
+brackets and ellipses around them): inside a sentence, "далее запрос передаётся без изменений" or
+"the remaining items are the same as in FT-002" describes the thing, it does not stand in for text."""
+
+_BARE_ELISION = re.compile(r"^[ \t]*\[(?:\.\.\.|…)\][ \t]*$", re.M)
+"""A ``[...]`` line outside a code fence (inside one, it is a log cut short on purpose)."""
+_STANDS_FOR_ALL = re.compile(
+    r"(?:same(?: as (?:before|above))?|as (?:above|before)|see (?:above|(?:the )?previous(?: version| revision)?"
+    r"(?: of (?:the|this) \w+)?)|unchanged(?: from \S+)?|no changes?|snip|etc|rest as in the previous (?:version|revision)|"
+    r"и так далее|прежний текст|как (?:и )?раньше|см\.? выше|см\.? предыдущую версию(?: документа)?|"
+    r"без изм(?:енений)?|содержимое (?:раздела )?прежнее|остальное без изм(?:енений)?|)",
+    re.I,
+)
+"""A whole section's new content that only points at what was there (``(same)``, ``As above.``,
+``Как и раньше.``, ``- …``): a replacement that is nothing but that is a placeholder in any words."""
+_MARKS = " \t\n-*+>#_.,:;!…()[]<>\"'`"
 
 _SPACES = dict.fromkeys(map(ord, "\u00a0\u2007\u202f\u2009\u200a\u2002\u2003"), " ")
 _LATIN = str.maketrans("аеорсухіАЕОРСХІКМТВН", "aeopcyxiAEOPCXIKMTBH")
 """Cyrillic letters that look Latin: ``rest unchangеd`` with a Cyrillic ``е`` is the same promise."""
-_ELISION = re.compile(r"(?:\.{3,}|…|\[\s*(?:\.{3}|…)\s*\]|<\s*(?:\.{3}|…)\s*>)")
 
 
 def refuse_credentials(text: str, where: str) -> None:
@@ -197,25 +223,33 @@ def refuse_credentials(text: str, where: str) -> None:
     )
 
 
-def refuse_omissions(added: str, where: str) -> None:
+def refuse_omissions(added: str, where: str, *, whole: bool = False) -> None:
     """Refuse added text that stands in for content instead of being content: a placeholder phrase
-    (spaces of any width and Latin look-alike letters read as what they look like), or text that is
-    nothing but an ellipsis."""
+    (spaces of any width and Latin look-alike letters read as what they look like), a ``[...]`` line
+    outside code; and with ``whole`` (the text replaces a whole section), a text that only points at
+    what was there (``(same)``, ``As above.``, an ellipsis)."""
     spaced = added.translate(_SPACES)
-    if spaced.strip() and _ELISION.fullmatch(spaced.strip()):
+    if whole and spaced.strip() and _STANDS_FOR_ALL.fullmatch(spaced.strip(_MARKS).strip()):
         raise Refusal(
-            f'Refusing to write {where}: the new text is only "{spaced.strip()}", which stands for content '
+            f'Refusing to write {where}: the new text is only "{spaced.strip()}", which points at what was there '
             "instead of holding it. Write the full text you mean to keep.",
             reason="omission-placeholder",
         )
-    for pattern in OMISSIONS:
-        match = pattern.search(spaced) or pattern.search(spaced.translate(_LATIN))
+    outside = _outside_fences(spaced)
+    for pattern in (*OMISSIONS, _BARE_ELISION):
+        text = outside if pattern is _BARE_ELISION else spaced
+        match = pattern.search(text) or pattern.search(text.translate(_LATIN))
         if match:
             raise Refusal(
                 f'Refusing to write {where}: the new text says "{match.group(0).strip()}" instead of holding '
                 "the content. Write the full text you mean to keep; nothing else is filled in for you.",
                 reason="omission-placeholder",
             )
+
+
+def _outside_fences(text: str) -> str:
+    tracker = FenceTracker()
+    return "\n".join(line for line in text.split("\n") if not tracker.feed(line))
 
 
 def refuse_credentials_made(before: str, after: str, where: str) -> None:
@@ -226,12 +260,14 @@ def refuse_credentials_made(before: str, after: str, where: str) -> None:
     new = after.split("\n")
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     for tag, _, _, start, end in matcher.get_opcodes():
-        if tag in ("replace", "insert"):
-            lines = new[max(start - 1, 0) : end + 1]  # with a line of context each side: a block's header
-            found = _credential("\n".join(lines))
-            if found is not None:
-                kind, at = found
-                line = max(start - 1, 0) + "\n".join(lines).count("\n", 0, at) + 1
+        if tag not in ("replace", "insert"):
+            continue
+        first = max(start - CONTEXT_LINES, 0)  # a name above the changed line may be given a value on it
+        block = "\n".join(new[first:end])
+        changed_from = len("\n".join(new[first:start])) + (1 if start > first else 0)
+        for kind, at, finish in _credentials(block):
+            if finish > changed_from:  # it ends on a changed line: the change made it
+                line = first + block.count("\n", 0, max(at, changed_from)) + 1
                 raise Refusal(
                     f"Refusing to write {where}: with this change, line {line} holds what looks like {kind}. "
                     "A bank is committed and shared; keep secrets out and say where they are kept instead.",
@@ -239,7 +275,12 @@ def refuse_credentials_made(before: str, after: str, where: str) -> None:
                 )
 
 
-def check(added: str, where: str) -> None:
-    """Both firewalls, on the text a write adds (what was already there is not re-judged)."""
+CONTEXT_LINES = 2
+"""Lines above a changed one read with it: ``secret_key:``, a blank line, then the value."""
+
+
+def check(added: str, where: str, *, whole: bool = False) -> None:
+    """Both firewalls, on the text a write adds (what was already there is not re-judged); ``whole``
+    when it replaces a whole section (see ``refuse_omissions``)."""
     refuse_credentials(added, where)
-    refuse_omissions(added, where)
+    refuse_omissions(added, where, whole=whole)

@@ -68,7 +68,7 @@ def refuse_second_index(bank: Bank, target: str) -> None:
     would take over the folder's navigation (the bank's entry point, at its root), and what the old
     index lists would no longer be reachable."""
     directory, _, name = target.rpartition("/")
-    if name not in INDEX_NAMES:
+    if name.casefold() not in {index.casefold() for index in INDEX_NAMES}:  # Readme.md is GitHub's too
         return
     existing = folder_index(bank, directory)
     if existing is not None and existing != target:

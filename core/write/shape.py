@@ -9,6 +9,7 @@ at its top either.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from memorybank.core.errors import Refusal
 from memorybank.core.parse import FenceTracker
@@ -24,6 +25,11 @@ _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 """A line of ``=`` or ``-`` under a line of text: that text is a heading (``=`` level 1, ``-`` level 2)."""
 
 
+_PARAGRAPH = re.compile(r"^ {0,3}(?![-*+] |\d+[.)] |>|#|\||<|```|~~~)\S")
+"""A line a ``=`` or ``-`` line under it turns into a heading: paragraph text, not a list item, a
+quote, a heading, a table row or HTML (under those, ``---`` is a rule)."""
+
+
 def refuse_new_sections(content: str, path: str, section: str) -> None:
     """A section's content stays inside it: a ``#`` or ``##`` heading (outside a code fence), or a
     line of text underlined with ``=`` or ``-``, would start a new section, or end this one, without
@@ -35,7 +41,7 @@ def refuse_new_sections(content: str, path: str, section: str) -> None:
         if tracker.feed(line):
             previous = ""
             continue
-        underlined = _SETEXT.match(line) and previous.strip() and not RULE.match(previous)
+        underlined = _SETEXT.match(line) and _PARAGRAPH.match(previous) and not RULE.match(previous)
         if OUTLINE_HEADING.match(line) or underlined:
             shown = (previous if underlined else line).strip()[:60]
             raise Refusal(
@@ -65,10 +71,10 @@ def refuse_open_fence(text: str, tracker: FenceTracker | None, path: str) -> Non
         )
 
 
-def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str) -> None:
+def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str, find: str = "") -> None:
     """What one fragment's replacement may not do to the document around it: leave a code fence
-    open (the sections after it would read as code), open a frontmatter block at the top of a
-    document that had none, or empty it."""
+    open or pair the fences after it up differently (the sections after it would read as code),
+    open a frontmatter block at the top of a document that had none, or empty it."""
     if not new_body.strip() and body.strip():
         raise Refusal(
             f"This would empty {path}. To retire a document, use bank_set_status archived; to remove one, ask "
@@ -88,3 +94,18 @@ def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str) -
         after.feed(line)
     if after.inside and not before.inside:
         refuse_open_fence(new_body, after, path)
+    replaced = Counter(line.strip() for line in find.split("\n") if OUTLINE_HEADING.match(line))
+    lost = Counter(_headings(body)) - replaced - Counter(_headings(new_body))
+    if lost:
+        shown = ", ".join(f'"{heading}"' for heading in list(lost)[:3])
+        raise Refusal(
+            f"This edit would turn {shown} of {path} into code: a fence it opens or closes pairs up with "
+            "another one further down. Keep every fence with its closing line.",
+            reason="open-code-fence",
+        )
+
+
+def _headings(text: str) -> list[str]:
+    """The ``#`` and ``##`` headings of ``text`` outside code fences."""
+    tracker = FenceTracker()
+    return [line.strip() for line in text.split("\n") if not tracker.feed(line) and OUTLINE_HEADING.match(line)]

@@ -162,6 +162,18 @@ ATTACKS = {
             docKind="domain", path="domain/up.md", title="Up", purpose="p", status="active", derivedFrom=["/etc/passwd"]
         ),
     ),
+    "tab-indented-closer": (
+        "bank_update_section",
+        dict(path=CONTEXT, section="Problem", content="Below.\n\n```text\nexample\n\t```"),
+    ),
+    "secret-named-field": (
+        "bank_set_field",
+        dict(path=CONTEXT, field="stripe_secret_key", value="live_9f8e7d6c5b4a3210fe"),
+    ),
+    "second-index-by-case": (
+        "bank_create",
+        dict(docKind="domain", path="product/Index.md", title="Shadow", purpose="p", derivedFrom=["context.md"]),
+    ),
     "dna-archived": ("bank_set_status", dict(path="dna/principles.md", status="archived")),
     "dna-drafted": ("bank_set_status", dict(path="dna/governance.md", status="draft")),
     "empty-if-version": ("bank_edit", dict(path=CONTEXT, find="## Problem", replace="## Problem\n\nx", ifVersion="")),
@@ -453,3 +465,26 @@ async def test_a_write_through_a_linked_folder_inside_the_bank_is_refused_with_t
         )
     assert "symbolic link engineering/domlink" in message and "domain/vialink.md" in message
     assert tree_snapshot(bank_with_note.parent) == before
+
+
+async def test_an_edit_that_pairs_the_fences_after_it_differently_is_refused(bank_with_note):
+    """Deleting one closing fence keeps the count of fences even when a later block's fences pair up
+    anew: the sections between them would read as code. The headings outside the fragment must stay."""
+    doc = bank_with_note / "domain" / "fenced.md"
+    doc.write_text(
+        "# Fenced\n\n## One\n\n```\nfirst\n```\n\n## Two\n\nText.\n\n```python\nsecond\n```\n\n## Three\n\nEnd.\n",
+        encoding="utf-8",
+    )
+    before = tree_snapshot(bank_with_note.parent)
+    async with await seeded_session(bank_with_note) as s:
+        message = await refused(s, "bank_edit", path="domain/fenced.md", find="first\n```\n", replace="first\n")
+        assert '"## Two"' in message and "into code" in message
+    assert tree_snapshot(bank_with_note.parent) == before
+
+
+async def test_a_rule_under_a_list_a_quote_or_a_table_is_written_not_read_as_a_heading(bank_with_note):
+    async with await seeded_session(bank_with_note) as s:
+        for content in ("- one\n- two\n---", "> a quote\n---", "| a | b |\n|---|---|\n| 1 | 2 |\n---", "### Sub\n---"):
+            await s.call("bank_update_section", path=CONTEXT, section="Problem", content=content, dryRun=True)
+        message = await refused(s, "bank_update_section", path=CONTEXT, section="Problem", content="A paragraph\n---")
+        assert "heading" in message

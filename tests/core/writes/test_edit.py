@@ -293,13 +293,74 @@ def test_prose_that_names_what_did_not_change_is_written(prose):
     refuse_omissions(f"{prose}\n", "x.md")
 
 
-@pytest.mark.parametrize("elision", ["...", "…", "[...]", "<…>"])
-def test_text_that_is_only_an_ellipsis_is_refused(elision):
+@pytest.mark.parametrize(
+    "stand_in",
+    [
+        "...",
+        "…",
+        "[...]",
+        "<…>",
+        "- …",
+        "(same)",
+        "As above.",
+        "See previous version.",
+        "Same as before.",
+        "Unchanged from v1.",
+        "Rest as in the previous revision.",
+        "<snip>",
+        "etc.",
+        "[остальное без изм.]",
+        "…и так далее",
+        "прежний текст",
+        "Содержимое раздела прежнее.",
+        "См. предыдущую версию документа.",
+        "Как и раньше.",
+        "(см. выше)",
+    ],
+)
+def test_a_section_replaced_by_text_that_only_points_at_what_was_there_is_refused(stand_in):
     from memorybank.core.write.firewall import refuse_omissions
 
     with pytest.raises(Refusal) as refused:
-        refuse_omissions(f"  {elision}\n", "x.md")
+        refuse_omissions(f"  {stand_in}\n", "x.md", whole=True)
     assert refused.value.reason == "omission-placeholder"
+    if stand_in in ("...", "…", "etc.", "(same)"):  # a fragment's replacement may elide (a stub's body)
+        refuse_omissions(f"def stub():\n    {stand_in}\n", "x.md")
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "- Далее запрос передаётся в репозиторий без изменений.",
+        "- Остальное поведение API не изменилось с v2.",
+        "| v5 | 2026-05-01 | Добавлен раздел; остальные разделы без изменений |",
+        "If the health check passes, leave everything as is.",
+        "The remaining items are the same as in FT-002.",
+        "Other rows are kept as before: only type changes.",
+        "доступ (MVP-допущение).",
+        "(шаг пропущен)",
+        "```text\nlog line\n[...]\nlast line\n```",
+    ],
+)
+def test_prose_that_says_what_did_not_change_inside_a_sentence_is_written(prose):
+    from memorybank.core.write.firewall import refuse_omissions
+
+    refuse_omissions(f"{prose}\n", "x.md", whole=True)
+
+
+def test_a_credential_is_judged_on_the_lines_a_write_changed_not_on_their_neighbours():
+    """An owner's fake token beside the line edited stays; a value given, a blank line under its
+    secret name, is a secret the edit made."""
+    from memorybank.core.write.firewall import refuse_credentials_made
+
+    before = "```\n# example\nBOT_TOKEN=123456:TEST\nDATABASE_URL=postgres://db/app\n```\n"
+    refuse_credentials_made(before, before.replace("db/app", "db/app?connect_timeout=3"), "x.md")
+    with pytest.raises(Refusal, match="line 4 holds what looks like a value assigned to yookassa_secret_key"):
+        refuse_credentials_made(
+            "```yaml\nyookassa_secret_key:\n\n  TODO\n```\n",
+            "```yaml\nyookassa_secret_key:\n\n  live_9f8e7d6c5b4a3210fedcba\n```\n",
+            "x.md",
+        )
 
 
 def test_appending_to_a_section_closed_by_a_rule_keeps_the_rule_last(tmp_path, write_file):
