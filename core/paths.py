@@ -174,6 +174,10 @@ class PathResolver:
             raise UsageError(
                 f'Scope "{raw}" names nothing in this bank. Give a folder of it (for example "adr"), or none.'
             )
+        if prefix and not self._inside(self.root / prefix):  # a link out: nothing there is the bank's
+            raise UsageError(
+                f'Scope "{raw}" is a link out of the bank, where nothing is indexed. Give a folder of it, or none.'
+            )
         return prefix
 
     def absolute(self, rel: str) -> Path:

@@ -36,7 +36,7 @@ class Transaction:
 
     def write(self, path: str, data: bytes) -> None:
         _through_no_link(self.root, path)
-        _not_read_only(self.root, path)
+        _replaceable(self.root, path)
         self.writes[path] = data
 
     def delete(self, path: str) -> None:
@@ -127,19 +127,27 @@ def _keep_owner(handle: int, target: Path) -> None:
         os.fchown(handle, before.st_uid, before.st_gid)
 
 
-def _not_read_only(root: Path, rel: str) -> None:
+def _replaceable(root: Path, rel: str) -> None:
     """Refuse, when the write is planned (a preview says so too), to replace a file made read-only
     (no write bit at all): the superuser's open would not refuse it (``_writable``), nor would the
-    rename a write lands with, where an editor stops (vim says 'readonly')."""
+    rename a write lands with, where an editor stops (vim says 'readonly'). And a file with several
+    hard links: the rename would split them, as it would a symbolic link's target from the link."""
     try:
-        mode = os.stat(root / rel).st_mode
+        found = os.stat(root / rel)
     except OSError:
         return
+    mode, links = found.st_mode, found.st_nlink
     if stat.S_ISREG(mode) and not mode & 0o222:
         raise Refusal(
             f"{rel} is read-only ({stat.filemode(mode)}); nothing was written. Make it writable first "
             f"(chmod u+w {rel}) if it is meant to change.",
             reason="read-only",
+        )
+    if stat.S_ISREG(mode) and links > 1:
+        raise Refusal(
+            f"{rel} has {links} hard links; writing it would give this name new content and leave the others "
+            "as they were, two documents where there was one. Keep one link, or edit it by hand.",
+            reason="hard-link",
         )
 
 

@@ -488,3 +488,20 @@ async def test_a_rule_under_a_list_a_quote_or_a_table_is_written_not_read_as_a_h
             await s.call("bank_update_section", path=CONTEXT, section="Problem", content=content, dryRun=True)
         message = await refused(s, "bank_update_section", path=CONTEXT, section="Problem", content="A paragraph\n---")
         assert "heading" in message
+
+
+async def test_a_document_with_a_second_hard_link_is_refused_not_split(bank_with_note):
+    import os
+
+    os.link(bank_with_note / CONTEXT, bank_with_note / "domain" / "context-hard.md")
+    before = tree_snapshot(bank_with_note.parent)
+    async with await seeded_session(bank_with_note) as s:
+        message = await refused(s, "bank_update_section", path=CONTEXT, section="Problem", content="New.")
+    assert "2 hard links" in message
+    assert tree_snapshot(bank_with_note.parent) == before and os.stat(bank_with_note / CONTEXT).st_nlink == 2
+
+
+async def test_a_scope_that_links_out_of_the_bank_is_refused_not_answered_empty(bank_with_note):
+    (bank_with_note / "etclink").symlink_to("/etc")
+    async with await seeded_session(bank_with_note) as s:
+        assert "link out of the bank" in await refused(s, "bank_validate", scope="etclink")
