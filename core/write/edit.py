@@ -300,7 +300,8 @@ def plan_update_section(
         kept_lines = old.split("\n")
         if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
             closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
-        block += [*kept_lines, ""]
+        rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|")
+        block += kept_lines if rows else [*kept_lines, ""]  # rows appended to a table stay in it
     block += incoming.split("\n") + closing
     is_last = chosen.end_line >= len(lines)
     if not is_last:

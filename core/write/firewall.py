@@ -59,8 +59,16 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@'\"`<>]+):([^\s@/'\"`<>]+)@([^\s:/'\"`<>]+)")
 _SECRET_ASSIGNMENT = re.compile(
     r"(?i)\b([a-z0-9_.-]*(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|"
-    r"private_key|client_secret|token))\b[\"']?\s*(?:[:=]|=>)\s*[\"']?([^\s\"'`,;)}\]]+)"
+    r"private_key|client_secret|token))\b[\"']?\s*(?:[:=]|=>)\s*(?:[>|][-+]?[ \t]*\n[ \t]*)?[\"']?([^\s\"'`,;)}\]]+)"
 )
+_TABLE_SECRET = re.compile(
+    r"(?im)^[ \t]*\|[^|\n]*?\b([a-z0-9_.-]*(?:password|passwd|secret|secret_key|api_key|apikey|access_key|"
+    r"auth_token|private_key|client_secret))\b[^|\n]*\|[ \t]*`?([^\s|`]+)`?[ \t]*\|"
+)
+"""A secret-named row of a table and its value in the next cell (``| DB_PASSWORD | Xk9m... |``)."""
+_NOT_SECRET_NAMES = re.compile(r"(?i)(?:page|next|continuation|sync|cursor|pagination|csrf)_?token$")
+"""Tokens that are positions or forms, not credentials: a pagination cursor is base64 of a row's key."""
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _QUOTED_PASSPHRASE = re.compile(
     r"(?i)\b([a-z0-9_.-]*(?:password|passwd|passphrase))\b[\"']?\s*(?:[:=]|=>)\s*([\"'`])((?:(?!\2)[^\n]){1,200})\2"
 )
@@ -126,19 +134,32 @@ def _credentials(text: str) -> Iterator[tuple[str, int, int]]:
         if password != user:
             yield "a password in a connection URL", match.start(), match.end()
     for match in _SECRET_ASSIGNMENT.finditer(text):
-        if _looks_secret(match.group(2)):
+        if _looks_secret(match.group(2)) and not _NOT_SECRET_NAMES.search(match.group(1)):
             yield f"a value assigned to {match.group(1)}", match.start(), match.end()
+    for match in _TABLE_SECRET.finditer(text):
+        if _looks_secret(match.group(2)):
+            yield f"a value in the {match.group(1)} row of a table", match.start(), match.end()
     for match in _QUOTED_PASSPHRASE.finditer(text):
         if _looks_passphrase(match.group(3)):
             yield f"a passphrase assigned to {match.group(1)}", match.start(), match.end()
 
 
 def _credential(text: str) -> tuple[str, int] | None:
-    found = next(_credentials(text), None)
+    found = next(_every_reading(text), None)
     return None if found is None else found[:2]
 
 
-_LEAD = r"^[ \t]*(?:[-*+>]|//|#|<!--)?[ \t]*[_*(\[<]*[ \t]*(?:\.{3}|…)?[ \t]*"
+def _every_reading(text: str) -> Iterator[tuple[str, int, int]]:
+    """``_credentials`` of the text as written, with Latin look-alike letters read as Latin
+    (``раssword`` with a Cyrillic ``р`` and ``а``), and without HTML comments (``pass<!-- -->word``
+    renders as ``password``; its offsets are read on the text without them)."""
+    yield from _credentials(text)
+    yield from _credentials(text.translate(_LATIN))
+    if "<!--" in text:
+        yield from _credentials(_HTML_COMMENT.sub("", text))
+
+
+_LEAD = r"^[ \t]*(?:[-*+>]|//|#|--|/\*|<!--)?[ \t]*[_*(\[<]*[ \t]*(?:\.{3}|…)?[ \t]*"
 _TAIL = r"[ \t]*(?:\.{3}|…)?[ \t]*[.!)\]>_*]*[ \t]*(?:-->)?[ \t]*$"
 """What may stand around a placeholder phrase alone on its line."""
 
@@ -166,7 +187,7 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
     *(
         re.compile(_LEAD + "(?:" + phrase + ")" + _TAIL, re.I | re.M)
         for phrase in (
-            r"rest of (?:the )?(?:file|document|section|content|text|body|entries|list|table|page)\b[^.\n]{0,24}?"
+            r"rest of (?:the |this )?\w+\b[^.\n]{0,24}?"
             r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|before))",
             r"(?:the )?(?:remaining|other) (?:content|sections?|entries|items|lines|text|rows|parts?)\b[^.\n]{0,24}?"
             r"\b(?:unchanged|the same|as (?:it |they )?(?:is|was|were|are|before))",
@@ -174,7 +195,7 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
             r"(?:остальное|остальн(?:ой|ая|ые|ое) (?:текст|часть(?: \w+)?|разделы?|содержимое(?: \w+)?)|прочее|"
             r"оставш(?:аяся|иеся|ийся) (?:текст|часть(?: \w+)?|разделы?)|далее|дальше)[\s,:;—–-]+"
             r"(?:(?:остаётся|остается|остаются|оставлен\w*)\s+)?"
-            r"(?:без изменени\w*|без изм\.?|не изменил\w*|не менял\w*|как было|прежн\w*|опущен\w*)",
+            r"(?:без изменени\w*|без изм\.?|не изменил\w*|не менял\w*|как было|как раньше|прежн\w*|опущен\w*)",
             r"resto (?:del \w+ |de la \w+ )?sin cambios|le reste (?:est )?inchangé|(?:der )?rest (?:bleibt )?unverändert",
             r"(?:其余|其他|剩余)(?:部分|内容)?(?:保持)?不变|(?:以下|其余)(?:内容)?(?:省略|略)",
         )
@@ -191,13 +212,21 @@ to the first, English-only list stand alone on their line (with list, quote or c
 brackets and ellipses around them): inside a sentence, "далее запрос передаётся без изменений" or
 "the remaining items are the same as in FT-002" describes the thing, it does not stand in for text."""
 
-_BARE_ELISION = re.compile(r"^[ \t]*\[(?:\.\.\.|…)\][ \t]*$", re.M)
-"""A ``[...]`` line outside a code fence (inside one, it is a log cut short on purpose)."""
+_BARE_ELISION = re.compile(r"^ {0,3}\[(?:\.\.\.|…)\][ \t]*$", re.M)
+"""A ``[...]`` line outside code: a fence, or four spaces in (there, it is a log cut short on purpose)."""
+_CODE_COMMENT_STAND_IN = re.compile(
+    r"^[ \t]*(?://|#|--|/\*|\*)[ \t]*(?:\.{3}|…)?[ \t]*(?:(?:остальн\w+|прочие|оставш\w+)(?: \w+)?[\s,:;—–-]+"
+    r"(?:без изменени\w*|как (?:раньше|было|прежде)|не менял\w*|не изменил\w*)|(?:the )?(?:other|remaining) \w+ "
+    r"(?:unchanged|as before|the same)|rest of (?:the )?\w+ (?:unchanged|as before))[ \t.…]*(?:\*/)?[ \t]*$",
+    re.I | re.M,
+)
+"""A comment inside code that stands for the code it replaced (``-- остальные колонки как раньше``)."""
 _STANDS_FOR_ALL = re.compile(
     r"(?:same(?: as (?:before|above))?|as (?:above|before)|see (?:above|(?:the )?previous(?: version| revision)?"
     r"(?: of (?:the|this) \w+)?)|unchanged(?: from \S+)?|no changes?|snip|etc|rest as in the previous (?:version|revision)|"
     r"и так далее|прежний текст|как (?:и )?раньше|см\.? выше|см\.? предыдущую версию(?: документа)?|"
-    r"без изм(?:енений)?|содержимое (?:раздела )?прежнее|остальное без изм(?:енений)?|)",
+    r"без изм(?:енений)?|содержимое (?:раздела )?(?:прежнее|не менял\w*|не изменил\w*)|остальное без изм(?:енений)?|"
+    r"аналогично|то же(?: самое)?|similarly|ditto|)",
     re.I,
 )
 """A whole section's new content that only points at what was there (``(same)``, ``As above.``,
@@ -228,7 +257,7 @@ def refuse_omissions(added: str, where: str, *, whole: bool = False) -> None:
     (spaces of any width and Latin look-alike letters read as what they look like), a ``[...]`` line
     outside code; and with ``whole`` (the text replaces a whole section), a text that only points at
     what was there (``(same)``, ``As above.``, an ellipsis)."""
-    spaced = added.translate(_SPACES)
+    spaced = added.translate(_SPACES).translate(_INVISIBLE)
     if whole and spaced.strip() and _STANDS_FOR_ALL.fullmatch(spaced.strip(_MARKS).strip()):
         raise Refusal(
             f'Refusing to write {where}: the new text is only "{spaced.strip()}", which points at what was there '
@@ -236,7 +265,7 @@ def refuse_omissions(added: str, where: str, *, whole: bool = False) -> None:
             reason="omission-placeholder",
         )
     outside = _outside_fences(spaced)
-    for pattern in (*OMISSIONS, _BARE_ELISION):
+    for pattern in (*OMISSIONS, _BARE_ELISION, _CODE_COMMENT_STAND_IN):
         text = outside if pattern is _BARE_ELISION else spaced
         match = pattern.search(text) or pattern.search(text.translate(_LATIN))
         if match:
@@ -265,7 +294,7 @@ def refuse_credentials_made(before: str, after: str, where: str) -> None:
         first = max(start - CONTEXT_LINES, 0)  # a name above the changed line may be given a value on it
         block = "\n".join(new[first:end])
         changed_from = len("\n".join(new[first:start])) + (1 if start > first else 0)
-        for kind, at, finish in _credentials(block):
+        for kind, at, finish in _every_reading(block):
             if finish > changed_from:  # it ends on a changed line: the change made it
                 line = first + block.count("\n", 0, max(at, changed_from)) + 1
                 raise Refusal(

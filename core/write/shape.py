@@ -94,18 +94,31 @@ def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str, f
         after.feed(line)
     if after.inside and not before.inside:
         refuse_open_fence(new_body, after, path)
-    replaced = Counter(line.strip() for line in find.split("\n") if OUTLINE_HEADING.match(line))
-    lost = Counter(_headings(body)) - replaced - Counter(_headings(new_body))
+    replaced = Counter(line.strip() for line in find.split("\n") if _STRUCTURE.match(line))
+    lost = Counter(_structure(body)) - replaced - Counter(_structure(new_body))
     if lost:
         shown = ", ".join(f'"{heading}"' for heading in list(lost)[:3])
         raise Refusal(
             f"This edit would turn {shown} of {path} into code: a fence it opens or closes pairs up with "
-            "another one further down. Keep every fence with its closing line.",
+            "another one further down (a closing line with anything after it does not close). Keep every "
+            "fence with its closing line.",
             reason="open-code-fence",
         )
 
 
-def _headings(text: str) -> list[str]:
-    """The ``#`` and ``##`` headings of ``text`` outside code fences."""
+_STRUCTURE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|```|~~~)")
+"""Headings of any level and the lines that open a code fence: what an edit elsewhere must leave as
+they are."""
+
+
+def _structure(text: str) -> list[str]:
+    """The headings of ``text`` outside code fences, and the lines that open a fence."""
     tracker = FenceTracker()
-    return [line.strip() for line in text.split("\n") if not tracker.feed(line) and OUTLINE_HEADING.match(line)]
+    found = []
+    for line in text.split("\n"):
+        inside = tracker.inside
+        if tracker.feed(line) and inside:
+            continue  # in a fence, or closing one
+        if _STRUCTURE.match(line):
+            found.append(line.strip())
+    return found

@@ -505,3 +505,28 @@ async def test_a_scope_that_links_out_of_the_bank_is_refused_not_answered_empty(
     (bank_with_note / "etclink").symlink_to("/etc")
     async with await seeded_session(bank_with_note) as s:
         assert "link out of the bank" in await refused(s, "bank_validate", scope="etclink")
+
+
+async def test_a_closing_fence_deleted_before_a_deeper_heading_or_spoiled_by_a_trailing_character_is_refused(
+    bank_with_note,
+):
+    doc = bank_with_note / "domain" / "fenced.md"
+    doc.write_text(
+        "# Fenced\n\n## One\n\n```go\nerr = tx.Commit()\n```\n\n### Links\n\n```mermaid\ngraph\n```\n",
+        encoding="utf-8",
+    )
+    before = tree_snapshot(bank_with_note.parent)
+    async with await seeded_session(bank_with_note) as s:
+        deleted = await refused(
+            s, "bank_edit", path="domain/fenced.md", find="err = tx.Commit()\n```", replace="err = tx.Commit()"
+        )
+        assert "### Links" in deleted
+        spoiled = await refused(
+            s,
+            "bank_edit",
+            path="domain/fenced.md",
+            find="err = tx.Commit()\n```\n",
+            replace="err = tx.Commit()\n```\u200b\n",
+        )
+        assert "into code" in spoiled
+    assert tree_snapshot(bank_with_note.parent) == before

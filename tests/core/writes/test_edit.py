@@ -384,3 +384,62 @@ def test_a_write_answers_the_new_version_so_the_next_one_can_chain_on_it(seeded)
     assert updated.version == read_document(seeded, CONTEXT).version
     dry = edit(seeded, path=CONTEXT, find="Shorter.", replace="Short.", if_version=updated.version, dry_run=True)
     assert dry.version != updated.version == read_document(seeded, CONTEXT).version  # what it would be
+
+
+def test_rows_appended_to_a_section_ending_in_a_table_join_the_table(seeded):
+    update_section(seeded, path="product/context.md", section="Problem", content="| a | b |\n|---|---|\n| 1 | 2 |")
+    update_section(seeded, path="product/context.md", section="Problem", content="| 3 | 4 |", mode="append")
+    text = (seeded.root / "product/context.md").read_text(encoding="utf-8")
+    assert "| 1 | 2 |\n| 3 | 4 |" in text
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        'раssword = "Xk9mP2vL8qR4tZw7Qa"',  # Cyrillic р and а
+        "pass<!-- -->word: Xk9mP2vL8qR4tZw7Qa",
+        "```yaml\ndb:\n  password: >-\n    Xk9mP2vL8qR4tZw7Qa\n```",
+        "| Var | Value |\n|---|---|\n| DB_PASSWORD | Xk9mP2vL8qR4tZw7Qa |",
+    ],
+)
+def test_a_secret_written_around_the_patterns_is_still_a_secret(secret):
+    from memorybank.core.write.firewall import refuse_credentials
+
+    with pytest.raises(Refusal) as refused:
+        refuse_credentials(secret, "x.md")
+    assert refused.value.reason == "credential"
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        '{"next_page_token": "MjAyNi0wMy0wMVQxMDowMDowMC4xMjM0NTZafDAxOTVmYTNh"}',
+        "curl 'http://localhost:8000/v1/sources?page_size=2&page_token=eyJpZCI6MTB9'",
+    ],
+)
+def test_a_pagination_token_is_not_a_credential(example):
+    from memorybank.core.write.firewall import refuse_credentials
+
+    refuse_credentials(example, "x.md")
+
+
+@pytest.mark.parametrize(
+    ("text", "whole"),
+    [
+        ("Аналогично.", True),
+        ("Содержимое раздела не менялось.", True),
+        ("- Rule one.\n- Rest\u200b of the rules unchanged.", False),
+        ("```sql\nCREATE TABLE posts (\n    -- остальные колонки как раньше\n```", False),
+    ],
+)
+def test_placeholders_in_more_words_are_refused(text, whole):
+    from memorybank.core.write.firewall import refuse_omissions
+
+    with pytest.raises(Refusal):
+        refuse_omissions(text, "x.md", whole=whole)
+
+
+def test_an_elision_in_an_indented_code_block_is_code():
+    from memorybank.core.write.firewall import refuse_omissions
+
+    refuse_omissions("Output:\n\n    $ go test ./...\n    [...]\n    PASS\n", "x.md")
