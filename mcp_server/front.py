@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from memorybank.mcp_server.wire import TOO_LARGE, bounded_lines
+from memorybank.mcp_server.wire import TOO_LARGE, TooLarge, bounded_lines
 
 FORMAT = 1
 HANDSHAKE = ("initialize", "notifications/initialized", "server/discover", "tools/list")
@@ -310,9 +310,9 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     relay.start()
     with to_sdk:
         for line in bounded_lines(wire_in):
-            if line is None:  # past MESSAGE_BYTES: skipped as it streamed in, never held whole
+            if isinstance(line, TooLarge):  # past MESSAGE_BYTES: skipped as it streamed in, never held whole
                 door.handshake = False
-                door.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": TOO_LARGE}})
+                door.send({"jsonrpc": "2.0", "id": line.ident, "error": {"code": -32600, "message": TOO_LARGE}})
                 continue
             if not line.strip():
                 continue

@@ -3,7 +3,10 @@ cannot make the server hold a message of any size."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 MESSAGE_BYTES = 16 * 1024 * 1024
@@ -14,9 +17,28 @@ TOO_LARGE = (
 )
 
 
-def bounded_lines(stream: Any, limit: int = MESSAGE_BYTES) -> Iterator[bytes | None]:
-    """The lines of ``stream``; None for a line longer than ``limit`` bytes, which is read through
-    and dropped a chunk at a time, so a client cannot make the server hold a message of any size."""
+@dataclass(frozen=True, slots=True)
+class TooLarge:
+    """A line past the bound, read through and dropped; ``ident`` is its request id when one could
+    be read where clients write it (before the parameters, or last), so the client's wait ends."""
+
+    ident: int | str | None
+
+
+_ID_FIRST = re.compile(
+    rb'^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")'
+)
+_ID_LAST = re.compile(rb'[,{]\s*"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")\s*\}\s*$')
+
+
+def _ident(raw: bytes | None) -> int | str | None:
+    return None if raw is None else json.loads(raw)
+
+
+def bounded_lines(stream: Any, limit: int = MESSAGE_BYTES) -> Iterator[bytes | TooLarge]:
+    """The lines of ``stream``; a ``TooLarge`` for a line longer than ``limit`` bytes, which is read
+    through and dropped a chunk at a time, so a client cannot make the server hold a message of any
+    size (only its first and its last bytes are looked at, for its id)."""
     while True:
         line = stream.readline(limit + 1)
         if not line:
@@ -24,8 +46,13 @@ def bounded_lines(stream: Any, limit: int = MESSAGE_BYTES) -> Iterator[bytes | N
         if len(line) <= limit:
             yield line
             continue
+        first = _ID_FIRST.match(line[:4096])
+        tail = line[-512:]
         while not line.endswith(b"\n"):
             line = stream.readline(1024 * 1024)
             if not line:
                 break
-        yield None
+            tail = (tail + line)[-512:]
+        last = None if first else _ID_LAST.search(tail)
+        found = first or last
+        yield TooLarge(_ident(found.group(1)) if found else None)

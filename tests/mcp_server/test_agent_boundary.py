@@ -396,6 +396,20 @@ async def test_an_agent_may_fix_dna_prose_but_not_change_the_law_it_declares(ban
     assert code == 0 and not Bank.open(bank_with_note).contract.requires_derived_from
 
 
+def test_the_id_of_a_message_too_large_is_read_where_clients_write_it():
+    import io
+
+    from memorybank.mcp_server.wire import TooLarge, bounded_lines
+
+    def answer(line: bytes):
+        return next(iter(bounded_lines(io.BytesIO(line), limit=64)))
+
+    big = "x" * 200
+    assert answer(f'{{"jsonrpc": "2.0", "id": 7, "params": {{"q": "{big}"}}}}\n'.encode()) == TooLarge(7)
+    assert answer(f'{{"method": "m", "params": {{"id": 1, "q": "{big}"}}, "id": "a-9"}}\n'.encode()) == TooLarge("a-9")
+    assert answer(f'{{"params": {{"q": "{big}"}}}}\n'.encode()) == TooLarge(None)
+
+
 def test_a_message_past_sixteen_mebibytes_is_refused_and_the_next_one_answered(bank_with_note):
     """Read through and dropped, never held whole: a client cannot make the server hold a message
     of any size, and the session goes on."""
@@ -411,7 +425,8 @@ def test_a_message_past_sixteen_mebibytes_is_refused_and_the_next_one_answered(b
     done = serve_stdio(bank_with_note, payload)
     replies = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     refused = [r for r in replies if "error" in r and "Request too large" in r["error"]["message"]]
-    assert len(refused) == 1 and refused[0]["id"] is None and refused[0]["error"]["code"] == -32600
+    assert len(refused) == 1 and refused[0]["error"]["code"] == -32600
+    assert refused[0]["id"] == 5  # read from its first bytes: the client's wait for it ends
     answered = next(r for r in replies if r.get("id") == 6)
     assert not answered["result"]["isError"]
 
