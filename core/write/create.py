@@ -149,6 +149,12 @@ def plan_create(
     must_not_define = values.scalars("mustNotDefine", must_not_define)
     extras = _clean_extra(extra)
     target, inbox = _target(bank, path, inbox, title)
+    if inbox and target in bank and (path or "").strip() and not bank.resolve(path or "").startswith(INBOX):
+        raise Refusal(  # "_inbox/evil.md is taken" alone reads as a refusal of a path nobody gave
+            f"A note lands in {INBOX} by its file name: {path} would be {target}, which is taken. Give the note "
+            "another file name.",
+            reason="path-taken",
+        )
     check_target(bank, target, path or target)
     refuse_second_index(bank, target)
     if not inbox and not doc_kind:

@@ -545,3 +545,11 @@ async def test_a_closing_fence_deleted_before_a_deeper_heading_or_spoiled_by_a_t
         )
         assert "into code" in spoiled
     assert tree_snapshot(bank_with_note.parent) == before
+
+
+async def test_a_capture_whose_file_name_is_taken_says_where_it_would_have_landed(bank_with_note):
+    async with await seeded_session(bank_with_note) as s:
+        message = await refused(
+            s, "bank_create", inbox=True, path="ops/queue-note.md", title="Again", purpose="p", body="b"
+        )
+    assert "ops/queue-note.md would be _inbox/queue-note.md, which is taken" in message
