@@ -79,6 +79,32 @@ def _clean_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
+NOT_CHOSEN_FUNCTIONS = ("template", "index")
+"""Functions a create does not give: a template is edited by hand, and an index takes a folder's
+navigation (a folder's index is its README.md or index.md, refused where one is already there)."""
+
+
+def _own_function(bank: Bank, given: Any) -> str | None:
+    """``doc_function`` through ``extra``: one of the functions the bank declares in its dna/
+    (``convention``, ``spec``...), for a document of the kind its own documents are."""
+    if given is None:
+        return None
+    function = str(values.extra_value("doc_function", given)).strip()
+    declared = bank.contract.doc_functions
+    if function in NOT_CHOSEN_FUNCTIONS:
+        raise Refusal(
+            f"`extra` cannot make a document a{'n' if function == 'index' else ''} {function}: a template is "
+            "edited by hand, and a folder's index is its README.md or index.md.",
+            reason="governed-field",
+        )
+    if declared and function not in declared:
+        raise Refusal(
+            f'doc_function "{function}" is not among those dna/ declares: {", ".join(sorted(declared))}.',
+            reason="governed-field",
+        )
+    return function or None
+
+
 def _clean(values: list[str] | None) -> list[str]:
     return [v.strip() for v in values or [] if v and v.strip()]
 
@@ -147,6 +173,8 @@ def plan_create(
     derived_from = values.scalars("derivedFrom", derived_from)
     canonical_for = values.scalars("canonicalFor", canonical_for)
     must_not_define = values.scalars("mustNotDefine", must_not_define)
+    extra = dict(extra or {})
+    function = _own_function(bank, extra.pop("doc_function", None))
     extras = _clean_extra(extra)
     target, inbox = _target(bank, path, inbox, title)
     if inbox and target in bank and (path or "").strip() and not bank.resolve(path or "").startswith(INBOX):
@@ -177,7 +205,7 @@ def plan_create(
         title=title,
         purpose=purpose,
         doc_kind=doc_kind,
-        doc_function=inherited.doc_function or "canonical",
+        doc_function=function or inherited.doc_function or "canonical",
         status="draft" if inbox else (status or "draft").strip(),
         body=text_body,
         derived_from=_clean(derived_from),

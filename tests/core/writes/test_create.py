@@ -425,3 +425,16 @@ def test_a_bank_whose_folders_are_indexed_by_index_md_registers_there_and_makes_
     assert result.registered_in == ["engineering/index.md"] and not (root / "engineering" / "README.md").exists()
     assert "[New rule](new-rule.md)" in (root / "engineering" / "index.md").read_text(encoding="utf-8")
     assert sum(1 for f in validate(bank).findings if f.rule == "unregistered-doc") == unregistered
+
+
+def test_a_document_may_take_a_function_the_bank_declares_through_extra(seeded):
+    """An agent writing a decision log where the bank declares one: extra's doc_function, checked
+    against dna/; never a template or an index, never a value dna/ does not list."""
+    from memorybank.core.errors import Refusal
+
+    common = dict(doc_kind="domain", title="Decisions", purpose="p", derived_from=["../product/context.md"])
+    done = create(seeded, path="domain/decisions.md", extra={"doc_function": "decision_log"}, **common)
+    assert done.frontmatter["doc_function"] == "decision_log"
+    for function, said in (("index", "index"), ("template", "template"), ("convention", "not among those dna/")):
+        with pytest.raises(Refusal, match=said):
+            create(seeded, path=f"domain/{function}.md", extra={"doc_function": function}, **common)
