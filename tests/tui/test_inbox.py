@@ -729,3 +729,21 @@ async def test_the_fold_forms_hint_says_what_enter_does_where_the_focus_is(triag
         assert await until(pilot, lambda: str(hint.render()) == TEXT_HINT)
         form.query_one("#fold-into", Input).focus()
         assert await until(pilot, lambda: str(hint.render()) == HINT)
+
+
+async def test_a_letter_typed_in_the_fold_forms_section_list_finds_the_section(triage_root):
+    """The list is open on the owner's sections; typing "simp" highlights "Simplify Review", as a
+    letter does in every list of the workbench."""
+    from textual.widgets._select import SelectOverlay
+
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/parser-coverage.md")
+        form = await fold_form(pilot)
+        form.query_one("#fold-section", Select).focus()
+        await pilot.press("space")
+        overlay = form.query_one(SelectOverlay)
+        assert await until(pilot, lambda: overlay.has_focus)
+        await pilot.press("s", "i", "m", "p")
+        assert await until(pilot, lambda: overlay.highlighted is not None)
+        assert str(overlay.get_option_at_index(overlay.highlighted).prompt) == "Simplify Review"

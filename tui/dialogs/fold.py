@@ -17,11 +17,11 @@ from memorybank.tui.previews import fold_preview
 from memorybank.tui.triage import FoldPlan, apply_fold, document_paths, plan_fold, sections_of
 from memorybank.tui.widgets.completing_input import CompletingInput
 from memorybank.tui.widgets.form_select import FormSelect
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 HINT = "Enter or ctrl+s previews · space opens a list · Tab moves on · Esc cancels"
@@ -97,7 +97,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
             yield self._field(
                 "Section",
                 FormSelect(
-                    [(Content(s), s) for s in sections],  # a heading is the bank's text, never markup
+                    [(Text(s), s) for s in sections],  # the bank's text, never markup; a letter typed finds it
                     value=chosen,
                     id="fold-section",
                     compact=True,
@@ -167,7 +167,7 @@ class FoldDialog(CoreDialog[FoldPlan | None]):
         sections = sections_of(self.bank, path)
         select = self.query_one("#fold-section", Select)
         select._allow_blank = not sections  # Select refuses an empty list otherwise
-        select.set_options([(Content(s), s) for s in sections])
+        select.set_options([(Text(s), s) for s in sections])
         if sections:
             select.value = self.section if self.section in sections else sections[0]
         with self.bank.lock:
