@@ -3,8 +3,11 @@
 Two kinds: credentials (private keys, cloud and service tokens, passwords in connection strings and
 in secret-named assignments), which a bank in a git repository would publish to everyone who clones
 it; and omission placeholders ("rest unchanged", "[truncated]"), which a model writes when it means
-"keep what was there" and which would replace real text with a promise. Placeholders are checked
-only in the text a write *adds*.
+"keep what was there" and which would replace real text with a promise, in English, Russian and a
+few more languages. Both are checked in the text a write *adds*; credentials also on the lines of
+the file a write changes (``refuse_credentials_made``: two harmless halves joined by a later edit are
+a token on disk), and each is read through no-break and zero-width spaces and Latin look-alike
+Cyrillic letters. Lines a write leaves alone are never re-judged.
 
 The credential rules are the well-known token formats (the same prefixes secret scanners such as
 detect-secrets and gitleaks key on) plus shapes those scanners find with keyword plugins: a password
