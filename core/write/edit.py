@@ -214,8 +214,7 @@ def plan_edit(
             "replacing the first of several is a guess, and this tool does not guess.",
             reason="ambiguous",
         )
-    kept = set(find.split("\n"))  # lines carried over from the fragment are not new text
-    firewall.check("\n".join(line for line in replace.split("\n") if line not in kept), doc.path)
+    firewall.check(_new_lines(replace, find), doc.path)  # lines carried over from the fragment are not new
     at = start + scope.index(find)
     new_body = body[:at] + replace + body[at + len(find) :]
     text = head + new_body
@@ -239,6 +238,12 @@ def plan_edit(
         ),
         tx,
     )
+
+
+def _new_lines(text: str, old: str) -> str:
+    """The lines of ``text`` that ``old`` did not already hold: what a write adds, to be judged."""
+    kept = set(old.split("\n"))
+    return "\n".join(line for line in text.split("\n") if line not in kept)
 
 
 def edit(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> EditResult:
@@ -289,10 +294,7 @@ def plan_update_section(
     old = "\n".join(old_lines).strip()
     incoming = new.strip()  # content_from gave its line breaks as LF
     refuse_new_sections(incoming, doc.path, chosen.title)
-    added = incoming
-    if mode == "replace":
-        kept = set(old.split("\n"))
-        added = "\n".join(line for line in incoming.split("\n") if line not in kept)
+    added = _new_lines(incoming, old) if mode == "replace" else incoming
     firewall.check(added, doc.path, whole=mode == "replace" and bool(old))
     block = [heading, ""]
     closing: list[str] = []

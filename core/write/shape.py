@@ -87,15 +87,12 @@ def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str, f
             "Set fields with bank_set_field, or put the rule below the first line.",
             reason="frontmatter-out-of-reach",
         )
-    before, after = FenceTracker(), FenceTracker()
-    for line in body.split("\n"):
-        before.feed(line)
-    for line in new_body.split("\n"):
-        after.feed(line)
+    was, before = _structure(body)
+    now, after = _structure(new_body)
     if after.inside and not before.inside:
         refuse_open_fence(new_body, after, path)
     replaced = Counter(line.strip() for line in find.split("\n") if _STRUCTURE.match(line))
-    lost = Counter(_structure(body)) - replaced - Counter(_structure(new_body))
+    lost = Counter(was) - replaced - Counter(now)
     if lost:
         shown = ", ".join(f'"{heading}"' for heading in list(lost)[:3])
         raise Refusal(
@@ -111,8 +108,9 @@ _STRUCTURE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|```|~~~)")
 they are."""
 
 
-def _structure(text: str) -> list[str]:
-    """The headings of ``text`` outside code fences, and the lines that open a fence."""
+def _structure(text: str) -> tuple[list[str], FenceTracker]:
+    """The headings of ``text`` outside code fences and the lines that open a fence; and the fence
+    tracker as the text leaves it (inside a fence when one never closed)."""
     tracker = FenceTracker()
     found = []
     for line in text.split("\n"):
@@ -121,4 +119,4 @@ def _structure(text: str) -> list[str]:
             continue  # in a fence, or closing one
         if _STRUCTURE.match(line):
             found.append(line.strip())
-    return found
+    return found, tracker

@@ -8,22 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from memorybank.core.init import init
 from memorybank.core.setup import apply_setup, plan_setup
 from memorybank.tui.cli.doctor import run_checks
 
-from tests.conftest import git
-
 BIN = Path(sys.executable).parent
-
-
-@pytest.fixture
-def project(tmp_path):
-    root = tmp_path / "project"
-    init(root / "memory_bank", name="Doctored")
-    git(root, "init", "-q")
-    return root
 
 
 def by_name(checks):

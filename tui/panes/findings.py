@@ -58,8 +58,6 @@ class FindingsPane(Pane):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.report: ValidationReport | None = None
-        self._listed: list[Finding] = []
-        """The findings in the order the tree shows them, for keeping the cursor's place."""
         self.shown: list[Finding] = []
         """The findings in the tree, after the path filter."""
 
@@ -148,7 +146,8 @@ class FindingsPane(Pane):
         keep = tree.cursor_node.data if tree.cursor_node is not None else None
         # A finding fixed (in the editor, say) is gone: the cursor goes to the one that followed it,
         # not back to the top, so the owner working down the list keeps their place.
-        place = self._listed.index(keep) if isinstance(keep, Finding) and keep in self._listed else None
+        shown_before = [leaf.data for group in tree.root.children for leaf in group.children]
+        place = shown_before.index(keep) if isinstance(keep, Finding) and keep in shown_before else None
         listed: list[Any] = []
         tree.clear()
         groups: dict[str, list[Finding]] = {}
@@ -174,7 +173,6 @@ class FindingsPane(Pane):
                     target = node
         if listed and place is not None and keep not in self.shown:
             target = listed[min(place, len(listed) - 1)]
-        self._listed = [node.data for node in listed]
         if target is not None:
             place_cursor(tree, target)
             first_group = tree.root.children[0]

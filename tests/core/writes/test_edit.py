@@ -357,7 +357,7 @@ def test_a_credential_is_judged_on_the_lines_a_write_changed_not_on_their_neighb
     refuse_credentials_made(before, before.replace("db/app", "db/app?connect_timeout=3"), "x.md")
     with pytest.raises(Refusal, match="line 4 holds what looks like a value assigned to yookassa_secret_key"):
         refuse_credentials_made(
-            "```yaml\nyookassa_secret_key:\n\n  TODO\n```\n",
+            "```yaml\nyookassa_secret_key:\n\n  to-be-filled\n```\n",
             "```yaml\nyookassa_secret_key:\n\n  live_9f8e7d6c5b4a3210fedcba\n```\n",
             "x.md",
         )
