@@ -11,8 +11,8 @@ Cyrillic letters. Lines a write leaves alone are never re-judged.
 
 The credential rules are the well-known token formats (the same prefixes secret scanners such as
 detect-secrets and gitleaks key on) plus shapes those scanners find with keyword plugins: a password
-inside a connection URL, a value assigned to a name that says it is secret, and a quoted passphrase
-of several words assigned to a password-like name. All skip what a document legitimately shows:
+inside a connection URL or a ``.pgpass`` line, a value assigned to a name that says it is secret,
+and a quoted passphrase of several words assigned to a password-like name. All skip what a document legitimately shows:
 placeholders (``<password>``, ``${DB_PASSWORD}``, ``****``, ``changeme``), sentences about the value
 (``password: "must be at least 12 characters"``), and local development defaults (a URL to
 ``localhost`` or ``127.0.0.1``). Every real bank beside the project passes them without a single
@@ -60,6 +60,8 @@ _AUTHORIZATION = re.compile(r"(?i)\bauthorization\s*:\s*(?:bearer|basic|token)\s
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 """Zero-width characters: a token split by one is still the token."""
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://([^\s:/@'\"`<>]+):([^\s@/'\"`<>]+)@([^\s:/'\"`<>]+)")
+_PGPASS = re.compile(r"(?m)^[ \t]*([A-Za-z*][A-Za-z0-9.*-]*):(?:[0-9]{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t]*$")
+"""A ``~/.pgpass`` entry: ``host:port:database:user:password``, the host a name (not a time)."""
 _SECRET_ASSIGNMENT = re.compile(
     r"(?i)\b([a-z0-9_.-]*(?:password|passwd|pwd|secret|secret_key|api_key|apikey|access_key|auth_token|"
     r"private_key|client_secret|token))\b[\"']?\s*(?:[:=]|=>)\s*(?:[>|][-+]?[ \t]*\n[ \t]*)?[\"']?([^\s\"'`,;)}\]]+)"
@@ -130,12 +132,22 @@ def _credentials(text: str) -> Iterator[tuple[str, int, int]]:
         mixed = sum(bool(re.search(c, token)) for c in ("[a-z]", "[A-Z]", "[0-9]")) >= 2
         if mixed and not _PLACEHOLDER.match(token) and not token.endswith(_CUT):
             yield "a credential in an Authorization header", match.start(), match.end()
+    yield from _by_place(text)
+
+
+def _by_place(text: str) -> Iterator[tuple[str, int, int]]:
+    """Credentials known by where they stand, not by their shape: in a URL, a pgpass line, beside
+    a secret name."""
     for match in _URL_PASSWORD.finditer(text):
         user, password, host = match.groups()
         if host.lower() in _LOCAL_HOSTS or host.startswith("127.") or _PLACEHOLDER.match(password):
             continue
         if password != user:
             yield "a password in a connection URL", match.start(), match.end()
+    for match in _PGPASS.finditer(text):
+        host, password = match.groups()
+        if host.lower() not in _LOCAL_HOSTS and _looks_secret(password):
+            yield "a password in a pgpass line", match.start(), match.end()
     for match in _SECRET_ASSIGNMENT.finditer(text):
         if _looks_secret(match.group(2)) and not _NOT_SECRET_NAMES.search(match.group(1)):
             yield f"a value assigned to {match.group(1)}", match.start(), match.end()
@@ -168,7 +180,9 @@ _TAIL = r"[ \t]*(?:\.{3}|…)?[ \t]*[.!)\]>_*]*[ \t]*(?:-->)?[ \t]*$"
 
 OMISSIONS: tuple[re.Pattern[str], ...] = (
     re.compile(
-        r"\brest (?:of (?:the )?(?:file|document|section|content|text|body) )?(?:is |remains |stays )?unchanged\b", re.I
+        r"(?<!\bat )\b(?-i:(?!REST\b[^\n]*[a-z]))rest (?:of (?:the )?(?:file|document|section|content|text|body) )?"
+        r"(?:is |remains |stays )?unchanged\b",
+        re.I,
     ),
     re.compile(
         r"\b(?:everything else|remaining (?:content|sections?)|other sections?) (?:is |are |remains? |stays? )?unchanged\b",
@@ -210,7 +224,8 @@ OMISSIONS: tuple[re.Pattern[str], ...] = (
         re.I,
     ),
 )
-"""Said in the languages banks are written in (English, Russian, and a few more). The phrases added
+"""Said in the languages banks are written in (English, Russian, and a few more); "rest unchanged"
+is not the acronym REST in a sentence, nor data "at rest". The phrases added
 to the first, English-only list stand alone on their line (with list, quote or comment marks,
 brackets and ellipses around them): inside a sentence, "далее запрос передаётся без изменений" or
 "the remaining items are the same as in FT-002" describes the thing, it does not stand in for text."""

@@ -2,7 +2,7 @@
 
 A file path is an argument an agent chooses, and over HTTP any local process can be that agent.
 So a supplied file must be a regular file inside the project that holds the bank (its git work
-tree, else the bank's parent folder), no larger than the write accepts, and is opened without
+tree, else the bank's parent folder) and not in git's own folder, no larger than the write accepts, and is opened without
 blocking: never ``/etc/passwd``, ``/proc/self/environ``, a FIFO or ``/dev/zero``. A path outside
 the project is refused with the same words whether or not it exists, so the refusal tells nothing
 about the rest of the machine. A server may switch supplied files off altogether.
@@ -55,6 +55,12 @@ def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, al
             f"read. Pass the text inline as {name} instead, or a path inside the project.",
             reason="outside-project",
         )
+    if ".git" in path.relative_to(project).parts or _inside(path, git_directory(project)):
+        raise Refusal(
+            f"{name}File \"{file}\" lies in git's own folder, which holds the repository's remotes and "
+            f"settings, not text for the bank. Pass the text inline as {name}, or a file of the project.",
+            reason="git-internal",
+        )
     try:
         data = read_regular(path, TEXT_LIMIT, follow_links=False)
     except TooLarge as error:
@@ -69,6 +75,10 @@ def read_supplied(bank_root: Path, file: str, name: str, *, cwd: Path | None, al
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise _unreadable(file, name, "it is not UTF-8 text") from None
+
+
+def _inside(path: Path, folder: Path | None) -> bool:
+    return folder is not None and (path == folder or Path(os.path.realpath(folder)) in path.parents)
 
 
 def _unreadable(file: str, name: str, reason: str) -> Refusal:

@@ -61,6 +61,23 @@ def test_the_credential_firewall_refuses_nothing_the_real_banks_hold():
     assert checked > 1000
 
 
+def test_a_pgpass_line_is_a_password_and_a_time_or_a_placeholder_is_not():
+    """``~/.pgpass`` holds ``host:port:database:user:password``, one entry a line."""
+    from memorybank.core.write.firewall import refuse_credentials
+
+    for line in ("db.prod.internal:5432:shop:shop_app:Xk9mP2vQ7rLw", "*:*:*:replicator:r3pl1cat0rPass"):
+        with pytest.raises(Refusal, match="line 3 of the new text holds what looks like a password in a pgpass line"):
+            refuse_credentials(f"Notes.\n```\n{line}\n```\n", "x.md")
+    for line in (
+        "localhost:5432:shop:shop:devpass123",
+        "db.prod.internal:5432:shop:shop_app:<password>",
+        "db.prod.internal:5432:shop:shop_app:${PGPASSWORD}",
+        "12:30:45:00:1a2b3c4d5e",
+        "host:port:database:username:password",
+    ):
+        refuse_credentials(f"Notes.\n{line}\n", "x.md")
+
+
 def test_an_authorization_header_with_a_placeholder_is_documentation_not_a_secret():
     from memorybank.core.write.firewall import refuse_credentials
 

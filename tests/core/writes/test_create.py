@@ -201,6 +201,20 @@ def test_a_body_file_outside_the_project_is_refused_in_the_same_words_whether_it
     assert refused.value.reason == "outside-project" and "root:" not in refused.value.message
 
 
+def test_a_body_file_inside_gits_own_folder_is_refused(fixture_copy, tmp_path):
+    """``.git/config`` lies inside the project but holds remotes, perhaps with a token in their URL:
+    no text for a bank comes from git's own files."""
+    from tests.conftest import git
+
+    git(tmp_path, "init", "-q")
+    config = tmp_path / ".git" / "config"
+    for path in (str(config), str(tmp_path / "memory_bank" / ".." / ".git" / "config")):
+        with pytest.raises(Refusal, match="git's own folder") as refused:
+            create(fixture_copy, doc_kind="domain", path="domain/x.md", title="X", purpose="x.", body_file=path)
+        assert refused.value.reason == "git-internal"
+    assert not (fixture_copy.root / "domain" / "x.md").exists()
+
+
 def test_a_fifo_or_a_folder_inside_the_project_is_refused_without_blocking(fixture_copy, tmp_path):
     import os
 

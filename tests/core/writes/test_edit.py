@@ -339,6 +339,8 @@ def test_a_section_replaced_by_text_that_only_points_at_what_was_there_is_refuse
         "Other rows are kept as before: only type changes.",
         "доступ (MVP-допущение).",
         "(шаг пропущен)",
+        "- The public REST stays unchanged; only the gRPC service moves.",
+        "Encryption at rest remains unchanged in v3.",
         "```text\nlog line\n[...]\nlast line\n```",
     ],
 )
