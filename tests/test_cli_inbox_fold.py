@@ -79,3 +79,24 @@ def test_fold_into_a_missing_section_is_refused_and_writes_nothing(tmp_path, cap
     err = capsys.readouterr().err
     assert code == 1 and 'Section "Nowhere" not found in engineering/testing-policy.md' in err
     assert tree_snapshot(tmp_path) == before
+
+
+def test_fold_says_on_stderr_which_of_the_notes_links_reach_no_document(tmp_path, capsys):
+    root = bank_with_a_note(tmp_path, capsys)
+    create(
+        Bank.open(root),
+        path="_inbox/linked.md",
+        title="Linked",
+        purpose="A note with a link to nothing.",
+        body="See [the spec](../missing/spec.md).\n",
+        inbox=True,
+    )
+    capsys.readouterr()
+    into = ["--into", "engineering/testing-policy.md", "--section", "what must be tested", "--root", root]
+    assert main(["inbox", "fold", "_inbox/linked.md", *into, "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    assert "+See [the spec](../missing/spec.md)." in out and "warning" not in out
+    assert err == (
+        "warning: Link to a document that does not exist: missing/spec.md "
+        "(written ../missing/spec.md from the new place)\n"
+    )

@@ -106,7 +106,11 @@ def fold_preview(plan: FoldPlan) -> RenderableType:
         (f"  ({update.mode}, {update.bytes_before} → {update.bytes_after} bytes)\n", "dim"),
     )
     then = Text("\nThen the note is discarded:", style="bold")
-    return Group(heading, diff_text(plan.diff), then, discard_grid(plan.discard))
+    parts: list[RenderableType] = [heading, diff_text(plan.diff)]
+    missing = [Text(f"⚠ {w}", style="yellow") for w in plan.warnings if not w.startswith(LINK_NOTE)]
+    if missing:  # a rewritten link shows in the diff; one to nothing would pass unseen there
+        parts.append(Text.assemble("\n", _lines(missing, "")))
+    return Group(*parts, then, discard_grid(plan.discard))
 
 
 def batch_preview(batch: ProposalBatch) -> RenderableType:

@@ -254,10 +254,11 @@ class FoldPlan:
     discard: DiscardResult
     plan: Plan | None = None
     """The file changes previewed: a confirmation lands only if the files still hold what it read."""
+    warnings: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, result: FoldResult, plan: Plan | None = None) -> FoldPlan:
-        return cls(result.update, result.before, result.after, result.discard, plan)
+        return cls(result.update, result.before, result.after, result.discard, plan, tuple(result.warnings))
 
     @property
     def diff(self) -> list[str]:

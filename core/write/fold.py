@@ -9,7 +9,7 @@ before the fold, or as it is after it, never the fact in both places or in neith
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from memorybank.core.bank import Bank
@@ -36,6 +36,9 @@ class FoldResult:
     """The section's body after the fold."""
     folded: bool
     dry_run: bool
+    warnings: list[str] = field(default_factory=list)
+    """What the owner should know: a link of the note's rewritten for the owner's folder, or one to
+    a document that does not exist (written so it still means what the note meant)."""
 
 
 def fold_reason(path: str, section: str) -> str:
@@ -90,7 +93,7 @@ def plan_fold(
     if content is None:
         _, body = RawDoc.load(bank.root, source.path).split()
         content = foldable_body(body)
-    content, _ = relink(content, source.path, destination.path, bank)
+    content, warnings = relink(content, source.path, destination.path, bank)
     update = plan_update_section(bank, path=path, section=section, content=content, mode=mode, dry_run=dry_run)
     gone = plan_discard(
         bank, path=source.path, reason=fold_reason(update.result.path, update.result.section), by=by, dry_run=dry_run
@@ -105,7 +108,7 @@ def plan_fold(
     before = _section_body(bank, owner, RawDoc.load(bank.root, owner).text, update.result.section)
     after_text = tx.writes[owner].decode("utf-8").lstrip("\ufeff").replace("\r\n", "\n")
     after = _section_body(bank, owner, after_text, update.result.section)
-    return Planned(FoldResult(update.result, gone.result, before, after, not dry_run, dry_run), tx)
+    return Planned(FoldResult(update.result, gone.result, before, after, not dry_run, dry_run, warnings), tx)
 
 
 def fold(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> FoldResult:

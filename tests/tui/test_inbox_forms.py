@@ -105,6 +105,23 @@ async def test_a_fold_shows_and_writes_the_notes_links_rewritten_for_the_owner(t
     assert "See [the policy](engineering/testing-policy.md)." in (triage_root / "README.md").read_text(encoding="utf-8")
 
 
+async def test_a_fold_preview_names_a_link_of_the_note_that_reaches_no_document(triage_root):  # noqa: F811
+    """The diff shows the link as it will be written; that it leads nowhere is said beside it."""
+    bank = Bank.open(triage_root)
+    body = "See [the spec](../missing/spec.md).\n"
+    create(bank, path="_inbox/linked.md", title="Linked", purpose="A linked note.", body=body, inbox=True)
+    app = make_app(triage_root, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_inbox(pilot, "_inbox/linked.md")
+        form = await fold_form(pilot, into="README.md")
+        form.query_one("#fold-section", Select).value = "Start Here"
+        await pilot.press("ctrl+s")
+        assert await until(pilot, lambda: isinstance(app.screen, PreviewDialog))
+        shown = preview_text(app.screen)
+        assert "+See [the spec](missing/spec.md)." in shown
+        assert "⚠ Link to a document that does not exist: missing/spec.md" in shown
+
+
 async def test_a_fold_form_back_with_old_edits_starts_over_from_the_note_on_ctrl_r(triage_root):  # noqa: F811
     """Edits kept from a cancelled fold form (the text wiped by mistake, say) are not a dead end:
     the form says ctrl+r starts over, and it puts back the note's own text and the offered mode."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import sys
 from typing import Any
 
 from memorybank.core.bank import Bank
@@ -16,7 +17,7 @@ from memorybank.core.write.proposals import apply_proposal, reject_proposal
 from memorybank.core.write.restore import restore
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json, visible
+from memorybank.tui.cli.output import emit_json, in_cli_words, visible
 from memorybank.tui.cli.writing import _csv, _json_flag, _print_write
 
 NOTE = "the note, e.g. _inbox/retries-bunch-up.md"
@@ -232,11 +233,7 @@ def run_inbox_list(args: argparse.Namespace) -> int:
 def run_inbox_apply(args: argparse.Namespace) -> int:
     result = apply_proposal(open_bank(args), path=args.path, dry_run=args.dry_run)
     if isinstance(result, FoldResult):
-        if args.json:
-            emit_json(result)
-        else:
-            print(_fold_lines(result))
-        return 0
+        return _print_fold(result, args)
     if hasattr(result, "source"):
         return _print_promote(result, args)
     verb = f"{'WOULD DISCARD' if result.dry_run else 'DISCARDED'} {result.path} ({visible(result.title)})"
@@ -272,10 +269,16 @@ def run_inbox_fold(args: argparse.Namespace) -> int:
         by="owner",
         dry_run=args.dry_run,
     )
+    return _print_fold(result, args)
+
+
+def _print_fold(result: FoldResult, args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result)
         return 0
     print(_fold_lines(result))
+    for warning in result.warnings:
+        print(f"warning: {in_cli_words(warning)}", file=sys.stderr)  # as git does: stdout stays the result
     return 0
 
 

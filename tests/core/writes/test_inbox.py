@@ -264,6 +264,11 @@ def test_a_fold_rewrites_the_notes_links_for_the_owners_folder(with_model):
     fold(with_model, note="_inbox/linked.md", path="README.md", section="Start Here")
     text = (with_model.root / "README.md").read_text(encoding="utf-8")
     assert "Depends on [the model](domain/model.md) and [a dead link](gone.md)." in text
+    capture(with_model, name="again.md", body="See [the spec](../missing/spec.md).\n")
+    result = fold(with_model, note="_inbox/again.md", path="README.md", section="Start Here", dry_run=True)
+    assert result.warnings == [
+        "Link to a document that does not exist: missing/spec.md (written missing/spec.md from the new place)"
+    ]
     found = [(f.rule, f.message) for f in validate(with_model).findings if f.path == "README.md"]
     assert [rule for rule, _ in found] == ["dangling-index-entry"] and "gone.md" in found[0][1]
 
