@@ -296,3 +296,21 @@ def test_files_are_read_from_the_working_directory_or_the_bank_and_others_are_na
     assert inside.returncode == 1 and "broken-derived-from" in inside.stdout and "orphan" not in inside.stdout
     from_bank_root = subprocess.run([*command, "conflict.md"], cwd=tmp_path, capture_output=True, text=True)
     assert from_bank_root.returncode == 1 and "ssot-conflict" in from_bank_root.stdout
+
+
+def test_a_folder_given_stands_for_its_files_and_a_path_to_nothing_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    """``validate memory_bank/engineering`` passed with an error in a file under it; a typo passed
+    as a file with no findings. Both would let CI through."""
+    shutil.copytree(FIXTURES / "reference", tmp_path / "memory_bank")
+    monkeypatch.chdir(tmp_path)
+    for folder in ("memory_bank/engineering", "memory_bank/engineering/", "engineering"):
+        assert main(["validate", "--root", "memory_bank", folder]) == 1, folder
+        out = capsys.readouterr().out
+        assert "broken-derived-from" in out and "orphan" not in out
+    assert main(["validate", "--root", "memory_bank", "memory_bank/adr"]) == 0
+    assert "total: 0 where you asked" in capsys.readouterr().out
+    assert main(["validate", "--root", "memory_bank", "memory_bank"]) == 1  # the root: every file
+    out = capsys.readouterr().out
+    assert "orphan" in out and "not the whole bank" not in out
+    assert main(["validate", "--root", "memory_bank", "memory_bank/orphan.md", "nosuch.md"]) == 2
+    assert "No such file: nosuch.md" in capsys.readouterr().err

@@ -105,8 +105,9 @@ def validate(
         severity: ``error`` or ``warning``.
         rule: one rule name.
         files: bank paths; only findings on these documents are kept (what a pre-commit hook passes:
-            the files a commit changes). The whole bank is still read, so a link from one of them
-            to a document that is gone is found; ``no-contract`` is never filtered out.
+            the files a commit changes); a path ending in ``/`` keeps those on every file under that
+            folder. The whole bank is still read, so a link from one of them to a document that is
+            gone is found; ``no-contract`` is never filtered out.
 
     Raises:
         UsageError: an unknown severity or rule name.
@@ -143,7 +144,8 @@ def _finding_in_scope(context: Context, finding: Finding) -> bool:
 
 
 def _finding_on(bank: Bank, finding: Finding, files: set[str]) -> bool:
-    return any(p in files for p in _finding_paths(bank, finding))
+    folders = tuple(f for f in files if f.endswith("/"))
+    return any(p in files or p.startswith(folders) for p in _finding_paths(bank, finding))
 
 
 def _finding_paths(bank: Bank, finding: Finding) -> list[str]:

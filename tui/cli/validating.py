@@ -81,22 +81,36 @@ def _seen_from_here(root: Path) -> str:
     return "" if inside == Path(".") else f"{inside.as_posix()}/"
 
 
-def _bank_files(bank: Bank, given: list[str]) -> tuple[list[str], list[str]]:
+def _bank_files(bank: Bank, given: list[str]) -> tuple[list[str] | None, list[str]]:
     """Each file given, as the bank names it: a path from the working directory (what pre-commit
-    passes, from the repository's top) or from the bank's root. Returns the bank's paths and the
-    files given that lie outside the bank (another bank's, in a repository that has two)."""
+    passes, from the repository's top) or from the bank's root; a folder stands for every file
+    under it (``engineering/``). Returns the bank's paths (None when the bank's root is among them:
+    every file) and the files given that lie outside the bank (another bank's, in a repository that
+    has two).
+
+    Raises:
+        UsageError: a path given names nothing, from here or from the bank's root: a typo must
+            not pass as a file with no findings.
+    """
     real_root = Path(os.path.realpath(bank.root))
     inside: list[str] = []
     outside: list[str] = []
+    whole = False
     for raw in given:
         here = Path(raw) if Path(raw).is_absolute() else Path.cwd() / raw
         candidates = [here] if Path(raw).is_absolute() else [here, bank.root / raw]
-        chosen = next((c for c in candidates if c.exists()), here)
+        chosen = next((c for c in candidates if c.exists()), None)
+        if chosen is None:
+            where = "" if Path(raw).is_absolute() else f" (looked for from here and from {bank.root})"
+            raise UsageError(f"No such file: {raw}{where}.")
         try:
-            inside.append(Path(os.path.realpath(chosen)).relative_to(real_root).as_posix())
+            rel = Path(os.path.realpath(chosen)).relative_to(real_root).as_posix()
         except ValueError:
             outside.append(raw)
-    return inside, outside
+            continue
+        whole = whole or rel == "."
+        inside.append(rel + "/" if chosen.is_dir() else rel)
+    return (None if whole else inside), outside
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -124,6 +138,6 @@ def run_validate(args: argparse.Namespace) -> int:
     elif chosen == "sarif":
         print(format_sarif(report, bank.root, base, package_version()))
     else:
-        filtered = bool(args.scope or args.rule or args.severity or args.files)
+        filtered = bool(args.scope or args.rule or args.severity or files is not None)
         print(visible(format_text(report, summary=args.summary, filtered=filtered, prefix=_seen_from_here(bank.root))))
     return args.verdict
