@@ -150,3 +150,23 @@ def test_a_root_that_is_the_project_names_its_bank_instead_of_validating_the_pro
     assert done.returncode == 2
     assert f"that is the project, its bank is {tmp_path / 'memory_bank'}" in done.stderr
     assert run("validate", "--root", str(tmp_path / "memory_bank")).returncode == 0
+
+
+def test_the_workbench_without_a_terminal_is_refused_instead_of_drawing_into_a_pipe(tmp_path):
+    """In CI or a pipe, a bare ``memorybank`` wrote escape codes into the output and waited for keys
+    forever; ``demo`` likewise (its --no-open prints where the bank is)."""
+    import subprocess
+    import sys
+
+    for command in ([], ["tui"], ["demo", "--dest", str(tmp_path / "demo")]):
+        done = subprocess.run(
+            [sys.executable, "-m", "memorybank", *command],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 2, command
+        assert done.stdout == "" and "needs a terminal" in done.stderr and "\x1b" not in done.stderr
+    assert not (tmp_path / "demo").exists()

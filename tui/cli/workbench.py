@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from memorybank.core.errors import UsageError
 from memorybank.tui.cli.helptext import examples
 
 
@@ -56,11 +57,22 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=run_demo)
 
 
+def needs_terminal(what: str, instead: str = "memorybank validate, route, search, read") -> None:
+    """Refuse to draw a full-screen app where no one can see it: in CI, a pipe or a file it would
+    fill with escape codes and wait forever for keys."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(
+            f"{what} needs a terminal, and stdin or stdout is not one here. In a script or CI, run "
+            f"{instead} instead (memorybank --help lists the commands)."
+        )
+
+
 def run_tui(args: argparse.Namespace) -> int:
     from memorybank.tui.app import make_app
 
     address = getattr(args, "serve_mcp", None)
     if not address:
+        needs_terminal("The workbench")
         make_app(getattr(args, "root", None)).run()
         return 0
     from memorybank.tui.cli.serving import server_root
@@ -68,6 +80,7 @@ def run_tui(args: argparse.Namespace) -> int:
 
     host = McpHost.bind(server_root(args), address)  # a taken port is refused before the app starts
     try:
+        needs_terminal("The workbench")
         make_app(getattr(args, "root", None), mcp=host).run()
     finally:
         host.stop()
@@ -78,6 +91,8 @@ def run_tui(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     from memorybank.core.demo import build_demo
 
+    if not args.no_open:
+        needs_terminal("The demo's workbench", instead="memorybank demo --no-open (it prints where the bank is)")
     root = build_demo(args.dest)
     if args.no_open:
         print(root)
