@@ -59,3 +59,28 @@ def test_the_command_exits_non_zero_on_a_problem(tmp_path):
     assert result.returncode == 1 and "bank: no bank found" in result.stdout and "fix:" in result.stdout
     counted = result.stdout.rstrip().splitlines()[-1]
     assert counted.startswith("1 problem, ") and "1 problems" not in counted
+
+
+def test_ctrl_c_while_the_server_is_asked_stops_doctor_instead_of_failing_the_check(project, tmp_path):
+    """Ctrl-C during the handshake read as a server that did not answer: a red check, the other
+    checks run on, exit 1. It stops doctor, exit 130, as every command does."""
+    import signal
+    import time
+
+    fake = tmp_path / "bin" / "memorybank"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nexec sleep 60\n", encoding="utf-8")
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}
+    doctor = subprocess.Popen(
+        [sys.executable, "-m", "memorybank", "doctor", "--root", str(project / "memory_bank")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4)  # imports done, the handshake waits on the server that never answers
+    doctor.send_signal(signal.SIGINT)
+    out, err = doctor.communicate(timeout=30)
+    assert doctor.returncode == 130, (out, err)
+    assert "did not answer" not in out + err and "Traceback" not in err

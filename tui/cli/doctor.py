@@ -155,6 +155,8 @@ def server_check(root: Path) -> Check:
     try:
         count, seconds = handshake(command, ["mcp", "--root", str(root)])
     except BaseException as error:
+        if _interrupted(error):  # Ctrl-C stops doctor; it is not a server that failed to answer
+            raise KeyboardInterrupt from None
         return Check(
             "mcp handshake",
             "fail",
@@ -168,6 +170,12 @@ def server_check(root: Path) -> Check:
         f"{command} mcp listed {count} tools in {seconds:.2f} s",
         "" if count else "The surface is off or seed only: check --off paths and .memorybank-off.",
     )
+
+
+def _interrupted(error: BaseException) -> bool:
+    if isinstance(error, BaseExceptionGroup):
+        return any(_interrupted(inner) for inner in error.exceptions)
+    return isinstance(error, KeyboardInterrupt)
 
 
 def _short(error: BaseException) -> str:
