@@ -199,12 +199,12 @@ def init(root: str | os.PathLike[str], *, name: str, dry_run: bool = False, forc
         existing = len(walk(path)) if path.is_dir() else 0
         if existing and not force:
             raise Refusal(
-                f"This bank already holds {existing} documents. Refusing to seed over them; pass force to override.",
+                f"This bank already holds {existing} documents. Refusing to seed over them; pass force: true to override.",
                 reason="bank-exists",
             )
-        if existing:
-            warnings.append(f"Seeding over {existing} existing documents.")
         files = seed_files(name)
+        if existing:
+            warnings.append(f"Seeding over {existing} existing documents.{_replaced(path, files, dry_run)}")
         directories = [s.directory for s in SECTIONS if s.seeded] + ["dna", "flows"]
         if not dry_run:
             tx = Transaction(path)
@@ -212,6 +212,20 @@ def init(root: str | os.PathLike[str], *, name: str, dry_run: bool = False, forc
                 tx.write(rel, text.encode("utf-8"))
             tx.commit()
     return InitResult(str(path), not dry_run, dry_run, list(files), directories, warnings)
+
+
+def _replaced(path: Path, files: dict[str, str], dry_run: bool) -> str:
+    """The existing files seeding rewrites with other text: the owner's edits it would lose."""
+    differ = sorted(
+        rel
+        for rel, text in files.items()
+        if (path / rel).is_file() and (path / rel).read_bytes() != text.encode("utf-8")
+    )
+    if not differ:
+        return ""
+    shown = ", ".join(differ[:10]) + (f" and {len(differ) - 10} more" if len(differ) > 10 else "")
+    verb = "differs" if len(differ) == 1 else "differ"
+    return f" {len(differ)} {verb} from the starter and {'would be' if dry_run else 'were'} replaced: {shown}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +248,7 @@ def materialize_flows(bank: Bank, *, force: bool = False, keep_edits: bool = Fal
         own = [p for p in bank.documents if p.startswith("flows/templates/") and p != "flows/templates/README.md"]
         if own and not force:
             raise Refusal(
-                f"flows/templates/ already holds {len(own)} documents of its own. Refusing to overwrite them; pass force to override.",
+                f"flows/templates/ already holds {len(own)} documents of its own. Refusing to overwrite them; pass force: true to override.",
                 reason="templates-exist",
             )
         warnings = [f"Overwrote {len(own)} documents that flows/templates/ already held."] if own else []

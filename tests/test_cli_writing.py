@@ -28,7 +28,9 @@ def test_init_dry_run_then_for_real_then_refused(tmp_path, capsys):
     assert main(["init", "X", "--root", root, "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["files"]) == 24
     assert main(["init", "X", "--root", root]) == 1
-    assert "refused (bank-exists): This bank already holds 24 documents" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "refused (bank-exists): This bank already holds 24 documents" in err
+    assert "pass --force to override" in err
 
 
 def test_create_then_refusal_with_its_reason(tmp_path, capsys):

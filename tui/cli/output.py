@@ -102,6 +102,7 @@ _FLAGS = {
     "derivedFrom": "--derived",
     "docKind": "--kind",
     "dryRun": "--dry-run",
+    "force": "--force",
     "mustNotDefine": "--must-not-define",
     "releaseCanonical": "--release-canonical",
 }

@@ -127,8 +127,16 @@ def test_reinit_force_blank_name_and_dry_run(tmp_path):
     with pytest.raises(Refusal, match=r"already holds 24 documents"):
         init(root, name="X")
     assert tree_snapshot(root) == before
+    (root / "product" / "context.md").write_text("# Context\n\nThe owner's own words.\n", encoding="utf-8")
+    before = tree_snapshot(root)
+    dry = init(root, name="X", force=True, dry_run=True)
+    assert dry.warnings == [
+        "Seeding over 24 existing documents. 1 differs from the starter and would be replaced: product/context.md."
+    ]
+    assert tree_snapshot(root) == before
     forced = init(root, name="Y", force=True)
-    assert any("Seeding over 24 existing documents" in w for w in forced.warnings)
+    assert forced.warnings[0].startswith("Seeding over 24 existing documents. ")
+    assert "were replaced: README.md, " in forced.warnings[0] and "product/context.md" in forced.warnings[0]
     with pytest.raises(Refusal, match="`name` is required"):
         init(tmp_path / "other", name="  ")
     assert not (tmp_path / "other").exists()
