@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from memorybank.core.bank import Bank
+from memorybank.core.validate.locate import parse_error_line, without_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,8 @@ class KeyConflict:
 class ParseProblem:
     path: str
     error: str
+    line: int = 1
+    """The file's line (the parser counts from the frontmatter block's start), as validate gives it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,12 @@ class Stats:
     inbox: int
     encoding: dict[str, list[str]] = field(default_factory=dict)
     """Paths with a BOM, with CRLF line endings, and with bytes that are not UTF-8."""
+    unreadable: list[str] = field(default_factory=list)
+    """Files and folders (``dir/``) of the bank it could not read: not counted among the documents."""
+
+
+def _problem(path: str, body_line: int, error: str) -> ParseProblem:
+    return ParseProblem(path, without_line(error), parse_error_line(body_line, error))
 
 
 def _ranked(counter: Counter[str]) -> dict[str, int]:
@@ -118,7 +127,7 @@ def bank_stats(bank: Bank, index_ms: float = 0.0) -> Stats:
         conflicts=[KeyConflict(key, list(paths)) for key, paths in sorted(owners.items()) if len(paths) > 1],
         index_documents=sum(1 for d in docs if d.is_index),
         index_links=len(bank.derived.index_links),
-        parse_errors=[ParseProblem(d.path, d.parse_error) for d in docs if d.parse_error],
+        parse_errors=[_problem(d.path, d.body_line, d.parse_error) for d in docs if d.parse_error],
         without_frontmatter=[d.path for d in docs if not d.has_frontmatter],
         by_layer=_ranked(Counter(d.layer for d in docs)),
         by_kind=_ranked(Counter(d.doc_kind or "(none)" for d in docs)),
@@ -130,4 +139,5 @@ def bank_stats(bank: Bank, index_ms: float = 0.0) -> Stats:
             "crlf": [d.path for d in docs if d.crlf],
             "not_utf8": [d.path for d in docs if d.decode_error],
         },
+        unreadable=sorted(bank.unreadable),
     )

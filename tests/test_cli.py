@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -24,6 +25,10 @@ def test_stats_text_names_the_contract_and_counts(capsys):
     assert "documents  17" in out
     assert "filter_thresholds: conflict.md, domain/rules.md" in out
     assert "broken/bad-yaml.md" in out and "required for active non-root documents" in out
+    assert main(["validate", "--rule", "invalid-frontmatter", "--root", str(FIXTURES / "reference")]) == 1
+    line = capsys.readouterr().out.split("broken/bad-yaml.md:")[1].split()[0]
+    assert f"broken/bad-yaml.md:{line}  mapping values are not allowed" in out  # the line validate gives
+    assert re.search(r"^unreadable +0$", out, re.M)
 
 
 def test_stats_reports_degraded_mode(capsys):

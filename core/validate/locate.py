@@ -60,6 +60,11 @@ def value_line(bank: Bank, path: str, key: str, value: str) -> int | None:
     return next((number for number, line in block if value in line), start)
 
 
+def without_line(error: str) -> str:
+    """A YAML error without the line it counts from the frontmatter block's start."""
+    return re.sub(r"\s*\(line \d+\)", "", error)
+
+
 def parse_error_line(doc_body_line: int, error: str) -> int:
     """The file line of a YAML error reported relative to the frontmatter block."""
     match = _ERROR_LINE.search(error or "")

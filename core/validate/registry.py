@@ -42,6 +42,12 @@ class Context:
     def in_scope(self, path: str) -> bool:
         return within(path, self.scope)
 
+    def unreadable(self, path: str) -> bool:
+        """Whether a bank path is a file the bank could not read, or lies in a folder it could not
+        list: that file is reported as ``unreadable``, and a link to it is not broken."""
+        blocked = self.bank.unreadable
+        return bool(blocked) and (path in blocked or any(p.endswith("/") and path.startswith(p) for p in blocked))
+
     def exists(self, path: str) -> bool:
         """Whether a bank path exists on disk (a file that is not a document, a folder), recorded."""
         found = self.probes.get(path)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from memorybank.core.validate.locate import parse_error_line, value_line
+from memorybank.core.validate.locate import parse_error_line, value_line, without_line
 from memorybank.core.validate.registry import RULES, Context, Finding, rule
 
 
@@ -63,7 +62,7 @@ def invalid_frontmatter(ctx: Context) -> Iterator[Finding]:
         if doc.parse_error and ctx.in_scope(doc.path):
             line = parse_error_line(doc.body_line, doc.parse_error)
             # The parser counts lines from the block's start; the finding's line is the file's.
-            error = re.sub(r"\s*\(line \d+\)", "", doc.parse_error) if line else doc.parse_error
+            error = without_line(doc.parse_error) if line else doc.parse_error
             if "never closes" in error:
                 message = f"Frontmatter does not parse: {error}. Close the block with a --- line."
             else:
@@ -103,7 +102,8 @@ def broken_derived_from(ctx: Context) -> Iterator[Finding]:
         if not ctx.in_scope(doc.path):
             continue
         for edge in doc.derived_from:
-            if not edge.external and edge.resolved is not None and edge.resolved not in ctx.bank:
+            target = edge.resolved
+            if not edge.external and target is not None and target not in ctx.bank and not ctx.unreadable(target):
                 yield me.finding(
                     doc.path,
                     f"derived_from points at a file that does not exist: {edge.raw}",
@@ -254,5 +254,5 @@ def dangling_index_entry(ctx: Context) -> Iterator[Finding]:
     """
     me = RULES["dangling-index-entry"]
     for link in ctx.bank.derived.index_links:
-        if link.target not in ctx.bank and ctx.in_scope(link.source):
+        if link.target not in ctx.bank and ctx.in_scope(link.source) and not ctx.unreadable(link.target):
             yield me.finding(link.source, f"Index links to a file that does not exist: {link.raw}", link.line)

@@ -163,6 +163,12 @@ def test_an_unreadable_file_or_folder_is_a_finding_and_read_says_why(tmp_path):
     (root / "secret.md").write_text("---\ntitle: Secret\n---\n# Secret\n", encoding="utf-8")
     (root / "locked").mkdir()
     (root / "locked" / "inside.md").write_text("# Inside\n", encoding="utf-8")
+    a = root / "domain" / "a.md"  # a link to a file that cannot be read is not a link to nothing
+    a.write_text(
+        a.read_text(encoding="utf-8").replace("  - ../dna/governance.md", "  - ../secret.md"), encoding="utf-8"
+    )
+    with (root / "README.md").open("a", encoding="utf-8") as index:
+        index.write("- [secret.md](secret.md)\n- [locked/inside.md](locked/inside.md)\n")
     os.chmod(root / "secret.md", 0o000)
     os.chmod(root / "locked", 0o000)
     for folder in (tmp_path, *tmp_path.parents):
@@ -192,6 +198,7 @@ def test_an_unreadable_file_or_folder_is_a_finding_and_read_says_why(tmp_path):
         for line in lines
     ), lines
     assert any(line.startswith("unreadable locked/ This folder exists") for line in lines), lines
+    assert not [line for line in lines if line.startswith(("broken-derived-from", "dangling-index-entry"))], lines
     assert "READ unreadable secret.md exists but cannot be read (Permission denied)." in done.stdout
 
 

@@ -119,7 +119,7 @@ def format_stats(stats: Stats) -> str:
                 ("templates", str(stats.templates)),
                 ("inbox notes", str(stats.inbox)),
                 ("parse errors", str(len(stats.parse_errors))),
-                *[(f"  {p.path}", p.error) for p in stats.parse_errors],
+                *[(f"  {p.path}:{p.line}", p.error) for p in stats.parse_errors],
                 ("no frontmatter", str(len(stats.without_frontmatter))),
                 *[("  -", p) for p in stats.without_frontmatter],
                 (
@@ -127,6 +127,7 @@ def format_stats(stats: Stats) -> str:
                     f"BOM {len(stats.encoding['bom'])}, CRLF {len(stats.encoding['crlf'])}, "
                     f"not UTF-8 {len(stats.encoding['not_utf8'])}",
                 ),
+                ("unreadable", ", ".join(stats.unreadable) or "0"),
                 ("by layer", _join(stats.by_layer)),
                 ("by doc_kind", _join(stats.by_kind)),
                 ("by doc_function", _join(stats.by_function)),

@@ -195,7 +195,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         parents=[common],
         help="move a document to a lifecycle status, through its gates",
         description="Move a document to another lifecycle status (draft, active, archived or another the "
-        "contract declares). Activation needs the derived_from the contract asks for; archiving a "
+        "contract declares; a value it does not declare is written with a warning, and validate reports it "
+        "as unknown-enum-value). Activation needs the derived_from the contract asks for; archiving a "
         "document that owns canonical_for keys needs --release-canonical.",
         epilog=examples(
             "# back to draft until it declares what it derives from",
