@@ -157,11 +157,11 @@ def propose(
         return ProposalResult(note.path, action, record, not dry_run, preview)
 
 
-def pending_proposal(bank: Bank, path: str) -> tuple[Document, dict[str, Any]]:
+def pending_proposal(bank: Bank, path: str, verb: str = "apply") -> tuple[Document, dict[str, Any]]:
     note = quarantined(bank, path, "promoted")
     proposal = note.frontmatter.get("proposal")
     if not isinstance(proposal, dict) or proposal.get("action") not in ACTIONS:
-        raise Refusal(f"{note.path} carries no proposal to apply.", reason="no-proposal")
+        raise Refusal(f"{note.path} carries no proposal to {verb}.", reason="no-proposal")
     return note, proposal
 
 
@@ -216,7 +216,7 @@ def apply_proposals(bank: Bank, paths: list[str], *, dry_run: bool = False, show
 def reject_proposal(bank: Bank, *, path: str, note: str | None = None) -> dict[str, Any]:
     """Clear a note's proposal; an optional ``note`` records why, for the agent that proposed it."""
     with write_session(bank):
-        doc, proposal = pending_proposal(bank, path)
+        doc, proposal = pending_proposal(bank, path, "reject")
         extra = {"review_note": note.strip()} if note and note.strip() else None
         tx = Transaction(bank.root)
         tx.write(doc.path, _rewrite_proposal(bank, doc, None, extra))

@@ -215,8 +215,10 @@ def test_rejecting_clears_the_proposal_and_keeps_the_note(with_model):
     assert rejected["action"] == "discard"
     note = with_model.document("_inbox/linked.md")
     assert "proposal" not in note.frontmatter and note.frontmatter["review_note"] == "keep it, it is new"
-    with pytest.raises(Refusal, match="no proposal"):
+    with pytest.raises(Refusal, match="carries no proposal to apply"):
         apply_proposal(with_model, path="_inbox/linked.md")
+    with pytest.raises(Refusal, match="carries no proposal to reject"):
+        reject_proposal(with_model, path="_inbox/linked.md")
 
 
 def test_an_applied_discard_proposal_keeps_its_reason(with_model):
