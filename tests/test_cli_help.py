@@ -198,3 +198,18 @@ def test_the_help_formatter_wraps_prose_and_keeps_example_lines():
     assert "examples:\n  # a comment\n  tool --first \\\n      --second\n\n  tool --third" in help_text
     sub = parser.add_subparsers().add_parser("child", epilog="examples:\n  tool child -x\n  tool child -y")
     assert "  tool child -x\n  tool child -y" in sub.format_help()
+
+
+def test_a_mistyped_command_or_option_names_the_one_meant_under_its_commands_usage(capsys):
+    for argv, said in (
+        (["validat"], "invalid choice: 'validat'; did you mean 'validate'?"),
+        (
+            ["validate", "--sumary"],
+            "memorybank validate: error: unrecognized arguments: --sumary; did you mean --summary?",
+        ),
+        (["inbox", "lst"], "invalid choice: 'lst'; did you mean 'list'?"),
+        (["route", "testing", "policy"], "memorybank route: error: unrecognized arguments: policy (quote a value"),
+    ):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2 and said in capsys.readouterr().err, argv

@@ -9,7 +9,10 @@ description and an example, and runs the examples on the demo bank.
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 import textwrap
+from typing import NoReturn
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -38,10 +41,38 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 class Parser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` with :class:`HelpFormatter`; its subparsers are Parsers as well."""
+    """An ``ArgumentParser`` with :class:`HelpFormatter`; its subparsers are Parsers as well.
+
+    A mistyped command or option is answered with the closest one (``did you mean 'validate'?``),
+    and an argument a command does not take is reported under that command's usage, not the
+    top level's."""
 
     def __init__(self, *args: object, formatter_class: type = HelpFormatter, **kwargs: object) -> None:
         super().__init__(*args, formatter_class=formatter_class, **kwargs)  # type: ignore[arg-type]
+
+    def error(self, message: str) -> NoReturn:
+        wrong = _INVALID_CHOICE.search(message)
+        if wrong:
+            given, choices = wrong.group(1), re.findall(r"'([^']*)'", wrong.group(2))
+            near = difflib.get_close_matches(given, choices, n=1, cutoff=0.6)
+            if near:
+                message = f"{message[: wrong.start()]}invalid choice: '{given}'; did you mean '{near[0]}'?"
+        super().error(message)
+
+    def unrecognized(self, extras: list[str]) -> NoReturn:
+        """Arguments this parser does not take, with the option they were likely meant to be."""
+        message = f"unrecognized arguments: {' '.join(extras)}"
+        flag = next((e.split("=", 1)[0] for e in extras if e.startswith("--")), None)
+        options = [o for action in self._actions for o in action.option_strings if o.startswith("--")]
+        near = difflib.get_close_matches(flag, options, n=1, cutoff=0.6) if flag else []
+        if near:
+            message += f"; did you mean {near[0]}?"
+        elif not flag:
+            message += ' (quote a value that holds spaces: "how are payments retried")'
+        self.error(message)
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$", re.S)
 
 
 def examples(*lines: str) -> str:

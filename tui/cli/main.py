@@ -116,11 +116,15 @@ def installed_version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(COMMANDS.get(arguments[0]) if arguments else None)
-    args = parser.parse_args(arguments)
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    args, extras = parser.parse_known_args(arguments)
     handler = getattr(args, "handler", None)
-    if handler is None and "tui" in parser._subparsers._group_actions[0].choices:  # type: ignore[union-attr]
-        args = parser.parse_args(["tui", *arguments])  # the workbench is the default command
+    if handler is None and "tui" in commands:
+        args, extras = parser.parse_known_args(["tui", *arguments])  # the workbench is the default command
         handler = getattr(args, "handler", None)
+    if extras:  # said under the command's own usage, with the option likely meant
+        command = commands.get(getattr(args, "command", None) or "", parser)
+        (command if isinstance(command, Parser) else parser).unrecognized(extras)
     if handler is None:
         parser.print_help()
         return 0
