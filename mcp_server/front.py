@@ -5,7 +5,7 @@ side, and ``mcp_types`` builds about 500 pydantic models for two protocol eras),
 for all of it before its first ``tools/list``. The answers to ``initialize`` (``server/discover``
 in the 2026-07-28 era) and to that first listing depend only on this package, the SDK, the surface
 state, the inbox-exits mode, the bank's root and the protocol version the client asks for. So the
-SDK's own answers are kept in the user's cache directory under a key made of all of those but the
+SDK's own answers are kept in the user's cache directory (``listings``) under a key made of all of those but the
 root (which the stored text names by a placeholder, so one project's answers serve the next), and
 replayed while the SDK loads on another thread. The first start after an install or an upgrade,
 with nothing kept yet, replays the answers the package ships for its default surface
@@ -24,109 +24,21 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import importlib.util
 import json
 import os
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from memorybank.mcp_server.listings import listing_file, load, shipped_answers, store
 from memorybank.mcp_server.wire import TOO_LARGE, TooLarge, bounded_lines
 
-FORMAT = 1
 HANDSHAKE = ("initialize", "notifications/initialized", "server/discover", "tools/list")
 """The messages answered here: the 2025 era's handshake, the 2026-07-28 era's discovery, the first
 listing."""
 PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
-
-
-def _sources_stamp() -> str:
-    """Path, size and mtime of every source file of ``core`` and ``mcp_server``: an edited
-    description or schema never replays an old listing."""
-    digest = hashlib.blake2b(digest_size=12)
-    here = Path(__file__).resolve().parent
-    for package in (here, here.parent / "core"):
-        for path in sorted(package.rglob("*.py")):
-            with contextlib.suppress(OSError):
-                st = path.stat()
-                digest.update(f"{path.name}|{st.st_size}|{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
-
-
-def _libraries_stamp() -> str:
-    """Where the SDK and pydantic are installed and the size and mtime of their ``__init__`` files:
-    an upgrade rewrites them. (``importlib.metadata`` would cost more than the whole answer.)"""
-    parts = []
-    for name in ("mcp", "mcp_types", "pydantic", "pydantic_core"):
-        spec = importlib.util.find_spec(name)
-        origin = spec.origin if spec is not None else None
-        try:
-            st = os.stat(origin) if origin else None
-        except OSError:
-            st = None
-        parts.append(f"{name}={origin}|{st.st_size if st else '?'}|{st.st_mtime_ns if st else '?'}")
-    return ",".join(parts)
-
-
-ROOT = "@@memorybank-root@@"
-"""Stands for the bank's root in stored answers, so one project's answers serve every project."""
-
-
-def listing_file(state: str, inbox_exits: str, subset: str = "full") -> Path | None:
-    """Where the replayable answers for this server live, or None with the cache switched off."""
-    if os.environ.get("MEMORYBANK_CACHE", "").strip().lower() in ("0", "off", "no", "false"):
-        return None
-    key = f"{FORMAT}|{sys.version}|{_libraries_stamp()}|{_sources_stamp()}|{state}|{inbox_exits}|{subset}"
-    name = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
-    base = os.environ.get("MEMORYBANK_CACHE_DIR")
-    if base:
-        directory = Path(base)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        directory = (Path(xdg) if xdg else Path.home() / ".cache") / "memorybank"
-    return directory / "listings" / f"{name}.json"
-
-
-def _shipped(state: str, inbox_exits: str, subset: str, root: Path) -> dict[str, Any]:
-    if os.environ.get("MEMORYBANK_SHIPPED", "").strip().lower() in ("0", "off", "no", "false"):
-        return {}
-    from memorybank.mcp_server import shipped
-
-    return shipped.answers(state, inbox_exits, subset, ROOT, _root_text(root))
-
-
-def _root_text(root: Path) -> str:
-    return json.dumps(str(root), ensure_ascii=False)[1:-1]  # as it appears inside a JSON string
-
-
-def _load(path: Path | None, root: Path) -> dict[str, Any]:
-    if path is None:
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8").replace(ROOT, _root_text(root)))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _store(path: Path | None, data: dict[str, Any], root: Path) -> None:
-    if path is None:
-        return
-    text = json.dumps(data, ensure_ascii=False)
-    if ROOT in text:
-        return  # the placeholder could not be told from the text: keep nothing
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".listing.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text.replace(_root_text(root), ROOT))
-        os.replace(temporary, path)
-    except OSError:
-        pass
 
 
 class FrontDoor:
@@ -142,7 +54,7 @@ class FrontDoor:
         self.wire_out = wire_out
         self.cache_path = cache_path
         self.root = root
-        self.cached = _load(cache_path, root) or (shipped() if shipped else {})
+        self.cached = load(cache_path, root) or (shipped() if shipped else {})
         """The user's kept answers; with none yet, the package's shipped ones (``shipped.py``)."""
         self.learned: dict[str, Any] = {}
         self.write_lock = threading.Lock()
@@ -159,8 +71,30 @@ class FrontDoor:
         """Ids of the client's requests not yet answered by the SDK: at the end of input the SDK's
         stdin stays open until every one is (its transport would drop them otherwise)."""
         self.settled = threading.Condition()
+        self.broken: str | None = None
+        """Why the SDK's side stopped, once it has: every request is answered with it."""
         self.end = f"\0memorybank front door {os.getpid()} {id(self)} done\n".encode()
         """Written after the SDK's last line: its transport never closes its copy of fd 1."""
+
+    def fail(self, error: BaseException) -> None:
+        """The SDK's side stopped (its code failed to load, or it crashed): say why on stderr at
+        once, answer every request still waiting, and from now on answer each new one with the
+        same error instead of forwarding it where nothing will reply."""
+        import traceback
+
+        traceback.print_exception(error, file=sys.stderr)
+        sys.stderr.flush()
+        self.broken = (
+            f"The memorybank server stopped: {type(error).__name__}: {error}. Restart it; stderr has the traceback."
+        )
+        with self.settled:
+            waiting, self.outstanding = set(self.outstanding), set()
+            self.settled.notify_all()
+        for ident in sorted(waiting, key=str):
+            self.refuse(ident)
+
+    def refuse(self, ident: Any) -> None:
+        self.send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": self.broken}})
 
     def send(self, message: dict[str, Any]) -> None:
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -243,7 +177,7 @@ class FrontDoor:
         if self.learned:
             self.cached = {k: v for k, v in {**self.cached, **self.learned}.items() if v is not None}
             self.learned = {}
-            _store(self.cache_path, self.cached, self.root)
+            store(self.cache_path, self.cached, self.root)
 
     def _settle(self, line: bytes) -> bool:
         """Learn the SDK's answer to a handshake request; True when the client already has it."""
@@ -289,7 +223,7 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
     state = surface.decide(root, off)
     wire_in, wire_out, to_sdk, from_sdk = _swap_stdio()
     path = listing_file(state, inbox_exits, subset)
-    shipped = functools.partial(_shipped, state, inbox_exits, subset, root) if path else None
+    shipped = functools.partial(shipped_answers, state, inbox_exits, subset, root) if path else None
     door = FrontDoor(wire_out, path, root, shipped)
     failure: list[BaseException] = []
 
@@ -301,8 +235,10 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
             server = build_server(root, off_paths=off, inbox_exits=inbox_exits, state=state, subset=subset)
             door.bank = server.bank
             anyio.run(server.run_stdio_async)
-        except BaseException as error:  # reported after the pumps stop
+        except BaseException as error:  # re-raised after the pumps stop
             failure.append(error)
+            if not isinstance(error, (KeyboardInterrupt, SystemExit)):
+                door.fail(error)
 
     sdk = threading.Thread(target=run_sdk, name="mcp-sdk", daemon=True)
     sdk.start()
@@ -330,6 +266,10 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
                     {"jsonrpc": "2.0", "id": ident, "error": {"code": -32700, "message": f"Parse error: {unfit}."}}
                 )
                 continue
+            if door.broken is not None:
+                if isinstance(message, dict) and "method" in message and message.get("id") is not None:
+                    door.refuse(message["id"])
+                continue
             door.answer(message)
             door.sent(message)
             try:
@@ -345,7 +285,7 @@ def serve_stdio(root: Path, *, off_paths: Iterable[str] = (), inbox_exits: str =
         os.dup2(2, 1)
     relay.join(timeout=5)
     if failure and not isinstance(failure[0], (KeyboardInterrupt, SystemExit)):
-        raise failure[0]
+        raise SystemExit(1)  # its traceback is on stderr already
 
 
 MAX_DEPTH = 64

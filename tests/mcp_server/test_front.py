@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from memorybank.core.init import init
 from memorybank.mcp_server import shipped
-from memorybank.mcp_server.front import ROOT
+from memorybank.mcp_server.listings import ROOT
 
 from tests.mcp_server.conftest import OPENING
 
@@ -228,3 +228,32 @@ def test_a_wrong_shipped_answer_is_corrected_and_announced(seeded_root, tmp_path
     assert len(next(r for r in replies if r.get("id") == 2)["result"]["tools"]) == 1
     assert {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"} in replies
     assert len(next(r for r in replies if r.get("id") == 4)["result"]["tools"]) == 17
+
+
+def test_a_server_whose_tools_fail_to_load_answers_every_call_with_the_error_instead_of_never(seeded_root, tmp_path):
+    """The handshake is answered from the cache while the SDK loads; when building the server then
+    fails (a broken install, a half-written upgrade), a tools/call waited forever and the cause
+    reached stderr only once the client gave up. Now every request gets the error, at once."""
+    script = (
+        "import sys\n"
+        "import memorybank.mcp_server.server as server\n"
+        "def broken(*args, **kwargs):\n"
+        "    raise NameError(\"name 'field' is not defined\")\n"
+        "server.build_server = broken\n"
+        "from memorybank.tui.cli.serving import serve_main\n"
+        "sys.exit(serve_main(['--root', sys.argv[1]]))\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, str(seeded_root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "MEMORYBANK_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    out, err = process.communicate("".join(json.dumps(m) + "\n" for m in HANDSHAKE), timeout=60)
+    replies = {r["id"]: r for r in map(json.loads, out.splitlines()) if "id" in r}
+    assert set(replies) >= {3, 4}
+    for ident in (3, 4):
+        assert "NameError: name 'field' is not defined" in replies[ident]["error"]["message"], replies[ident]
+    assert "Traceback" in err and process.returncode == 1
