@@ -10,6 +10,7 @@ bank does not have to carry copies it never changes.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -194,12 +195,15 @@ def today() -> str:
     return clock.today()
 
 
-def template_fields(instance: Instance, *, placeholders: str) -> tuple[dict[str, Any], list[str]]:
+def template_fields(
+    instance: Instance, *, placeholders: str, given: Collection[str] = ()
+) -> tuple[dict[str, Any], list[str]]:
     """The template keys a new document inherits, with dates filled and placeholders handled.
 
     ``derived_from`` and ``canonical_for`` are examples in a template, never real values, so they are
     dropped. A ``date`` placeholder becomes today's UTC date. Any other placeholder is kept with a
-    warning (``placeholders="warn"``, for create) or dropped (``"drop"``, for promote).
+    warning (``placeholders="warn"``, for create) or dropped (``"drop"``, for promote); no warning for
+    a key the new document sets itself (``given``: its title replaces ``UC-XXX: Use Case Name``).
     """
     fields: dict[str, Any] = {}
     warnings: list[str] = []
@@ -211,7 +215,8 @@ def template_fields(instance: Instance, *, placeholders: str) -> tuple[dict[str,
         elif is_placeholder(value):
             if placeholders == "warn":
                 fields[key] = value
-                warnings.append(f'Template left a placeholder in "{key}": {value}. Fill it before activating.')
+                if key not in given:
+                    warnings.append(f'Template left a placeholder in "{key}": {value}. Fill it before activating.')
         else:
             fields[key] = value
     return fields, warnings

@@ -8,6 +8,7 @@ entry. Only what comes before differs (a caller's body, or a quarantined note's)
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,13 +42,14 @@ class Inherited:
         return [str(k) for k in value] if isinstance(value, list) else []
 
 
-def inherit(bank: Bank, doc_kind: str, target: str, *, placeholders: str) -> Inherited:
-    """The template for ``doc_kind`` at ``target`` and what a new document takes from it."""
+def inherit(bank: Bank, doc_kind: str, target: str, *, placeholders: str, given: Collection[str] = ()) -> Inherited:
+    """The template for ``doc_kind`` at ``target`` and what a new document takes from it (``given``:
+    the keys the document sets itself, whose placeholders in the template need no warning)."""
     template = find_template(bank, doc_kind, target)
     if template is None:
         return Inherited(None)
     instance = unwrap(template.text)
-    fields, placeholder_warnings = template_fields(instance, placeholders=placeholders)
+    fields, placeholder_warnings = template_fields(instance, placeholders=placeholders, given=given)
     body = instance.body if instance.body.strip() else None
     return Inherited(template, fields, body, list(instance.warnings), placeholder_warnings)
 

@@ -120,6 +120,31 @@ def _body(title: str, supplied: str | None, inherited: Inherited, warnings: list
     return f"# {title}\n"
 
 
+OWN_KEYS = ("title", "purpose", "doc_kind", "status", "derived_from", "canonical_for", "must_not_define")
+"""Keys every new document sets from the call, whatever its template says."""
+_LEFT_IN_BODY = re.compile(r"\b[A-Z]{2,8}-(?:XXX|YYY|ID)\b")
+"""A template's stand-in for an identifier (``PRD-XXX``, ``FT-YYY``, ``ADR-ID``)."""
+
+
+def left_in_body(body: str) -> list[str]:
+    """A warning naming the template's stand-in identifiers the new body still holds, and where."""
+    found: dict[str, list[str]] = {}
+    section = ""
+    for line in body.split("\n"):
+        if line.startswith("## "):
+            section = line[3:].strip()
+        for match in _LEFT_IN_BODY.finditer(line):
+            names = found.setdefault(section, [])
+            if match.group(0) not in names:
+                names.append(match.group(0))
+    if not found:
+        return []
+    where = "; ".join(
+        f"{', '.join(names)} in {f'## {name}' if name else 'the opening'}" for name, names in found.items()
+    )
+    return [f"The template's body still holds placeholders: {where}. Fill them before activating."]
+
+
 NOTE_NAME_CHARS = 60
 
 
@@ -188,7 +213,8 @@ def plan_create(
     if not inbox and not doc_kind:
         raise Refusal("`docKind` is required: it chooses the template and the section.", reason="required")
     supplied = content_from(bank, body, body_file, "body", cwd=cwd)
-    inherited = Inherited(None) if inbox else inherit(bank, doc_kind, target, placeholders="warn")
+    given = {*OWN_KEYS, *extras, *(["doc_function"] if function else [])}
+    inherited = Inherited(None) if inbox else inherit(bank, doc_kind, target, placeholders="warn", given=given)
     warnings = inherited.warnings + inherited.placeholder_warnings
     if inbox and (path or "").strip() and not bank.resolve(path or "").startswith(INBOX):
         warnings.append(f"A note is captured into {INBOX}: {path} became {target}.")
@@ -196,6 +222,8 @@ def plan_create(
         warnings.append(f'No template matched doc_kind "{doc_kind}"; wrote a minimal document instead.')
     forbidden = _clean(must_not_define) or inherited.must_not_define()
     text_body = _body(title, supplied, inherited, warnings)
+    if supplied is None and inherited.body is not None:
+        warnings.extend(left_in_body(text_body))
     if supplied is not None:
         refuse_open_fence(supplied, None, target)
     if inbox:

@@ -441,6 +441,29 @@ def test_a_bank_whose_folders_are_indexed_by_index_md_registers_there_and_makes_
     assert sum(1 for f in validate(bank).findings if f.rule == "unregistered-doc") == unregistered
 
 
+@pytest.mark.skipif(not REAL_BANKS, reason="the real banks are not beside the project")
+def test_a_create_warns_of_the_placeholders_it_leaves_not_of_those_its_own_values_replace(tmp_path):
+    """zelma's use-case template titles its contract ``UC-XXX: Use Case Name``: every create warned
+    of it though the title given replaced it, and said nothing of PRD-XXX and FT-XXX left in the
+    body's Traceability table."""
+    root = tmp_path / "memory_bank"
+    checkout(next(p for p in REAL_BANKS if p.parent.name == "dapi__zelma"), root)
+    result = create(
+        Bank.open(root),
+        doc_kind="use_case",
+        path="use-cases/UC-099-test.md",
+        title="UC-099: Test",
+        purpose="A test.",
+        derived_from=["../product/context.md"],
+        dry_run=True,
+    )
+    assert not [w for w in result.warnings if '"title"' in w], result.warnings
+    assert (
+        "The template's body still holds placeholders: PRD-XXX, FT-XXX, FT-YYY, ADR-XXX in ## Traceability. "
+        "Fill them before activating." in result.warnings
+    )
+
+
 def test_a_document_may_take_a_function_the_bank_declares_through_extra(seeded):
     """An agent writing a decision log where the bank declares one: extra's doc_function, checked
     against dna/; never a template or an index, never a value dna/ does not list."""
