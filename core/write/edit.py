@@ -41,7 +41,8 @@ class EditResult:
     context: str
     section: str | None = None
     version: str = ""
-    """The document's version after the edit (its ``ifVersion`` for the next write)."""
+    """The document's version after the edit (its ``ifVersion`` for the next write); after a dry run,
+    its version now, which the write previewed takes as its ``ifVersion``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,8 @@ class SectionUpdateResult:
     bytes_after: int
     preview: str
     version: str = ""
-    """The document's version after the update (its ``ifVersion`` for the next write)."""
+    """The document's version after the update (its ``ifVersion`` for the next write); after a dry
+    run, its version now, which the write previewed takes as its ``ifVersion``."""
 
 
 def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
@@ -234,7 +236,7 @@ def plan_edit(
             bytes_after=len(after),
             context=context,
             section=chosen.title if chosen else None,
-            version=version_of(after),
+            version=version_of(raw.original if dry_run else after),
         ),
         tx,
     )
@@ -326,7 +328,7 @@ def plan_update_section(
             bytes_before=len(raw.original),
             bytes_after=len(after),
             preview=values.clip("\n".join(block[:PREVIEW_LINES])),
-            version=version_of(after),
+            version=version_of(raw.original if dry_run else after),
         ),
         tx,
     )

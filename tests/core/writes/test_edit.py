@@ -385,7 +385,10 @@ def test_a_write_answers_the_new_version_so_the_next_one_can_chain_on_it(seeded)
     updated = update_section(seeded, path=CONTEXT, section="Problem", content="Shorter.", if_version=done.version)
     assert updated.version == read_document(seeded, CONTEXT).version
     dry = edit(seeded, path=CONTEXT, find="Shorter.", replace="Short.", if_version=updated.version, dry_run=True)
-    assert dry.version != updated.version == read_document(seeded, CONTEXT).version  # what it would be
+    assert dry.version == updated.version == read_document(seeded, CONTEXT).version  # nothing was written
+    edit(seeded, path=CONTEXT, find="Shorter.", replace="Short.", if_version=dry.version)  # the write previewed
+    dry = update_section(seeded, path=CONTEXT, section="Problem", content="x", dry_run=True)
+    assert dry.version == read_document(seeded, CONTEXT).version
 
 
 def test_rows_appended_to_a_section_ending_in_a_table_join_the_table(seeded):
