@@ -128,7 +128,8 @@ def test_github_annotations_are_chosen_under_actions(capsys, monkeypatch, tmp_pa
     assert lines[0] == (
         "::error file=tests/fixtures/banks/reference/broken/bad-yaml.md,line=5,title=memorybank invalid-frontmatter::"
         "YAML frontmatter does not parse (mapping values are not allowed in this context). Values were "
-        'recovered leniently; quote any value containing ": ".'
+        'recovered leniently; quote any value containing ": " (memorybank set-field with the value it has quotes '
+        "it)."
     )
     assert any(line.startswith("::warning file=tests/fixtures/banks/reference/orphan.md,title=") for line in lines)
     main(["validate", "--root", REFERENCE, "--format", "text"])

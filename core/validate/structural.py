@@ -73,7 +73,10 @@ def invalid_frontmatter(ctx: Context) -> Iterator[Finding]:
 
 
 _FIXES = (
-    ("mapping values are not allowed", 'quote any value containing ": "'),
+    (
+        "mapping values are not allowed",
+        'quote any value containing ": " (bank_set_field with the value it has quotes it)',
+    ),
     ("duplicated mapping key", "give each key once"),
     ("tab character", "indent with spaces, not tabs"),
     ("flow sequence", "close the [ list, or quote a value that starts with ["),

@@ -202,6 +202,12 @@ def plan_edit(
         where = f' under "{chosen.title}"'
     scope = body[start:end]
     count = scope.count(find)
+    if count == 0 and head and find.strip() and find.strip() in head:
+        raise Refusal(
+            f"{json.dumps(find[:80], ensure_ascii=False)} is in the frontmatter of {doc.path}, and bank_edit changes "
+            "the body. Set a frontmatter value with bank_set_field (bank_set_status for status).",
+            reason="in-frontmatter",
+        )
     if count == 0:
         near = closest_passage(raw.text, find, first_line=raw.text[: len(head)].count("\n") + 1 if head else 1)
         hint = f" The closest passage is at line {near[0]}: {json.dumps(near[1], ensure_ascii=False)}." if near else ""

@@ -193,6 +193,13 @@ def _candidates(style: str, value: str) -> list[str]:
     return [value, double]
 
 
+def _line_reads_back(line: str, value: str, previous: Any) -> bool:
+    """Whether a one-line ``key: value`` parses on its own as ``value``: a line that does not (an
+    unquoted ``: ``, which the bank's reader recovered leniently) is rewritten even though the
+    value is the same, so setting a field to its own value is how it gets quoted."""
+    return _reads_back(line.split(":", 1)[1].strip(), value, previous)
+
+
 def _reads_back(candidate: str, value: str, previous: Any) -> bool:
     try:
         parsed = yamlio.load(f"k: {candidate}\n")
@@ -297,10 +304,11 @@ def plan_set_field(
     previous_text = _as_text(previous)
     span = _key_span(lines, closing, key)
     tx = Transaction(bank.root)
-    if span and previous_text == value:
+    current = lines[span[0]] if span else None
+    if span and previous_text == value and (span[1] - span[0] > 1 or _line_reads_back(lines[span[0]], value, previous)):
         return Planned(FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False), tx)
     firewall.check(value, doc.path)
-    new_line = _scalar_line(key, value, previous, lines[span[0]] if span else None)
+    new_line = _scalar_line(key, value, previous, current)
     firewall.refuse_credentials(new_line, doc.path)  # the key names it: yookassa_secret_key: live_9f8e...
     if span:
         lines[span[0] : span[1]] = [new_line]

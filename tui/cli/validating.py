@@ -19,7 +19,7 @@ from memorybank.core.validate.formats import FORMATS, format_github, format_json
 from memorybank.core.write.state import work_tree
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import Once, examples
-from memorybank.tui.cli.output import visible
+from memorybank.tui.cli.output import in_cli_words, visible
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -122,6 +122,7 @@ def run_validate(args: argparse.Namespace) -> int:
             names = ", ".join(outside[:3]) + (f" and {len(outside) - 3} more" if len(outside) > 3 else "")
             print(f"not in the bank at {bank.root}, not checked: {visible(names)}", file=sys.stderr)
     report = validate(bank, scope=args.scope, severity=args.severity, rule=args.rule, files=files)
+    report = replace(report, findings=[replace(f, message=in_cli_words(f.message)) for f in report.findings])
     chosen = "json" if args.json else args.format
     if chosen is None:  # in GitHub Actions, annotations; unless a summary alone was asked for
         chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not args.summary else "text"

@@ -110,7 +110,7 @@ def test_edit_replaces_one_exact_fragment(seeded):
         edit(seeded, path=POLICY, find="| pending |", replace="| done |")
     with pytest.raises(Refusal, match=r"Not found(.|\n)*match exactly"):
         edit(seeded, path=POLICY, find="no such text", replace="x")
-    with pytest.raises(Refusal, match="Not found"):
+    with pytest.raises(Refusal, match="is in the frontmatter"):
         edit(seeded, path=POLICY, find="doc_kind:", replace="x")  # the frontmatter is out of reach
     with pytest.raises(Refusal, match="identical"):
         edit(seeded, path=POLICY, find="a", replace="a")
@@ -186,6 +186,28 @@ def test_a_fragment_not_found_names_the_closest_passage_and_its_line(seeded):
     with pytest.raises(Refusal) as unlike:
         edit(seeded, path=CONTEXT, find="zzzz qqqq wwww", replace="x")
     assert "closest passage" not in unlike.value.message
+
+
+def test_a_value_written_unquoted_is_fixed_by_setting_it_to_itself_and_edit_says_so(tmp_path, write_file):
+    """validate's invalid-frontmatter says to quote a value holding ": "; bank_edit cannot reach the
+    frontmatter and said only "not found", and setting the value it has was a no-op."""
+    from memorybank.core.validate import validate
+    from memorybank.core.write.fields import set_field
+
+    write_file(tmp_path, "README.md", "---\ntitle: Bank\n---\n# Bank\n\n- [Run](run.md)\n")
+    write_file(tmp_path, "run.md", "---\ntitle: Run\npurpose: Local: how to run it\n---\n# Run\n\nx\n")
+    bank = Bank.open(tmp_path)
+    found = [f for f in validate(bank).findings if f.rule != "no-contract"]
+    assert [f.rule for f in found] == ["invalid-frontmatter"]
+    assert "bank_set_field with the value it has quotes it" in found[0].message
+    with pytest.raises(Refusal, match="is in the frontmatter of run.md.*bank_set_field") as refused:
+        edit(bank, path="run.md", find="purpose: Local: how", replace='purpose: "Local: how')
+    assert refused.value.reason == "in-frontmatter"
+    done = set_field(bank, path="run.md", field="purpose", value="Local: how to run it")
+    assert done.changed and done.line == 'purpose: "Local: how to run it"'
+    assert [f.rule for f in validate(Bank.open(tmp_path)).findings] == ["no-contract"]
+    again = set_field(Bank.open(tmp_path), path="run.md", field="purpose", value="Local: how to run it")
+    assert not again.changed
 
 
 def test_a_body_edit_can_neither_write_nor_close_a_frontmatter_block(tmp_path, write_file):
