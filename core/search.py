@@ -137,7 +137,7 @@ def search(
         verbatim = _verbatim(index, literal, written, tokens if said else [], allowed)
         pool |= verbatim
         if not pool:
-            return SearchResult(query, hint=EMPTY_HINT)
+            return SearchResult(query, hint=_left_out(index, literal, written) or EMPTY_HINT)
         weighted = _weighted_counts(index, concepts, pool)
         if not said:  # what the words missed (a version, a dotted name, a symbol) counts as found
             for path in verbatim:
@@ -197,6 +197,22 @@ def _verbatim(
     else:
         holding = allowed
     return {p for p in holding if literal in bodies.get(p, "") and written.search(bodies[p])}
+
+
+def _left_out(index: BodyIndex, literal: str, written: re.Pattern[str] | None) -> str | None:
+    """When only templates or inbox notes hold the query as written, a hint naming them: search
+    leaves them out, and "no document holds it" would send the reader looking elsewhere."""
+    if written is None or not literal:
+        return None
+    bodies = index.bodies
+    holding = sorted(p for p in index.excluded if literal in bodies.get(p, "") and written.search(bodies[p]))
+    if not holding:
+        return None
+    named = ", ".join(holding[:3]) + (f" and {len(holding) - 3} more" if len(holding) > 3 else "")
+    return (
+        "No document body contains these terms outside templates and inbox notes, which search leaves "
+        f"out; these hold them: {named} (bank_read reads them)."
+    )
 
 
 def _as_written(literal: str) -> re.Pattern[str]:

@@ -47,7 +47,12 @@ def test_when_no_document_holds_every_word_the_broader_pass_says_so(bank):
 
 
 def test_templates_and_frontmatter_are_never_searched(bank):
-    assert search(bank, "placeholder").hits == ()
+    left_out = search(bank, "placeholder")
+    assert left_out.hits == ()  # only a template holds it, and the answer says which instead of "nowhere"
+    assert left_out.hint == (
+        "No document body contains these terms outside templates and inbox notes, which search leaves out; "
+        "these hold them: flows/templates/feature/brief.md (bank_read reads them)."
+    )
     result = search(bank, "deployment_procedure")  # only in rules.md's frontmatter
     assert result.hits == () and result.hint == EMPTY_HINT
     assert search(bank, "kubernetes").hits == ()

@@ -29,7 +29,7 @@ from memorybank.core.search import EMPTY_HINT as NO_BODY
 from memorybank.core.search import SearchResult, search
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
-from memorybank.tui.cli.output import emit_json, visible
+from memorybank.tui.cli.output import emit_json, in_cli_words, visible
 
 _LAYERS = [layer for layer in LAYERS if layer != "inbox"]
 
@@ -141,7 +141,7 @@ CLI_HINTS = {
 
 def format_route(result: RouteResult, *, explain: bool = False) -> str:
     if not result.hits:
-        return CLI_HINTS.get(result.hint or "", result.hint) or "No match."
+        return CLI_HINTS.get(result.hint or "", in_cli_words(result.hint or "")) or "No match."
     lines = []
     if result.why_intent:
         lines.append("(a why-question: decision records are favoured)")
@@ -188,7 +188,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 def format_search(result: SearchResult) -> str:
     if not result.hits:
-        return CLI_HINTS.get(result.hint or "", result.hint) or "No match."
+        return CLI_HINTS.get(result.hint or "", in_cli_words(result.hint or "")) or "No match."
     lines = []
     if result.broadened:
         lines.append("(no document holds the query as written; showing documents that hold some of its words)")
