@@ -59,7 +59,8 @@ def register(server: BankServer) -> None:
         return (
             f"Record this decision as an ADR: {decision}\n\nFirst read memorybank://schema/frontmatter and bank_route "
             "the topic, to find what it derives from and whether a document already owns it. Then call bank_create "
-            "with docKind adr, path adr/ADR-<UTC YYYYMMDDTHHMMSSZ>-<short-name>.md, status draft and extra "
+            "with docKind adr, a path in adr/ named as adr/'s index and the ADRs there are (numbered, say, where "
+            "they are; adr/ADR-<UTC YYYYMMDDTHHMMSSZ>-<short-name>.md where the bank sets no rule), status draft and extra "
             "{decision_status: proposed} (a person accepts it), derivedFrom the documents it rests on, and a body "
             "with: context, decision drivers, the options considered (a table with real alternatives and why each "
             "lost), the decision, consequences. Run it with dryRun first and show me the result."

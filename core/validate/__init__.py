@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import UsageError
-from memorybank.core.validate import contract_rules, references, route_checks, structural  # noqa: F401 - registers the rules
+from memorybank.core.validate import anchors, contract_rules, references, route_checks, structural  # noqa: F401 - registers the rules
 from memorybank.core.validate.registry import RULE_ORDER, RULES, SEVERITIES, Context, Finding, Rule, ordered_rules
 
 __all__ = [

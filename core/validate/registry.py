@@ -92,6 +92,7 @@ RULE_ORDER: tuple[str, ...] = (
     "unreachable-doc",
     "unresolved-rule-reference",
     "broken-link",
+    "broken-anchor",
     "unknown-enum-value",
     "ssot-conflict",
     "must-not-define-violated",

@@ -29,9 +29,8 @@ def register(server: BankServer) -> None:
         limit: Annotated[int, Field(ge=1, le=MAX_PAGE)] = DEFAULT_PAGE,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> ValidationPage:
-        """Check the bank against the rules its dna/ declares (broken derived_from, canonical_for owned twice,
-        unregistered docs, ...): counts by rule, then findings (path, line, message) a page at a time
-        (next_offset). Run before committing."""
+        """Check the bank against the rules its dna/ declares: counts by rule, then findings (path, line,
+        message) a page at a time (next_offset). Run before committing."""
         report = validate(bank, scope=scope, severity=severity, rule=rule)
         return page_of(report, limit=limit, offset=offset)
 

@@ -37,7 +37,7 @@ def register(server: BankServer) -> None:
         ctx: Context,
         docKind: Annotated[str, Field(description="Picks template and section (not for inbox)")] = "",
         path: Annotated[
-            str | None, Field(description="Bank path, e.g. adr/ADR-20260101T120000Z-name.md (inbox: from title)")
+            str | None, Field(description="Bank path, named as its folder's index names its kin (inbox: from title)")
         ] = None,
         derivedFrom: Annotated[StrList | None, Field(description="Upstream paths, relative to the new file")] = None,
         canonicalFor: Annotated[StrList | None, Field(description="Fact keys it owns (one owner each)")] = None,
