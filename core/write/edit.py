@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,37 @@ def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
     return tx
 
 
+_LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S")
+
+
+def _list_kind(line: str) -> str | None:
+    """A list item's kind (its bullet, or an ordered list's delimiter), or None for another line."""
+    found = _LIST_ITEM.match(line)
+    if found is None:
+        return None
+    marker = found.group(1)
+    return "1" + marker[-1] if marker[0].isdigit() else marker
+
+
+def _item_of(lines: list[str]) -> str:
+    """The list item the last of ``lines`` belongs to (an indented line continues the one above)."""
+    for line in reversed(lines):
+        if not line.strip():
+            return ""
+        if not line[:1].isspace():
+            return line
+    return ""
+
+
+def _lines_of(text: str, find: str, start: int, count: int) -> str:
+    """The file lines where ``find`` starts, from ``start`` on (the first six)."""
+    lines, at = [], text.find(find, start)
+    while at >= 0 and len(lines) < min(count, 6):
+        lines.append(str(text.count("\n", 0, at) + 1))
+        at = text.find(find, at + len(find))
+    return ", ".join(lines) + (" and more" if count > 6 else "")
+
+
 def plan_edit(
     bank: Bank,
     *,
@@ -218,7 +250,8 @@ def plan_edit(
         )
     if count > 1:
         raise Refusal(
-            f"Found {count} times in {doc.path}{where}. Give more surrounding text, or pass section to narrow it: "
+            f"Found {count} times in {doc.path}{where}, at lines {_lines_of(raw.text, find, len(head) + start, count)}. "
+            f"Give more surrounding text{'' if where else ', or pass section to narrow it'}: "
             "replacing the first of several is a guess, and this tool does not guess.",
             reason="ambiguous",
         )
@@ -311,7 +344,10 @@ def plan_update_section(
         if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
             closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
         rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|")
-        block += kept_lines if rows else [*kept_lines, ""]  # rows appended to a table stay in it
+        items = _list_kind(_item_of(kept_lines)) is not None and _list_kind(_item_of(kept_lines)) == _list_kind(
+            incoming
+        )
+        block += kept_lines if rows or items else [*kept_lines, ""]  # rows join their table, items their list
     block += incoming.split("\n") + closing
     is_last = chosen.end_line >= len(lines)
     if not is_last:

@@ -47,8 +47,9 @@ def refuse_new_sections(content: str, path: str, section: str) -> None:
             raise Refusal(
                 f'Line {number - (1 if underlined else 0)} of the content is a heading ("{shown}") at the level '
                 f'of "{section}" or above, so it would add a section to {path} unseen. Use ### for a heading '
-                "inside the section (and a blank line before a --- rule); add a new section by editing the "
-                "document, or write a new document with bank_create.",
+                "inside the section (and a blank line before a --- rule); add a new section with bank_edit (find the "
+                "last lines of the section before it, replace them with those lines and the new heading and text), "
+                "or write a new document with bank_create.",
                 reason="heading-in-content",
             )
         previous = line

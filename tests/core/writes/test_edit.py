@@ -106,8 +106,11 @@ def test_edit_replaces_one_exact_fragment(seeded):
     update_section(seeded, path=POLICY, section="Current Coverage", content=table)
     edit(seeded, path=POLICY, find="| parser | pending |", replace="| parser | covered |")
     assert "| parser | covered |" in (seeded.root / POLICY).read_text()
-    with pytest.raises(Refusal, match="Found 2 times"):
+    with pytest.raises(Refusal, match="Found 2 times") as twice:
         edit(seeded, path=POLICY, find="| pending |", replace="| done |")
+    lines = (seeded.root / POLICY).read_text().split("\n")
+    at = [str(n) for n, line in enumerate(lines, 1) if "| pending |" in line]
+    assert f"at lines {', '.join(at)}. Give more surrounding text, or pass section" in twice.value.message
     with pytest.raises(Refusal, match=r"Not found(.|\n)*match exactly"):
         edit(seeded, path=POLICY, find="no such text", replace="x")
     with pytest.raises(Refusal, match="is in the frontmatter"):
@@ -124,8 +127,9 @@ def test_edit_narrowed_to_a_section_and_heading_renames(seeded):
     update_section(
         seeded, path=POLICY, section="Simplification Review", content="Look for dead code.\nLook for copies."
     )
-    with pytest.raises(Refusal, match='Found 2 times in .* under "Simplification Review"'):
+    with pytest.raises(Refusal, match='Found 2 times in .* under "Simplification Review", at lines') as narrowed:
         edit(seeded, path=POLICY, find="Look for", replace="Hunt for", section="Simplification Review")
+    assert "pass section" not in narrowed.value.message  # it was passed
     narrowed = edit(seeded, path=POLICY, find="Look for dead", replace="Hunt for dead", section="simplification review")
     assert narrowed.section == "Simplification Review"
 
@@ -396,6 +400,20 @@ def test_appending_to_a_section_closed_by_a_rule_keeps_the_rule_last(tmp_path, w
     bank = Bank.open(tmp_path)
     update_section(bank, path="s.md", section="One", content="appended", mode="append")
     assert (tmp_path / "s.md").read_text().endswith("A heading, not a rule\n---\n\nappended\n")
+
+
+def test_items_appended_to_a_section_ending_in_a_list_of_their_kind_join_the_list(seeded):
+    """A blank line before an appended "- BR-06" split the rules' list in two."""
+    update_section(seeded, path=CONTEXT, section="Problem", content="Rules:\n\n- BR-01 one\n  continued\n- BR-02 two")
+    update_section(seeded, path=CONTEXT, section="Problem", content="- BR-03 three", mode="append")
+    text = (seeded.root / CONTEXT).read_text(encoding="utf-8")
+    assert "- BR-02 two\n- BR-03 three\n" in text
+    update_section(seeded, path=CONTEXT, section="Problem", content="1. first step", mode="append")
+    assert "- BR-03 three\n\n1. first step\n" in (seeded.root / CONTEXT).read_text(encoding="utf-8")
+    update_section(seeded, path=CONTEXT, section="Problem", content="2. second step", mode="append")
+    assert "1. first step\n2. second step\n" in (seeded.root / CONTEXT).read_text(encoding="utf-8")
+    update_section(seeded, path=CONTEXT, section="Problem", content="A paragraph.", mode="append")
+    assert "2. second step\n\nA paragraph.\n" in (seeded.root / CONTEXT).read_text(encoding="utf-8")
 
 
 def test_a_write_answers_the_new_version_so_the_next_one_can_chain_on_it(seeded):
