@@ -148,10 +148,12 @@ def left_in_body(body: str) -> list[str]:
 NOTE_NAME_CHARS = 60
 
 
-def _note_name(bank: Bank, title: str) -> str:
+def _note_name(bank: Bank, title: str, *, first_only: bool = False) -> str:
     """An ``_inbox/`` path for a note captured without one: its title's words, a number added when
-    the name is taken."""
+    the name is taken (``first_only``: the name without a number, taken or not)."""
     slug = re.sub(r"[\W_]+", "-", title.lower()).strip("-")[:NOTE_NAME_CHARS].strip("-") or "note"
+    if first_only:
+        return f"{INBOX}{slug}.md"
     for number in range(1, 1000):
         candidate = f"{INBOX}{slug}{'' if number == 1 else f'-{number}'}.md"
         if candidate not in bank.documents and not (bank.root / candidate).exists():
@@ -218,6 +220,12 @@ def plan_create(
     warnings = inherited.warnings + inherited.placeholder_warnings
     if inbox and (path or "").strip() and not bank.resolve(path or "").startswith(INBOX):
         warnings.append(f"A note is captured into {INBOX}: {path} became {target}.")
+    first = _note_name(bank, title, first_only=True) if inbox and not (path or "").strip() else target
+    if first != target:
+        warnings.append(
+            f"A note of this title is already captured ({first}); this one is {target}. If it says the same, "
+            "there is no need for both."
+        )
     if inherited.template is None and not inbox:
         warnings.append(f'No template matched doc_kind "{doc_kind}"; wrote a minimal document instead.')
     forbidden = _clean(must_not_define) or inherited.must_not_define()

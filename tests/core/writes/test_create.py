@@ -421,6 +421,11 @@ def test_a_note_needs_no_kind_and_no_path_and_a_place_outside_the_inbox_is_said_
     first = create(seeded, title="Cache TTL: 5 min?", purpose="What we saw.", inbox=True, body="Seen in prod.")
     again = create(seeded, title="Cache TTL: 5 min?", purpose="Seen again.", inbox=True, body="Twice.")
     assert (first.path, again.path) == ("_inbox/cache-ttl-5-min.md", "_inbox/cache-ttl-5-min-2.md")
+    assert not [w for w in first.warnings if "already captured" in w]
+    assert (
+        "A note of this title is already captured (_inbox/cache-ttl-5-min.md); this one is "
+        "_inbox/cache-ttl-5-min-2.md. If it says the same, there is no need for both." in again.warnings
+    )
     moved = create(seeded, path="ops/x.md", title="X", purpose="X.", inbox=True, body="x")
     assert moved.path == "_inbox/x.md" and "A note is captured into _inbox/: ops/x.md became _inbox/x.md." in (
         moved.warnings
