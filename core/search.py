@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -40,6 +39,7 @@ from memorybank.core.lang import (
     search_tokens,
 )
 from memorybank.core.lexicon import vocabulary_for
+from memorybank.core.search_literal import as_written, holding_as_written, left_out
 
 PHRASE_IN_BODY = 25.0
 PHRASE_IN_TITLE = 15.0
@@ -133,11 +133,11 @@ def search(
         complete = strict & set.intersection(*whole) if whole else set()  # no concept met only in pieces
         pool = strict or set().union(*per_concept)
         said = " ".join(tokens) == literal  # the words are all the query says: a literal holds them all
-        written = _as_written(literal) if literal else None
-        verbatim = _verbatim(index, literal, written, tokens if said else [], allowed)
+        written = as_written(literal) if literal else None
+        verbatim = holding_as_written(index, literal, written, tokens if said else [], allowed)
         pool |= verbatim
         if not pool:
-            return SearchResult(query, hint=_left_out(index, literal, written) or EMPTY_HINT)
+            return SearchResult(query, hint=left_out(index, literal, written) or EMPTY_HINT)
         weighted = _weighted_counts(index, concepts, pool)
         if not said:  # what the words missed (a version, a dotted name, a symbol) counts as found
             for path in verbatim:
@@ -178,53 +178,6 @@ def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) 
                 if current is not None:
                     weighted[path] = current + count * weight
     return weighted
-
-
-def _verbatim(
-    index: BodyIndex, literal: str, written: re.Pattern[str] | None, words: list[str], allowed: set[str]
-) -> set[str]:
-    """The documents whose body holds the query as written (case and ``ё`` folded), not inside a
-    longer word. When the query is nothing but ``words``, only documents indexed under every one
-    of them are read (one word needs no reading at all); otherwise every allowed body is."""
-    if written is None or (len(literal) < 2 and literal.isalnum()):  # one letter is no query; one symbol is
-        return set()
-    bodies = index.bodies
-    if words:
-        buckets = sorted((index.postings.get(w, {}) for w in set(words)), key=len)
-        holding = {p for p in buckets[0] if p in allowed and all(p in b for b in buckets[1:])}
-        if len(words) == 1:
-            return holding
-    else:
-        holding = allowed
-    return {p for p in holding if literal in bodies.get(p, "") and written.search(bodies[p])}
-
-
-def _left_out(index: BodyIndex, literal: str, written: re.Pattern[str] | None) -> str | None:
-    """When only templates or inbox notes hold the query as written, a hint naming them: search
-    leaves them out, and "no document holds it" would send the reader looking elsewhere."""
-    if written is None or not literal:
-        return None
-    bodies = index.bodies
-    holding = sorted(p for p in index.excluded if literal in bodies.get(p, "") and written.search(bodies[p]))
-    if not holding:
-        return None
-    named = ", ".join(holding[:3]) + (f" and {len(holding) - 3} more" if len(holding) > 3 else "")
-    return (
-        "No document body contains these terms outside templates and inbox notes, which search leaves "
-        f"out; these hold them: {named} (bank_read reads them)."
-    )
-
-
-def _as_written(literal: str) -> re.Pattern[str]:
-    """The query as written: its words with any run of spaces or a line break between them, not
-    inside a longer word or number (``a b`` is not in ``metadata before``, ``0.1.0`` not in
-    ``10.1.0``, though it is in ``v0.1.0``)."""
-
-    first, last = literal[:1], literal[-1:]
-    lead = re.escape(first)  # the edge is checked behind the first character, so the scan can seek it
-    before = rf"(?<![0-9]{lead})(?<![0-9]\.{lead})" if first.isdigit() else rf"(?<![^\W\d_]{lead})" * first.isalpha()
-    after = r"(?![0-9]|\.[0-9])" if last.isdigit() else r"(?![^\W\d_])" if last.isalpha() else ""
-    return re.compile(lead + before + r"\s+".join(map(re.escape, literal.split()))[len(lead) :] + after)
 
 
 def _rank(
