@@ -199,7 +199,7 @@ def init(root: str | os.PathLike[str], *, name: str, dry_run: bool = False, forc
         existing = len(walk(path)) if path.is_dir() else 0
         if existing and not force:
             raise Refusal(
-                f"This bank already holds {existing} documents. Refusing to seed over them; pass force: true to override.",
+                f"This bank already holds {existing} document{'' if existing == 1 else 's'}. Refusing to seed over them; pass force: true to override.",
                 reason="bank-exists",
             )
         files = seed_files(name)
@@ -248,7 +248,7 @@ def materialize_flows(bank: Bank, *, force: bool = False, keep_edits: bool = Fal
         own = [p for p in bank.documents if p.startswith("flows/templates/") and p != "flows/templates/README.md"]
         if own and not force:
             raise Refusal(
-                f"flows/templates/ already holds {len(own)} documents of its own. Refusing to overwrite them; pass force: true to override.",
+                f"flows/templates/ already holds {len(own)} document{'' if len(own) == 1 else 's'} of its own. Refusing to overwrite them; pass force: true to override.",
                 reason="templates-exist",
             )
         warnings = [f"Overwrote {len(own)} documents that flows/templates/ already held."] if own else []

@@ -38,7 +38,7 @@ def test_graph_text_is_a_tree_with_markers_layers_and_loose_edges(capsys):
         "    v adr/ADR-001-queue-choice.md  ADR-001: One Shared Queue  [adr / decision]",
         "  v features/FT-001/brief.md  FT-001: Raise Throughput  [feature / delivery]",
     ]
-    assert "4 documents, walking down 2 hops (decision 1, delivery 1, knowledge 1)" in out
+    assert "4 documents, walking down 2 hops (reached from it: decision 1, delivery 1, knowledge 1)" in out
     assert (
         "external (derived from outside the bank; validate does not check them):\n  features/FT-001/brief.md -> ../../../outside-bank/upstream.md"
         in out

@@ -36,7 +36,7 @@ def register(server: BankServer) -> None:
         if existing:
             # Re-seeding a live bank rewrites its indexes and dna/: the owner's call, never an agent's.
             raise Refusal(
-                f"This bank already holds {existing} documents. Seeding it again is the owner's decision, not an "
+                f"This bank already holds {existing} document{'' if existing == 1 else 's'}. Seeding it again is the owner's decision, not an "
                 "agent's: they can run `memorybank init NAME --force` themselves.",
                 reason="bank-exists",
             )

@@ -83,7 +83,7 @@ def test_the_command_plans_removes_and_says_when_nothing_is_there(project, tmp_p
     assert plan.returncode == 0 and tree_snapshot(project) == wired
     assert ".mcp.json (delete)" in plan.stdout and "-<!-- memorybank:start -->" in plan.stdout
     done = setup(project, env, "claude-code", "--remove")
-    assert done.returncode == 0 and "changed 3 file(s)" in done.stdout
+    assert done.returncode == 0 and "changed 3 files" in done.stdout
     assert not (project / ".mcp.json").exists() and not (project / ".claude").exists()
     again = setup(project, env, "claude-code", "--remove")
     assert again.returncode == 0 and "nothing of memorybank's here" in again.stdout

@@ -12,6 +12,7 @@ from memorybank.core.roots import refuse_a_project
 from memorybank.core.setup import CLIENTS, SURFACES, apply_setup, plan_removal, plan_setup
 from memorybank.tui.cli.context import require_root
 from memorybank.tui.cli.helptext import examples
+from memorybank.tui.cli.output import counted
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -153,9 +154,13 @@ def run_setup(args: argparse.Namespace) -> int:
         return 0
     written = apply_setup(plan)
     if args.remove:
-        print(f"\nchanged {len(written)} file(s)" if written else "\nnothing of memorybank's here: nothing to change")
+        print(
+            f"\nchanged {counted(len(written), 'file')}"
+            if written
+            else "\nnothing of memorybank's here: nothing to change"
+        )
     else:
-        print(f"\nwrote {len(written)} file(s)" if written else "\nalready set up: nothing to change")
+        print(f"\nwrote {counted(len(written), 'file')}" if written else "\nalready set up: nothing to change")
     return 0
 
 

@@ -17,7 +17,7 @@ from memorybank.core.staleness import (
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.drift_text import format_drift, format_stale, verdict
 from memorybank.tui.cli.helptext import Once, examples
-from memorybank.tui.cli.output import emit_json, visible
+from memorybank.tui.cli.output import counted, emit_json, visible
 
 GRAPH_FORMATS = ("text", "json", "mermaid", "dot")
 MARKERS = {"up": "^", "down": "v"}
@@ -193,8 +193,8 @@ def format_graph(graph: Graph) -> str:
         lines += ["", "other edges among these documents (dependent -> upstream):"]
         lines += [f"  {e.source} -> {e.target}" + (f"  (fit: {e.fit})" if e.fit else "") for e in others]
     layers = ", ".join(f"{layer} {count}" for layer, count in graph.by_layer.items())
-    summary = f"{len(graph.nodes)} documents, walking {graph.direction} {graph.depth} hops"
-    summary += f" ({layers})" if layers else ""
+    summary = f"{counted(len(graph.nodes), 'document')}, walking {graph.direction} {counted(graph.depth, 'hop')}"
+    summary += f" (reached from it: {layers})" if layers else ""
     lines += ["", summary]
     if graph.truncated:
         lines.append(

@@ -111,6 +111,11 @@ _AGENT_WORDS = re.compile(
 )
 
 
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """``1 document``, ``2 documents``: the count and the word that agrees with it."""
+    return f"{number:,} {one if number == 1 else (many or one + 's')}"
+
+
 def in_cli_words(message: str) -> str:
     """A core message as the command line says it: ``memorybank set-status`` for ``bank_set_status``,
     ``--release-canonical`` for ``releaseCanonical: true``, ``memorybank create --inbox`` for
