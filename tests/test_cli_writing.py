@@ -276,9 +276,10 @@ def test_a_refusals_advice_names_the_command_and_flag_not_the_agents_tool(tmp_pa
     assert main(["set-field", "product/context.md", "status", "active", "--root", root]) == 1
     err = capsys.readouterr().err
     assert "Use memorybank set-status, which runs them." in err and "bank_" not in err
-    assert main(["set-field", "product/context.md", "canonical_for", "x", "--root", root]) == 1
+    assert main(["set-status", "product/context.md", "archived", "--root", root]) == 1
     err = capsys.readouterr().err
-    assert "memorybank set-status with --release-canonical" in err and "releaseCanonical" not in err
+    assert "Pass --release-canonical" in err and "memorybank set-field canonical_for" in err
+    assert "releaseCanonical" not in err and "bank_" not in err
 
 
 def piped(monkeypatch, data: bytes) -> None:

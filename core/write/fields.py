@@ -4,25 +4,31 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from memorybank.core import yamlio
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
 from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.paths import resolve_link
 from memorybank.core.write import firewall, values
 from memorybank.core.write.edit import editable, keep_the_law
+from memorybank.core.write.frontlines import (
+    LIST_FIELDS,
+    FieldResult,
+    head_lines,
+    key_span,
+    line_reads_back,
+    scalar_line,
+)
 from memorybank.core.write.gates import OWNER_KEYS, Planned, execute
+from memorybank.core.write.lists import plan_set_list
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.register import escape_label, escape_text
 from memorybank.core.write.transaction import Transaction
 
 _FIELD = re.compile(r"^[A-Za-z_][\w-]*$", re.ASCII)
-LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 STAMPS = ("promoted_from", "captured_at", "captured_by", "proposal")
 
 
@@ -35,53 +41,6 @@ class StatusResult:
     dry_run: bool
     warnings: list[str] = field(default_factory=list)
     released: list[str] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FieldResult:
-    path: str
-    field: str
-    previous: str | None
-    value: str
-    changed: bool
-    dry_run: bool
-    line: str
-    indexes: list[str] = field(default_factory=list)
-    heading: bool = False
-
-
-def _head_lines(raw: RawDoc, what: str) -> tuple[list[str], int, str]:
-    """Lines of the frontmatter block, the index of its closing line, and the body."""
-    head, body = raw.split()
-    if not head:
-        raise Refusal(f"{raw.path} has no frontmatter, so it has no {what} to set.", reason="no-frontmatter")
-    lines = head.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    closing = len(lines) - 1
-    return lines, closing, body
-
-
-def _key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | None:
-    """First line of ``key:`` in the block and the line after its last continuation line."""
-    pattern = re.compile(rf"^{re.escape(key)}:(?:\s|$)")
-    for index in range(1, closing):
-        if pattern.match(lines[index]):
-            end = index + 1
-            while end < closing:
-                line = lines[end]
-                if (
-                    line.startswith((" ", "\t"))
-                    or line.startswith("- ")
-                    or not line.strip()
-                    and end + 1 < closing
-                    and lines[end + 1].startswith((" ", "\t"))
-                ):
-                    end += 1
-                else:
-                    break
-            return index, end
-    return None
 
 
 def _refuse_retiring_the_law(path: str, notes_locked: bool) -> None:
@@ -134,7 +93,8 @@ def plan_set_status(
         raise Refusal(
             f"{doc.path} still owns {keys}. An archived document that keeps its keys blocks whoever should own "
             "them next. Pass releaseCanonical: true to give them up with this transition, or move them to the "
-            "successor document first.",
+            "successor document first (bank_set_field canonical_for: this one's without them, then the successor's "
+            "with them).",
             reason="owns-keys",
         )
     released = list(doc.canonical_for) if releasing else None
@@ -155,14 +115,14 @@ def plan_set_status(
                 reason="missing-derived-from",
             )
     raw = RawDoc.load(bank.root, doc.path)
-    lines, closing, body = _head_lines(raw, "status")
+    lines, closing, body = head_lines(raw, "status")
     if releasing:
-        span = _key_span(lines, closing, "canonical_for")
+        span = key_span(lines, closing, "canonical_for")
         if span:
             del lines[span[0] : span[1]]
             closing -= span[1] - span[0]
-    span = _key_span(lines, closing, "status")
-    line = _scalar_line("status", target, doc.frontmatter.get("status"), lines[span[0]] if span else None)
+    span = key_span(lines, closing, "status")
+    line = scalar_line("status", target, doc.frontmatter.get("status"), lines[span[0]] if span else None)
     if span:
         lines[span[0] : span[1]] = [line]
     else:
@@ -181,35 +141,6 @@ def set_status(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> Status
     removes the keys in the same write. A transition to the current status is a no-op.
     """
     return execute(bank, plan_set_status, dry_run=dry_run, **arguments)
-
-
-def _candidates(style: str, value: str) -> list[str]:
-    double = json.dumps(value, ensure_ascii=False)
-    single = "'" + value.replace("'", "''") + "'"
-    if style == "double":
-        return [double]
-    if style == "single":
-        return [single, double]
-    return [value, double]
-
-
-def _line_reads_back(line: str, value: str, previous: Any) -> bool:
-    """Whether a one-line ``key: value`` parses on its own as ``value``: a line that does not (an
-    unquoted ``: ``, which the bank's reader recovered leniently) is rewritten even though the
-    value is the same, so setting a field to its own value is how it gets quoted."""
-    return _reads_back(line.split(":", 1)[1].strip(), value, previous)
-
-
-def _reads_back(candidate: str, value: str, previous: Any) -> bool:
-    try:
-        parsed = yamlio.load(f"k: {candidate}\n")
-    except (yamlio.YAMLError, ValueError):
-        return False
-    got = parsed.get("k") if isinstance(parsed, dict) else None
-    if isinstance(got, str):
-        return got == value
-    # A value that was typed (a date) may stay typed when it reads back as the same type and text.
-    return previous is not None and not isinstance(previous, str) and type(got) is type(previous) and str(got) == value
 
 
 _KEY_OWNERS: dict[str, str] = {
@@ -237,14 +168,6 @@ def _settable_key(field: str) -> str:
         raise Refusal(
             f'"{key}" differs from {twin} only in case; set {twin} itself, through its own tool.', reason="bad-key"
         )
-    if key in LIST_FIELDS:
-        message = (
-            f"{key} is a list, and it carries governance. This tool sets one scalar value; nothing in the server "
-            f"edits {key} yet, so change it by hand and run bank_validate."
-        )
-        if key == "canonical_for":
-            message += " Archiving gives the keys up: bank_set_status with releaseCanonical."
-        raise Refusal(message, reason="list-field")
     return key
 
 
@@ -271,30 +194,18 @@ def _as_text(previous: Any) -> str | None:
     return previous.isoformat() if hasattr(previous, "isoformat") else str(previous)
 
 
-def _scalar_line(key: str, value: str, previous: Any, current_line: str | None) -> str:
-    """``key: value`` in the line's own quoting where that still reads back as ``value``."""
-    style = "plain"
-    if current_line is not None:
-        inline = current_line.split(":", 1)[1].strip()
-        style = {"'": "single", '"': "double"}.get(inline[:1], "plain")
-    written = next((c for c in _candidates(style, value) if _reads_back(c, value, previous)), None)
-    if written is None:
-        raise Refusal(
-            f"{json.dumps(value, ensure_ascii=False)} cannot be written as a frontmatter value that reads back unchanged.",
-            reason="unwritable",
-        )
-    return f"{key}: {written}"
-
-
 def plan_set_field(
-    bank: Bank, *, path: str, field: str, value: str, dry_run: bool = True, notes_locked: bool = False
+    bank: Bank, *, path: str, field: str, value: str | list[str], dry_run: bool = True, notes_locked: bool = False
 ) -> Planned[FieldResult]:
-    """Plan ``set_field`` under the write session (see it); nothing is written."""
+    """Plan ``set_field`` under the write session (see it); nothing is written. A list field, or a
+    list value, is ``plan_set_list``'s."""
+    if (field or "").strip() in LIST_FIELDS or isinstance(value, list):
+        return plan_set_list(bank, path=path, field=field, value=value, dry_run=dry_run, notes_locked=notes_locked)
     doc = editable(bank, path, notes_locked=notes_locked)
     key = _settable_key(field)
     value = _settable_value(bank, key, value)
     raw = RawDoc.load(bank.root, doc.path)
-    lines, closing, body = _head_lines(raw, key)
+    lines, closing, body = head_lines(raw, key)
     previous = doc.frontmatter.get(key)
     if isinstance(previous, (list, dict)):
         raise Refusal(
@@ -302,13 +213,13 @@ def plan_set_field(
             reason="not-scalar",
         )
     previous_text = _as_text(previous)
-    span = _key_span(lines, closing, key)
+    span = key_span(lines, closing, key)
     tx = Transaction(bank.root)
     current = lines[span[0]] if span else None
-    if span and previous_text == value and (span[1] - span[0] > 1 or _line_reads_back(lines[span[0]], value, previous)):
+    if span and previous_text == value and (span[1] - span[0] > 1 or line_reads_back(lines[span[0]], value, previous)):
         return Planned(FieldResult(doc.path, key, previous_text, value, False, dry_run, lines[span[0]], [], False), tx)
     firewall.check(value, doc.path)
-    new_line = _scalar_line(key, value, previous, current)
+    new_line = scalar_line(key, value, previous, current)
     firewall.refuse_credentials(new_line, doc.path)  # the key names it: yookassa_secret_key: live_9f8e...
     if span:
         lines[span[0] : span[1]] = [new_line]
@@ -351,7 +262,9 @@ def plan_set_field(
 
 
 def set_field(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> FieldResult:
-    """Set one scalar frontmatter value, keeping the line's quoting where it still reads back.
+    """Set one scalar frontmatter value, keeping the line's quoting where it still reads back; or a
+    whole list (``derived_from``, ``canonical_for``, ``must_not_define``, ``anchors``) through its
+    gates (``core.write.lists``).
 
     Takes ``path``, ``field`` and ``value``. A changed ``title`` renames the H1 that repeated it; a
     changed ``purpose`` or ``title`` is carried into index entries that repeated the old text

@@ -221,7 +221,7 @@ def check_governance(
         if resolved == target:
             raise Refusal(f'derived_from "{entry}" points at the document itself.', reason="self-derived")
         targets.append(resolved)
-    _check_keys(bank, target, status, list(canonical_for), must_not_define)
+    check_keys(bank, target, status, list(canonical_for), must_not_define)
     if contract.requires_derived_from and not entries and target not in contract.roots:
         if status == "active":
             raise Refusal(
@@ -243,7 +243,7 @@ def check_governance(
     return warnings
 
 
-def _check_keys(bank: Bank, target: str, status: str, keys: list[str], must_not_define: Iterable[str]) -> None:
+def check_keys(bank: Bank, target: str, status: str, keys: list[str], must_not_define: Iterable[str]) -> None:
     """Refuse ``canonical_for`` keys that would break "one fact, one home"."""
     if keys and status == "archived":
         raise Refusal(

@@ -20,8 +20,8 @@ from memorybank.core.errors import BankError, Refusal, StorageError, UsageError
 from memorybank.core.model import Document
 from memorybank.core.parse import jsonable
 from memorybank.core.write import journal, values
-from memorybank.core.write.fields import _head_lines, _key_span
 from memorybank.core.write.fold import FoldResult, plan_fold
+from memorybank.core.write.frontlines import head_lines, key_span
 from memorybank.core.write.gates import Planned, write_session
 from memorybank.core.write.inbox import DiscardResult, PromoteResult, plan_discard, plan_promote, quarantined
 from memorybank.core.write.landing import now_stamp
@@ -77,9 +77,9 @@ def _rewrite_proposal(
 ) -> bytes:
     """The note with its ``proposal`` block replaced (or removed); the rest of its bytes kept."""
     raw = RawDoc.load(bank.root, note.path)
-    lines, closing, body = _head_lines(raw, "proposal")
+    lines, closing, body = head_lines(raw, "proposal")
     for key in ("proposal", *(extra or {})):
-        span = _key_span(lines, closing, key)
+        span = key_span(lines, closing, key)
         if span:
             del lines[span[0] : span[1]]
             closing -= span[1] - span[0]

@@ -30,9 +30,8 @@ Into = Annotated[str, Field(description="The document that owns the fact")]
 Section = Annotated[str, Field(description="Its ## section")]
 Mode = Literal["replace", "append"]
 
-OWNER_PROMOTE = """Propose promoting an _inbox/ note to its place (same gates as bank_create, status active,
-links rewritten). Runs every gate now; unless dryRun, records the proposal on the note for the owner to apply.
-Nothing moves until they do."""
+OWNER_PROMOTE = """Propose promoting an _inbox/ note to its place (bank_create's gates, status active, links
+rewritten). Runs every gate now; unless dryRun, records the proposal for the owner to apply."""
 OWNER_DISCARD = """Propose dropping an _inbox/ note (a folded note: reason = where it went). Records the proposal
 for the owner to apply; nothing is deleted now."""
 OWNER_FOLD = """Propose folding an _inbox/ note's text into the ## section of the document that already owns

@@ -100,7 +100,7 @@ def register(server: BankServer) -> None:
     ) -> BatchReadResult:
         """Read documents (frontmatter + content), whole, one ## section or a line range; batch many in one
         call. Documents past the budget come back under skipped with their sections: re-ask by section. A
-        missing section lists the real ones. _inbox/ notes are readable."""
+        missing section lists the real ones."""
         single = isinstance(path, str)
         if lines and not single:
             raise UsageError("lines applies to one path; in a list give each item its own {path, lines}.")

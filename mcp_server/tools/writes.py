@@ -103,8 +103,7 @@ def register(server: BankServer) -> None:
         ifVersion: IfVersion = None,
         dryRun: bool = False,
     ) -> SectionUpdateResult:
-        """Replace or append to the body of one existing ## section; everything else stays byte for byte. An
-        unknown section is refused with the real ones listed."""
+        """Replace or append to the body of one existing ## section; everything else stays byte for byte."""
         return update_section(
             bank,
             path=path,
@@ -139,9 +138,9 @@ def register(server: BankServer) -> None:
     def bank_set_field(
         path: DocPath,
         field: Annotated[str, Field(min_length=1)],
-        value: Annotated[str, Field(description="One line")],
+        value: Annotated[str | list[str], Field(description="One line, or a whole new list")],
         dryRun: bool = False,
     ) -> FieldResult:
-        """Set one scalar frontmatter field in place (purpose, title, delivery_status, ...); a new purpose or
-        title also updates the index entry that repeated it. Not status, doc_kind, doc_function or lists."""
+        """Set one frontmatter field in place (derived_from and other lists through their gates); a new
+        purpose or title also updates the index entry repeating it. Not status, doc_kind or doc_function."""
         return set_field(bank, path=path, field=field, value=value, dry_run=dryRun, notes_locked=notes_locked)

@@ -284,6 +284,19 @@ async def test_set_field_sets_a_scalar_and_refuses_governed_fields(open_session,
             "bank_set_field", path="product/context.md", field="status", value="active"
         )
         assert "list" in await s.refusal("bank_set_field", path="product/context.md", field="derived_from", value="x")
+        upstream = ["../dna/governance.md", "../product/context.md"]
+        listed = await s.call(
+            "bank_set_field", path="engineering/testing-policy.md", field="derived_from", value=upstream
+        )
+        assert listed["changed"] and listed["value"] == "[../dna/governance.md, ../product/context.md]"
+        assert "  - ../product/context.md\n" in (seeded_root / "engineering/testing-policy.md").read_text()
+        cycle = await s.refusal(
+            "bank_set_field",
+            path="product/context.md",
+            field="derived_from",
+            value=["../engineering/testing-policy.md"],
+        )
+        assert "would close a cycle" in cycle
 
 
 # -- the inbox ----------------------------------------------------------------------------------

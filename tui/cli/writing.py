@@ -17,6 +17,7 @@ from memorybank.core.init import init, materialize_flows
 from memorybank.core.write.create import create
 from memorybank.core.write.edit import edit, update_section
 from memorybank.core.write.fields import set_field, set_status
+from memorybank.core.write.frontlines import LIST_FIELDS
 from memorybank.core.write.values import TEXT_LIMIT
 from memorybank.tui.cli.context import open_bank, root_path
 from memorybank.tui.cli.helptext import examples
@@ -215,18 +216,22 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser(
         "set-field",
         parents=[common],
-        help="set one scalar frontmatter value in place",
+        help="set one frontmatter value, or a whole list, in place",
         description="Set one scalar frontmatter value, keeping the line's quoting. A new title renames the H1 "
         "that repeated it; a new title or purpose is carried into index entries that repeated the old "
-        "text. Use set-status for status.",
+        "text. A list (derived_from, canonical_for, must_not_define, anchors) takes every item, and "
+        "replaces the list through its gates: an upstream must resolve and close no cycle, a key must "
+        "have no other owner. Use set-status for status.",
         epilog=examples(
             'memorybank set-field ops/monitoring.md purpose "Which alerts page whom, and the dashboards to open."',
             'memorybank set-field domain/tax-model.md title "VAT Model" --dry-run',
+            "# the documents it rests on, all of them (relative to the document)",
+            "memorybank set-field ops/monitoring.md derived_from deploy-runbook.md ../engineering/architecture.md --dry-run",
         ),
     )
     p.add_argument("path", help=DOC_PATH)
-    p.add_argument("field", help="the frontmatter key, e.g. title or purpose")
-    p.add_argument("value", help="its new value")
+    p.add_argument("field", help="the frontmatter key, e.g. title, purpose or derived_from")
+    p.add_argument("value", nargs="+", help="its new value; for a list field, every item of the new list")
     _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_set_field)
@@ -362,7 +367,14 @@ def run_set_status(args: argparse.Namespace) -> int:
 
 
 def run_set_field(args: argparse.Namespace) -> int:
-    result = set_field(open_bank(args), path=args.path, field=args.field, value=args.value, dry_run=args.dry_run)
+    value: str | list[str] = args.value
+    if args.field.strip() in LIST_FIELDS:
+        value = [] if args.value == ["[]"] else args.value  # `[]` empties the list
+    elif len(args.value) > 1:
+        raise UsageError(f"{args.field} takes one value; quote a value that holds spaces.")
+    else:
+        value = args.value[0]
+    result = set_field(open_bank(args), path=args.path, field=args.field, value=value, dry_run=args.dry_run)
     if not result.changed and not result.dry_run:
         verb = f"UNCHANGED {result.path}: {result.field} already holds that value"
     else:

@@ -177,8 +177,8 @@ def test_set_field_refusals(tmp_path, write_file):
         ("status", "active", "bank_set_status"),
         ("doc_kind", "x", "re-creating"),
         ("doc_function", "x", "re-creating"),
-        ("derived_from", "x", "is a list"),
-        ("canonical_for", "x", "releaseCanonical"),
+        ("derived_from", "x", "is a list: pass the whole of it"),
+        ("canonical_for", "x", "is a list"),
         ("tags", "x", "list or a mapping"),
         ("delivery_status", "shipped", "Allowed: done | planned"),
         ("purpose", " ", "empty"),
@@ -207,3 +207,53 @@ def test_a_purpose_spelled_inside_the_link_is_replaced_in_the_summary_only(tmp_p
     assert (tmp_path / "README.md").read_text() == (
         "# Bank\n\n- [`Gateway`](api-gateway.md) — How requests reach the services\n"
     )
+
+
+def test_a_list_is_set_whole_through_the_gates_its_meaning_carries(seeded):
+    """An agent could not change derived_from or canonical_for at all ("change it by hand"), so a
+    cycle validate reported, or a missing upstream, could not be fixed through the tools."""
+    before = (seeded.root / POLICY).read_text(encoding="utf-8")
+    dry = set_field(
+        seeded, path=POLICY, field="derived_from", value=["../dna/governance.md", "../product/context.md"], dry_run=True
+    )
+    assert (dry.previous, dry.value, dry.changed) == (
+        "[../dna/governance.md]",
+        "[../dna/governance.md, ../product/context.md]",
+        False,
+    )
+    assert (seeded.root / POLICY).read_text(encoding="utf-8") == before
+    done = set_field(seeded, path=POLICY, field="derived_from", value=["../dna/governance.md", "../product/context.md"])
+    assert done.changed and (seeded.root / POLICY).read_text(encoding="utf-8") == before.replace(
+        "  - ../dna/governance.md\n", "  - ../dna/governance.md\n  - ../product/context.md\n"
+    )
+    assert validate(Bank.open(seeded.root)).total == 0
+    same = set_field(seeded, path=POLICY, field="derived_from", value=["../dna/governance.md", "../product/context.md"])
+    assert not same.changed
+    untouched = tree_snapshot(seeded.root)
+    for field, value, reason in (
+        ("derived_from", ["../nope.md"], "unresolved-derived-from"),
+        ("derived_from", ["../dna/governance.md", "../dna/governance.md"], "duplicate-key"),
+        ("canonical_for", ["required_test_coverage"], "key-owned"),  # testing-policy owns it
+        ("derived_from", "../dna/governance.md", "list-field"),  # a string for a list: the whole list, please
+    ):
+        with pytest.raises(Refusal) as refused:
+            set_field(seeded, path="product/context.md", field=field, value=value)
+        assert refused.value.reason == reason, (field, value)
+    with pytest.raises(Refusal, match="would close a cycle") as cycle:  # policy rests on context already
+        set_field(seeded, path="product/context.md", field="derived_from", value=["../engineering/testing-policy.md"])
+    assert cycle.value.reason == "cycle"
+    with pytest.raises(Refusal) as owned:
+        set_field(seeded, path=POLICY, field="must_not_define", value=["required_test_coverage"])
+    assert owned.value.reason == "must-not-define"
+    assert tree_snapshot(seeded.root) == untouched
+
+
+def test_an_active_document_keeps_the_derived_from_its_contract_asks_for(seeded):
+    set_status(seeded, path=POLICY, status="active")
+    with pytest.raises(Refusal) as refused:
+        set_field(seeded, path=POLICY, field="derived_from", value=[])
+    assert refused.value.reason == "missing-derived-from"
+    keys = set_field(seeded, path=POLICY, field="canonical_for", value=["required_test_coverage"])
+    assert keys.line == "canonical_for:\n  - required_test_coverage"
+    assert "manual_verification_policy" not in (seeded.root / POLICY).read_text(encoding="utf-8")
+    assert validate(Bank.open(seeded.root)).total == 0
