@@ -196,8 +196,11 @@ def check_governance(
     derived_from: Iterable[str],
     canonical_for: Iterable[str],
     must_not_define: Iterable[str] = (),
+    kept: Iterable[str] = (),
 ) -> list[str]:
-    """Refuse what would break the bank's law; return warnings for what only bends it."""
+    """Refuse what would break the bank's law; return warnings for what only bends it. ``kept``:
+    entries the document already has, which a cycle they were in already does not refuse (removing
+    the other edges of a cycle is how it gets fixed)."""
     warnings: list[str] = []
     contract = bank.contract
     entries = list(derived_from)
@@ -220,7 +223,8 @@ def check_governance(
             )
         if resolved == target:
             raise Refusal(f'derived_from "{entry}" points at the document itself.', reason="self-derived")
-        targets.append(resolved)
+        if entry not in kept:
+            targets.append(resolved)
     check_keys(bank, target, status, list(canonical_for), must_not_define)
     if contract.requires_derived_from and not entries and target not in contract.roots:
         if status == "active":

@@ -52,7 +52,7 @@ def plan_set_list(
         return Planned(
             FieldResult(doc.path, key, shown, shown, False, dry_run, "\n".join(lines[span[0] : span[1]])), tx
         )
-    warnings = _gate(bank, doc.path, key, items, doc)
+    warnings = _gate(bank, doc.path, key, items, doc, before)
     firewall.check("\n".join(items), doc.path)
     block = _block(key, items)
     firewall.refuse_credentials("\n".join(block), doc.path)
@@ -75,14 +75,23 @@ def plan_set_list(
     return Planned(result, tx)
 
 
-def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any) -> list[str]:
-    """Refuse what the new list would break; the warnings for what it only bends."""
+def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: list[str]) -> list[str]:
+    """Refuse what the new list would break; the warnings for what it only bends. An upstream the
+    document already had is not refused for a cycle it was already in: taking the other edges of a
+    cycle out, one write at a time, is how a bank's cycles get fixed."""
     if len(set(items)) != len(items):
         twice = next(item for item in items if items.count(item) > 1)
         raise Refusal(f'{key} lists "{twice}" more than once.', reason="duplicate-key")
     if key == "derived_from":
         found = check_governance(
-            bank, path, status=doc.status or "", doc_kind="", derived_from=items, canonical_for=[], must_not_define=[]
+            bank,
+            path,
+            status=doc.status or "",
+            doc_kind="",
+            derived_from=items,
+            canonical_for=[],
+            must_not_define=[],
+            kept=before,
         )
         return [w for w in found if "derived_from" in w]
     if key == "canonical_for":

@@ -257,3 +257,25 @@ def test_an_active_document_keeps_the_derived_from_its_contract_asks_for(seeded)
     assert keys.line == "canonical_for:\n  - required_test_coverage"
     assert "manual_verification_policy" not in (seeded.root / POLICY).read_text(encoding="utf-8")
     assert validate(Bank.open(seeded.root)).total == 0
+
+
+def test_an_upstream_already_in_a_cycle_does_not_block_taking_the_cycles_other_edges_out(seeded):
+    """zelma's ADR-001 rests on two documents that rest on it: dropping either edge was refused
+    as closing the cycle the other still made, so no write could start fixing it."""
+    set_field(seeded, path=POLICY, field="derived_from", value=["../dna/governance.md", "../product/context.md"])
+    context = seeded.root / "product" / "context.md"
+    text = context.read_text(encoding="utf-8")
+    start = text.index("derived_from:")
+    end = text.index("\n", text.index("\n", start) + 1)  # the key and its first item
+    context.write_text(
+        text[:start] + "derived_from:\n  - ../engineering/testing-policy.md\n  - ../dna/governance.md" + text[end:],
+        encoding="utf-8",
+    )
+    bank = Bank.open(seeded.root)
+    assert [f.rule for f in validate(bank).findings if f.rule == "cycle-in-derived-from"]
+    kept = set_field(bank, path="product/context.md", field="derived_from", value=["../engineering/testing-policy.md"])
+    assert kept.changed
+    fixed = set_field(bank, path=POLICY, field="derived_from", value=["../dna/governance.md"])
+    assert fixed.changed and not [
+        f for f in validate(Bank.open(seeded.root)).findings if f.rule == "cycle-in-derived-from"
+    ]
