@@ -175,3 +175,17 @@ def test_the_workbench_without_a_terminal_is_refused_instead_of_drawing_into_a_p
         assert done.returncode == 2, command
         assert done.stdout == "" and "needs a terminal" in done.stderr and "\x1b" not in done.stderr
     assert not (tmp_path / "demo").exists()
+
+
+def test_a_document_path_given_from_the_working_directory_reaches_the_bank(tmp_path, monkeypatch, capsys):
+    """From src/, shell completion offers ../memory_bank/x.md: read and graph refused it as a path
+    leaving the bank, though validate took the same form."""
+    import shutil
+
+    shutil.copytree(FIXTURES / "reference", tmp_path / "memory_bank")
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    assert main(["read", "../memory_bank/domain/rules.md", "--section", "Invariants"]) == 0
+    assert capsys.readouterr().out.startswith("# domain/rules.md :: Invariants")
+    assert main(["graph", "../memory_bank/domain/rules.md"]) == 0
+    assert main(["read", "../elsewhere.md"]) == 1  # outside the bank: refused as before
