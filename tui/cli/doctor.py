@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import asdict, dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import TextIO
 
 from memorybank.core.bank import Bank, find_root
 from memorybank.core.client_files import is_our_hook
@@ -48,13 +49,16 @@ def handshake(command: str, args: list[str], cwd: Path | None = None) -> tuple[i
     """Start ``command args`` as an MCP stdio server and list its tools: (count, seconds)."""
     import anyio
     from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
 
     params = StdioServerParameters(command=command, args=args, cwd=str(cwd) if cwd else None)
 
     async def run() -> tuple[int, float]:
         started = time.perf_counter()
         with anyio.fail_after(HANDSHAKE_TIMEOUT):
-            async with Client(params) as client:
+            # The server's stderr goes where ours goes now: the SDK's default is the stream there was
+            # when it was first imported, which may be gone (a closed pipe, a replaced stream).
+            async with Client(stdio_client(params, errlog=_errlog())) as client:
                 tools = await client.list_tools()
         return len(tools.tools), time.perf_counter() - started
 
@@ -170,6 +174,15 @@ def server_check(root: Path) -> Check:
         f"{command} mcp listed {count} tools in {seconds:.2f} s",
         "" if count else "The surface is off or seed only: check --off paths and .memorybank-off.",
     )
+
+
+def _errlog() -> TextIO:
+    """Our stderr, when it is a file a child process can write to; else the one we started with."""
+    try:
+        sys.stderr.fileno()
+    except (AttributeError, ValueError, OSError):
+        return sys.__stderr__
+    return sys.stderr
 
 
 def _interrupted(error: BaseException) -> bool:
