@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal, StorageError, UsageError
 from memorybank.core.parse import parse_document
-from memorybank.core.paths import resolve_from
+from memorybank.core.paths import relative_link, resolve_from
 from memorybank.core.write import journal, values
 from memorybank.core.write.lock import BankLock
 from memorybank.core.write.plan import Plan, unchanged_since
@@ -217,8 +217,14 @@ def check_governance(
             warnings.append(f'derived_from "{entry}" points outside the bank; it will not be checked.')
             continue
         if resolved is None or resolved not in bank:
+            meant = entry.strip().lstrip("./")
+            hint = (
+                f" Paths are relative to the document: {relative_link(target, meant)} reaches {meant}."
+                if meant in bank and meant != resolved
+                else ""
+            )
             raise Refusal(
-                f'derived_from "{entry}" does not resolve to a document of this bank (tried {resolved or entry}).',
+                f'derived_from "{entry}" does not resolve to a document of this bank (tried {resolved or entry}).{hint}',
                 reason="unresolved-derived-from",
             )
         if resolved == target:
@@ -229,7 +235,8 @@ def check_governance(
     if contract.requires_derived_from and not entries and target not in contract.roots:
         if status == "active":
             raise Refusal(
-                "Governance requires every active non-root document to declare derived_from.",
+                "Governance requires every active non-root document to declare derived_from: give derivedFrom "
+                "(the documents it rests on, relative to it), or status draft until it has them.",
                 reason="missing-derived-from",
             )
         warnings.append("No derived_from: governance requires one before this document can become active.")

@@ -138,12 +138,17 @@ def test_a_refused_write_changes_no_byte_of_the_bank(fixture_copy):
     cases = [
         (dict(path="domain/rules.md"), Refusal, "Refusing to overwrite"),
         (dict(derived_from=["../does-not-exist.md"]), Refusal, "does not resolve to a document of this bank"),
+        (dict(derived_from=["domain/rules.md"]), Refusal, "relative to the document: rules.md reaches domain/rules.md"),
         (dict(canonical_for=["filter_thresholds"]), Refusal, r"already owned by conflict\.md, domain/rules\.md"),
         (dict(path="../escape.md"), PathRefused, "must stay inside the bank"),
         (dict(path="domain/notes.txt"), Refusal, r"must end in \.md"),
         (dict(purpose="  "), Refusal, "`purpose` is required"),
         (dict(title=""), Refusal, "`title` is required"),
-        (dict(status="active", derived_from=[]), Refusal, "requires every active non-root document"),
+        (
+            dict(status="active", derived_from=[]),
+            Refusal,
+            "non-root document to declare derived_from: give derivedFrom",
+        ),
         (dict(canonical_for=["k"], must_not_define=["k"]), Refusal, "also in must_not_define"),
         (dict(extra={"status": "active"}), Refusal, "cannot set status"),
         (dict(extra={"review_note": "Approved by the owner"}), Refusal, "only the bank's owner writes it"),
