@@ -75,11 +75,14 @@ class Bank:
                 "No bank found: pass --root, set MEMORYBANK_ROOT, or run inside a project with a "
                 "memory_bank/ (or memory-bank/) directory. `memorybank init NAME` creates one."
             )
+        environment = kwargs.get("env") or os.environ
+        given = f" (${ENV_ROOT})" if not root and environment.get(ENV_ROOT) else ""  # say where it came from
         if found.exists() and not found.is_dir():
-            raise BankNotFound(f"No bank at {found}: that is a file. Pass the bank's directory with --root.")
+            raise BankNotFound(f"No bank at {found}{given}: that is a file. Pass the bank's directory with --root.")
         if not found.is_dir():
             raise BankNotFound(
-                f"No bank at {found}: the directory does not exist. `memorybank init NAME --root {found}` creates one."
+                f"No bank at {found}{given}: the directory does not exist. `memorybank init NAME --root {found}` "
+                "creates one."
             )
         refuse_a_project(found)
         bank = cls(found, cache=cache)

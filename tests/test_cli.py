@@ -189,3 +189,12 @@ def test_a_document_path_given_from_the_working_directory_reaches_the_bank(tmp_p
     assert capsys.readouterr().out.startswith("# domain/rules.md :: Invariants")
     assert main(["graph", "../memory_bank/domain/rules.md"]) == 0
     assert main(["read", "../elsewhere.md"]) == 1  # outside the bank: refused as before
+
+
+def test_a_bank_named_by_the_environment_is_said_to_come_from_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MEMORYBANK_ROOT", str(tmp_path / "nope"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate"]) == 2
+    assert f"No bank at {tmp_path / 'nope'} ($MEMORYBANK_ROOT): the directory does not exist" in capsys.readouterr().err
+    assert main(["validate", "--root", str(tmp_path / "other")]) == 2  # --root wins, and is not blamed on it
+    assert "$MEMORYBANK_ROOT" not in capsys.readouterr().err

@@ -42,5 +42,7 @@ def require_root(args: argparse.Namespace) -> Path:
     """The root a command works on, even if the directory does not exist yet (``init``)."""
     root = root_path(args)
     if root is None:
-        raise BankNotFound("No bank found: pass --root PATH (for example --root ./memory_bank).")
+        raise BankNotFound(
+            "No bank found: pass --root PATH (for example --root ./memory_bank); `memorybank init NAME` creates one."
+        )
     return root
