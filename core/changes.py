@@ -146,7 +146,7 @@ def changes_since(bank: Bank, since: str) -> Changes:
                 "document is listed as present. Commit the bank, or pass an ISO date, for a real delta."
             )
             return _by_mtime(bank, text, datetime.fromtimestamp(0, UTC), note)
-        raise GitError(
+        raise NotACommit(  # no ref names a commit here: the argument is what has to change (exit 2)
             f'This bank is not inside a git repository, so "{text}" cannot be resolved. Pass an ISO date instead.'
         )
     base, note = _resolve_ref(repo, text)
