@@ -74,7 +74,12 @@ def find_section(doc: Document, name: str) -> Section | None:
 
 
 def section_missing(doc: Document, name: str) -> SectionNotFound:
-    available = " | ".join(s.title for s in doc.sections) or "(none)"
+    if not doc.sections:
+        return SectionNotFound(
+            f'Section "{name}" not found in {doc.path}: it has no ## sections. Read it whole; to add one, '
+            "bank_edit its last line into that line and the new heading."
+        )
+    available = " | ".join(s.title for s in doc.sections)
     return SectionNotFound(f'Section "{name}" not found in {doc.path}. Available: {available}')
 
 

@@ -159,3 +159,10 @@ def test_a_part_carries_only_the_frontmatter_its_standing_hangs_on(bank):
             set(part.frontmatter) <= {"doc_kind", "status", "decision_status"}
             and part.frontmatter["doc_kind"] == "domain"
         )
+
+
+def test_a_section_asked_of_a_document_without_any_says_how_to_add_one(fixture_bank, write_file):
+    root = fixture_bank()
+    write_file(root, "flat.md", "---\ntitle: Flat\n---\n# Flat\n\nNo sections here.\n")
+    with pytest.raises(SectionNotFound, match="it has no ## sections. Read it whole; to add one, bank_edit"):
+        read_document(Bank.open(root), "flat.md", section="Rules")

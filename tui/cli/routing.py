@@ -213,7 +213,8 @@ def run_eval(args: argparse.Namespace) -> int:
     if not sources:
         if ROUTE_CHECKS not in bank.documents:
             raise UsageError(
-                f"This bank has no {ROUTE_CHECKS}: write one (a table Question | Expected) or pass --file."
+                f"This bank has no {ROUTE_CHECKS}: write one (a table Question | Expected), pin a route in the "
+                "workbench (Route pane, ctrl+s writes it), or pass --file."
             )
         sources.append((None, ROUTE_CHECKS, ""))
     reports = []
