@@ -136,6 +136,6 @@ def compose(
     landing = Landing(bank=bank, target=doc.target, warnings=gate_warnings + warnings, tx=Transaction(bank.root))
     if register:
         landing.section_index(dry_run)
-        landing.register(doc.title, doc.purpose)
+        landing.register(doc.title, doc.purpose, doc.status)
     landing.stage(text)
     return Composed(front, text, landing)

@@ -122,7 +122,7 @@ class Landing:
                 return None
             directory = directory.rsplit("/", 1)[0] if "/" in directory else ""
 
-    def register(self, title: str, purpose: str) -> None:
+    def register(self, title: str, purpose: str, status: str = "") -> None:
         index = self.nearest_index()
         if index is None:
             self.warnings.append("No index found to register this document in; navigation will not reach it.")
@@ -130,7 +130,7 @@ class Landing:
         current = self.planned_text.get(index)
         if current is None:
             current = RawDoc.load(self.bank.root, index).text
-        self.planned_text[index] = register_line(current, index, self.target, title, purpose)
+        self.planned_text[index] = register_line(current, index, self.target, title, purpose, status)
         self.registered_in.append(index)
 
     def stage(self, document_text: str) -> None:

@@ -60,8 +60,11 @@ def escape_text(text: str) -> str:
     return text.translate(_TEXT_ESCAPES)
 
 
-def entry_for(model: str | None, link: str, title: str, purpose: str) -> str:
-    """One index entry for a document, shaped like ``model`` (an existing entry line)."""
+def entry_for(
+    model: str | None, link: str, title: str, purpose: str, header: list[str] | None = None, status: str = ""
+) -> str:
+    """One index entry for a document, shaped like ``model`` (an existing entry line); a table row
+    fills the columns its ``header`` names (see ``_row``)."""
     purpose = escape_text(" ".join(purpose.split()))
     plain = escape_label(title) == title
     if model is None:
@@ -72,9 +75,7 @@ def entry_for(model: str | None, link: str, title: str, purpose: str) -> str:
     anchor = f"[{label}]({link})"
     stripped = model.lstrip()
     if stripped.startswith("|"):
-        columns = max(len(stripped.strip().strip("|").split("|")), 1)
-        cells = [anchor.replace("|", "\\|"), purpose.replace("|", "\\|")] + [""] * max(columns - 2, 0)
-        return "| " + " | ".join(cells[:columns] if columns >= 2 else cells[:1]) + " |"
+        return _row(model, link, title, purpose, header or [], status, anchor)
     numbered = _NUMBERED.match(model)
     if numbered:
         return f"{numbered.group(1)}{int(numbered.group(2)) + 1}{numbered.group(3)} {anchor} — {purpose}"
@@ -84,7 +85,63 @@ def entry_for(model: str | None, link: str, title: str, purpose: str) -> str:
     return f"- {anchor} — {purpose}"
 
 
-def register_line(index_text: str, index_path: str, doc_path: str, title: str, purpose: str) -> str:
+_TITLE = frozenset("title name название наименование заголовок документ document".split())
+_PURPOSE = frozenset("purpose description summary назначение описание суть зачем".split())
+_STATUS = frozenset("status статус state состояние".split())
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
+
+
+def _row(model: str, link: str, title: str, purpose: str, header: list[str], status: str, anchor: str) -> str:
+    """A table row shaped like ``model``: the link where its link is, labelled as it labels (an
+    identifier such as `UC-001` taken from its file name is read off the new file's name), and
+    the title, purpose and status in the columns the header names so; without such a header, the
+    purpose after the link, as before."""
+    model_cells = _cells(model)
+    columns = max(len(model_cells), 1)
+    at = next((i for i, cell in enumerate(model_cells) if _MD_LINK.search(cell)), 0)
+    label, target = _MD_LINK.findall(model_cells[at])[0] if _MD_LINK.search(model_cells[at]) else ("", "")
+    bare = label.strip("`")
+    stem = target.rsplit("/", 1)[-1].removesuffix(".md")
+    new_stem = link.rsplit("/", 1)[-1].removesuffix(".md")
+    identifier = bool(bare) and stem != bare and stem.startswith(bare) and bare.count("-") < new_stem.count("-")
+    if identifier:
+        new_label = "-".join(new_stem.split("-")[: bare.count("-") + 1])
+        anchor = f"[{'`' + new_label + '`' if label.startswith('`') else escape_label(new_label)}]({link})"
+    names = [h.strip().strip("`*_").lower() for h in header] if len(header) == columns else []
+    cells = [""] * columns
+    cells[at] = anchor
+    placed = False
+    for index, name in enumerate(names):
+        if index == at:
+            continue
+        words = set(re.findall(r"\w+", name))
+        if words & _TITLE and identifier:  # the identifier has its own cell: not again before the title
+            cells[index] = escape_text(re.sub(rf"^{re.escape(new_label)}\s*[:.—–-]?\s*", "", title) or title)
+        elif words & _PURPOSE:
+            cells[index], placed = purpose, True
+        elif words & _STATUS and status:
+            cells[index] = f"`{status}`" if model_cells[index].startswith("`") else status
+    if not names and columns > at + 1:
+        cells[at + 1], placed = purpose, True
+    elif not placed and not identifier and columns > at + 1 and not cells[at + 1]:
+        cells[at + 1] = purpose
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def _header(lines: list[str], row: int) -> list[str]:
+    """The header cells of the table ``row`` belongs to, or none when it has no header row."""
+    top = row
+    while top > 0 and lines[top - 1].lstrip().startswith("|"):
+        top -= 1
+    if top + 1 < len(lines) and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[top + 1]) and top < row:
+        return _cells(lines[top])
+    return []
+
+
+def register_line(index_text: str, index_path: str, doc_path: str, title: str, purpose: str, status: str = "") -> str:
     """``index_text`` with an entry for ``doc_path`` added after the index's last entry.
 
     Text is LF-normalised; the caller restores the file's own line endings.
@@ -114,7 +171,7 @@ def register_line(index_text: str, index_path: str, doc_path: str, title: str, p
     chosen = (siblings or entries or [None])[-1]
     if chosen is None:
         return text.rstrip() + f"\n\n{entry_for(None, link, title, purpose)}\n"
-    entry = entry_for(lines[chosen], link, title, purpose)
+    entry = entry_for(lines[chosen], link, title, purpose, _header(lines, chosen), status)
     after = _continuation_end(lines, chosen)
     lines.insert(after + 1, entry)
     return "\n".join(lines)

@@ -94,6 +94,30 @@ def test_registration_copies_a_table_row_with_backticked_labels(fixture_copy):
     assert index[-1] == "| [`ADR-005: Y`](ADR-005-y.md) | Why Y. |"
 
 
+def test_a_registry_table_gets_each_value_in_the_column_its_header_names(seeded, write_file):
+    """zelma's use-case registry labels each row by its identifier and gives the title, status and
+    more their own columns: a new row put the title in the ID column and the purpose under Title."""
+    write_file(
+        seeded.root,
+        "use-cases/README.md",
+        "---\ntitle: Use Cases\ndoc_kind: use_case\ndoc_function: index\npurpose: The use cases.\n"
+        "derived_from:\n  - ../dna/governance.md\nstatus: active\n---\n# Use Cases\n\n"
+        "| UC ID | Title | Status | Summary | Last updated |\n| --- | --- | --- | --- | --- |\n"
+        "| [`UC-001`](UC-001-search.md) | Search | `active` | Find a book. | 2026-07-08 |\n",
+    )
+    write_file(seeded.root, "use-cases/UC-001-search.md", "---\ntitle: Search\n---\n# Search\n")
+    create(
+        Bank.open(seeded.root),
+        doc_kind="use_case",
+        path="use-cases/UC-002-export.md",
+        title="UC-002: Export | share",
+        purpose="Take the books out.",
+        derived_from=["../product/context.md"],
+    )
+    row = (seeded.root / "use-cases/README.md").read_text().splitlines()[-1]
+    assert row == "| [`UC-002`](UC-002-export.md) | Export \\| share | `draft` | Take the books out. |  |"
+
+
 def test_registration_copies_a_bullet_after_the_last_sibling(fixture_copy):
     result = create(
         fixture_copy,
