@@ -92,7 +92,12 @@ def refuse_what_the_edit_makes(path: str, head: str, body: str, new_body: str, f
     now, after = _structure(new_body)
     if after.inside and not before.inside:
         refuse_open_fence(new_body, after, path)
-    replaced = Counter(line.strip() for line in find.split("\n") if _STRUCTURE.match(line))
+    # A heading the fragment itself touches is the edit's to change (a rename finds "Release
+    # Commands", not "## Release Commands"): only the others must come through as they were.
+    parts = [part.strip() for part in find.split("\n") if len(part.strip()) >= 3]
+    replaced = Counter(
+        line.strip() for line in body.split("\n") if _STRUCTURE.match(line) and any(p in line for p in parts)
+    )
     lost = Counter(was) - replaced - Counter(now)
     if lost:
         shown = ", ".join(f'"{heading}"' for heading in list(lost)[:3])

@@ -119,6 +119,13 @@ def test_edit_replaces_one_exact_fragment(seeded):
         edit(seeded, path=POLICY, find="a", replace="a")
 
 
+def test_a_heading_renamed_by_its_words_alone_is_an_edit_not_a_fence_problem(seeded):
+    """Finding "Simplify Review" (without the ## marks) to rename the heading was refused as turning
+    "## Simplify Review" into code."""
+    done = edit(seeded, path=POLICY, find="Simplify Review", replace="Simplification Review")
+    assert done.edited and "## Simplification Review" in (seeded.root / POLICY).read_text()
+
+
 def test_edit_narrowed_to_a_section_and_heading_renames(seeded):
     result = edit(seeded, path=POLICY, find="## Simplify Review", replace="## Simplification Review")
     assert result.edited
