@@ -163,6 +163,8 @@ def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
     return tx
 
 
+_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+"""A table's delimiter row: content whose second line is one begins a table of its own."""
 _LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])[ \t]+\S")
 
 
@@ -187,11 +189,14 @@ def _item_of(lines: list[str]) -> str:
 
 def _lines_of(text: str, find: str, start: int, count: int) -> str:
     """The file lines where ``find`` starts, from ``start`` on (the first six)."""
-    lines, at = [], text.find(find, start)
-    while at >= 0 and len(lines) < min(count, 6):
-        lines.append(str(text.count("\n", 0, at) + 1))
+    lines: list[str] = []
+    at = text.find(find, start)
+    while at >= 0 and len(lines) < 6:
+        line = str(text.count("\n", 0, at) + 1)
+        if line not in lines:
+            lines.append(line)
         at = text.find(find, at + len(find))
-    return ", ".join(lines) + (" and more" if count > 6 else "")
+    return ", ".join(lines) + (" and more" if at >= 0 else "")
 
 
 def plan_edit(
@@ -343,7 +348,8 @@ def plan_update_section(
         kept_lines = old.split("\n")
         if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
             closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
-        rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|")
+        new_table = len(incoming.split("\n")) > 1 and _DELIMITER.match(incoming.split("\n")[1]) is not None
+        rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|") and not new_table
         items = _list_kind(_item_of(kept_lines)) is not None and _list_kind(_item_of(kept_lines)) == _list_kind(
             incoming
         )

@@ -117,7 +117,7 @@ def _row(model: str, link: str, title: str, purpose: str, header: list[str], sta
     for index, name in enumerate(names):
         if index == at:
             continue
-        words = set(re.findall(r"\w+", name))
+        words = {name}  # the whole header: "Prompt status" is not the document's status
         if words & _TITLE and identifier:  # the identifier has its own cell: not again before the title
             cells[index] = escape_text(re.sub(rf"^{re.escape(new_label)}\s*[:.—–-]?\s*", "", title) or title)
         elif words & _PURPOSE:

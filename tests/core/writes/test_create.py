@@ -102,8 +102,8 @@ def test_a_registry_table_gets_each_value_in_the_column_its_header_names(seeded,
         "use-cases/README.md",
         "---\ntitle: Use Cases\ndoc_kind: use_case\ndoc_function: index\npurpose: The use cases.\n"
         "derived_from:\n  - ../dna/governance.md\nstatus: active\n---\n# Use Cases\n\n"
-        "| UC ID | Title | Status | Summary | Last updated |\n| --- | --- | --- | --- | --- |\n"
-        "| [`UC-001`](UC-001-search.md) | Search | `active` | Find a book. | 2026-07-08 |\n",
+        "| UC ID | Title | Status | Summary | Review status |\n| --- | --- | --- | --- | --- |\n"
+        "| [`UC-001`](UC-001-search.md) | Search | `active` | Find a book. | `ok` |\n",
     )
     write_file(seeded.root, "use-cases/UC-001-search.md", "---\ntitle: Search\n---\n# Search\n")
     create(

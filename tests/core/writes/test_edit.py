@@ -111,6 +111,10 @@ def test_edit_replaces_one_exact_fragment(seeded):
     lines = (seeded.root / POLICY).read_text().split("\n")
     at = [str(n) for n, line in enumerate(lines, 1) if "| pending |" in line]
     assert f"at lines {', '.join(at)}. Give more surrounding text, or pass section" in twice.value.message
+    with pytest.raises(Refusal, match=r"at lines \d+, \d+") as short:  # each line once
+        edit(seeded, path=POLICY, find="e", replace="E")
+    numbers = short.value.message.split("at lines ")[1].split(".")[0].replace(" and more", "").split(", ")
+    assert len(numbers) == len(set(numbers))
     with pytest.raises(Refusal, match=r"Not found(.|\n)*match exactly"):
         edit(seeded, path=POLICY, find="no such text", replace="x")
     with pytest.raises(Refusal, match="is in the frontmatter"):
@@ -421,6 +425,11 @@ def test_items_appended_to_a_section_ending_in_a_list_of_their_kind_join_the_lis
     assert "1. first step\n2. second step\n" in (seeded.root / CONTEXT).read_text(encoding="utf-8")
     update_section(seeded, path=CONTEXT, section="Problem", content="A paragraph.", mode="append")
     assert "2. second step\n\nA paragraph.\n" in (seeded.root / CONTEXT).read_text(encoding="utf-8")
+    update_section(seeded, path=CONTEXT, section="Problem", content="| a | b |\n|---|---|\n| 1 | 2 |", mode="append")
+    update_section(
+        seeded, path=CONTEXT, section="Problem", content="| X | Y |\n| --- | --- |\n| 5 | 6 |", mode="append"
+    )
+    assert "| 1 | 2 |\n\n| X | Y |\n| --- | --- |\n| 5 | 6 |\n" in (seeded.root / CONTEXT).read_text(encoding="utf-8")
 
 
 def test_a_write_answers_the_new_version_so_the_next_one_can_chain_on_it(seeded):
