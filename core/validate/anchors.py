@@ -18,6 +18,9 @@ from memorybank.core.validate.registry import RULES, Context, Finding, rule
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _CUSTOM_ID = re.compile(r"\{#([^}\s]+)\}\s*$")
 _HTML_ID = re.compile(r"""<[a-zA-Z][^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""")
+_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+_PARAGRAPH = re.compile(r"^ {0,3}[^\s#>|*+=-]")
+"""A line a setext underline makes a heading: text, not a list item, quote, table row or heading."""
 _LINK_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 
@@ -34,25 +37,33 @@ def anchors(text: str) -> frozenset[str]:
     split = split_frontmatter(text)
     body = split.body(text) if split.closed else text
     found: set[str] = set()
-    seen: dict[str, int] = {}
+    slugs: set[str] = set()
     tracker = FenceTracker()
-    for line in body.split("\n"):
+    lines = body.split("\n")
+    previous = ""
+    for line in lines:
         if tracker.feed(line):
+            previous = ""
             continue
         found.update(m.group(1) for m in _HTML_ID.finditer(line))
         heading = _HEADING.match(line)
-        if not heading:
+        title = heading.group(2) if heading else None
+        if title is None and _SETEXT.match(line) and _PARAGRAPH.match(previous):
+            title = previous.strip()  # Title over a line of = or -
+        previous = line
+        if title is None:
             continue
-        title = heading.group(2)
         custom = _CUSTOM_ID.search(title)
         if custom:
             found.add(custom.group(1))
             title = title[: custom.start()]
-        base = slug(title)
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        found.add(base if count == 0 else f"{base}-{count}")
-    return frozenset(found)
+        base = candidate = slug(title)
+        number = 0
+        while candidate in slugs:  # as GitHub numbers them: the first free base-1, base-2, ...
+            number += 1
+            candidate = f"{base}-{number}"
+        slugs.add(candidate)
+    return frozenset(found | slugs)
 
 
 @rule("broken-anchor", "warning", "A link names a heading its target document does not have.")
