@@ -54,7 +54,7 @@ def key_span(lines: list[str], closing: int, key: str) -> tuple[int, int] | None
                     or line.startswith("- ")
                     or not line.strip()
                     and end + 1 < closing
-                    and lines[end + 1].startswith((" ", "\t"))
+                    and lines[end + 1].startswith((" ", "\t", "- "))
                 ):
                     end += 1
                 else:

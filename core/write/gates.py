@@ -19,7 +19,7 @@ from memorybank.core.paths import relative_link, resolve_from
 from memorybank.core.write import journal, values
 from memorybank.core.write.lock import BankLock
 from memorybank.core.write.plan import Plan, unchanged_since
-from memorybank.core.write.supplied import read_supplied
+from memorybank.core.write.supplied import project_root, read_supplied
 from memorybank.core.write.transaction import Transaction
 
 GOVERNED_KEYS = frozenset(
@@ -214,6 +214,8 @@ def check_governance(
                 reason="unresolved-derived-from",
             )
         if external:
+            if entry not in kept and not re.match(r"^[a-zA-Z][\w+.-]*:", entry.strip()):
+                _refuse_missing_outside(bank, target, entry)
             warnings.append(f'derived_from "{entry}" points outside the bank; it will not be checked.')
             continue
         if resolved is None or resolved not in bank:
@@ -252,6 +254,19 @@ def check_governance(
     if status and contract.statuses and status not in contract.statuses:
         warnings.append(f'status "{status}" is not among the values declared in dna/.')
     return warnings
+
+
+def _refuse_missing_outside(bank: Bank, target: str, entry: str) -> None:
+    """An upstream outside the bank is not checked as a document, but it must be a file of the project
+    there now: a made-up ``../../../nonexistent.md`` passed every gate and validate alike."""
+    where = Path(os.path.realpath((bank.root / target).parent / entry.strip().split("#", 1)[0]))
+    project = project_root(bank.root)
+    if not where.exists() or (where != project and project not in where.parents):
+        raise Refusal(
+            f'derived_from "{entry}" points outside the bank at {"nothing" if not where.exists() else "a file outside the project"}: '
+            "an upstream outside the bank must be a file of the project (a URL works for anything else).",
+            reason="unresolved-derived-from",
+        )
 
 
 def check_keys(bank: Bank, target: str, status: str, keys: list[str], must_not_define: Iterable[str]) -> None:

@@ -7,6 +7,8 @@ must resolve and close no cycle, a key must have no other owner, an active docum
 from __future__ import annotations
 
 import json
+import posixpath
+import unicodedata
 from typing import Any
 
 from memorybank.core.bank import Bank
@@ -79,8 +81,12 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
     """Refuse what the new list would break; the warnings for what it only bends. An upstream the
     document already had is not refused for a cycle it was already in: taking the other edges of a
     cycle out, one write at a time, is how a bank's cycles get fixed."""
-    if len(set(items)) != len(items):
-        twice = next(item for item in items if items.count(item) > 1)
+    hidden = next((item for item in items if any(unicodedata.category(c) == "Cf" for c in item)), None)
+    if hidden is not None:  # a zero-width space makes another key that reads as the same one
+        raise Refusal(f"{key} item {json.dumps(hidden)} holds an invisible character.", reason="invisible-character")
+    same = [posixpath.normpath(item) if key == "derived_from" else item for item in items]
+    if len(set(same)) != len(same):  # ../a.md and ./../a.md name one upstream
+        twice = next(item for item, one in zip(items, same, strict=True) if same.count(one) > 1)
         raise Refusal(f'{key} lists "{twice}" more than once.', reason="duplicate-key")
     if key == "derived_from":
         found = check_governance(
@@ -91,7 +97,10 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
             derived_from=items,
             canonical_for=[],
             must_not_define=[],
-            kept=before,
+            kept=[
+                *before,
+                *(item for item in items if posixpath.normpath(item) in {posixpath.normpath(b) for b in before}),
+            ],
         )
         return [w for w in found if "derived_from" in w]
     if key == "canonical_for":

@@ -279,3 +279,35 @@ def test_an_upstream_already_in_a_cycle_does_not_block_taking_the_cycles_other_e
     assert fixed.changed and not [
         f for f in validate(Bank.open(seeded.root)).findings if f.rule == "cycle-in-derived-from"
     ]
+
+
+def test_a_list_holds_no_invisible_key_no_made_up_outside_upstream_and_no_upstream_twice(seeded, write_file):
+    untouched = tree_snapshot(seeded.root)
+    for field, value, reason in (
+        ("canonical_for", ["required_test_coverage\u200b"], "invisible-character"),  # reads as testing-policy's key
+        ("derived_from", ["../../nonexistent.md"], "unresolved-derived-from"),
+        ("derived_from", ["../../../../../../../../etc/passwd"], "unresolved-derived-from"),  # outside the project
+        ("derived_from", ["../dna/governance.md", "../dna/./governance.md"], "duplicate-key"),
+    ):
+        with pytest.raises(Refusal) as refused:
+            set_field(seeded, path="product/context.md", field=field, value=value)
+        assert refused.value.reason == reason, (field, value)
+    assert tree_snapshot(seeded.root) == untouched
+    write_file(seeded.root.parent, "src/README.md", "# Source\n")  # a file of the project, outside the bank
+    done = set_field(
+        seeded, path="product/context.md", field="derived_from", value=["../dna/governance.md", "../../src/README.md"]
+    )
+    assert done.changed and done.warnings == [
+        'derived_from "../../src/README.md" points outside the bank; it will not be checked.'
+    ]
+
+
+def test_a_list_whose_items_are_set_apart_by_blank_lines_is_replaced_whole(seeded):
+    path = seeded.root / POLICY
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("status: draft\n", "status: draft\nmust_not_define:\n- k1\n\n- k2\n"), encoding="utf-8"
+    )
+    done = set_field(Bank.open(seeded.root), path=POLICY, field="must_not_define", value=["k1", "k3"])
+    assert done.changed and "must_not_define:\n  - k1\n  - k3\n" in path.read_text(encoding="utf-8")
+    assert "k2" not in path.read_text(encoding="utf-8")
