@@ -231,6 +231,14 @@ def check_governance(
             )
         if resolved == target:
             raise Refusal(f'derived_from "{entry}" points at the document itself.', reason="self-derived")
+        upstream = bank.documents[resolved]
+        if entry not in kept and (upstream.is_inbox or upstream.is_template):
+            what = "a captured note, which its owner will move or drop" if upstream.is_inbox else "a template"
+            raise Refusal(
+                f'derived_from "{entry}" is {what}: a document rests on documents of the bank. Point it at '
+                "the document the note went to, or the one the template is for.",
+                reason="unresolved-derived-from",
+            )
         if entry not in kept:
             targets.append(resolved)
     check_keys(bank, target, status, list(canonical_for), must_not_define)

@@ -311,3 +311,11 @@ def test_a_list_whose_items_are_set_apart_by_blank_lines_is_replaced_whole(seede
     done = set_field(Bank.open(seeded.root), path=POLICY, field="must_not_define", value=["k1", "k3"])
     assert done.changed and "must_not_define:\n  - k1\n  - k3\n" in path.read_text(encoding="utf-8")
     assert "k2" not in path.read_text(encoding="utf-8")
+
+
+def test_no_document_rests_on_a_captured_note_or_a_template(seeded):
+    create(seeded, title="A note", purpose="Seen once.", inbox=True, body="x")
+    materialize_flows(seeded)
+    for upstream in ("../_inbox/a-note.md", "../flows/templates/adr/ADR-ID.md"):
+        with pytest.raises(Refusal, match="a document rests on documents of the bank"):
+            set_field(seeded, path="product/context.md", field="derived_from", value=[upstream])
