@@ -165,7 +165,8 @@ def search(
                 )
             )
         broadened = (not complete or not said) and not verbatim  # hits lack the query as written
-        return SearchResult(query, tuple(hits), broadened, matched=len(ranked))
+        hint = left_out(index, literal, written) if broadened else None  # where it is as written, if anywhere
+        return SearchResult(query, tuple(hits), broadened, hint, matched=len(ranked))
 
 
 def _weighted_counts(index: BodyIndex, concepts: list[Concept], pool: set[str]) -> dict[str, float]:

@@ -38,8 +38,8 @@ def left_out(index: BodyIndex, literal: str, written: re.Pattern[str] | None) ->
         return None
     named = ", ".join(holding[:3]) + (f" and {len(holding) - 3} more" if len(holding) > 3 else "")
     return (
-        "No document body contains these terms outside templates and inbox notes, which search leaves "
-        f"out; these hold them: {named} (bank_read reads them)."
+        "No document body contains these terms as written outside templates and inbox notes, which search "
+        f"leaves out; these hold them: {named} (bank_read reads them)."
     )
 
 

@@ -50,8 +50,8 @@ def test_templates_and_frontmatter_are_never_searched(bank):
     left_out = search(bank, "placeholder")
     assert left_out.hits == ()  # only a template holds it, and the answer says which instead of "nowhere"
     assert left_out.hint == (
-        "No document body contains these terms outside templates and inbox notes, which search leaves out; "
-        "these hold them: flows/templates/feature/brief.md (bank_read reads them)."
+        "No document body contains these terms as written outside templates and inbox notes, which search "
+        "leaves out; these hold them: flows/templates/feature/brief.md (bank_read reads them)."
     )
     result = search(bank, "deployment_procedure")  # only in rules.md's frontmatter
     assert result.hits == () and result.hint == EMPTY_HINT
@@ -155,3 +155,14 @@ def test_a_search_says_how_many_documents_hold_the_query_beyond_the_ones_listed(
     assert "(the first 3 of 7 documents; --limit shows more)" in capsys.readouterr().out
     assert main(["search", "ledger", "--root", str(root)]) == 0
     assert "first" not in capsys.readouterr().out
+
+
+def test_broadened_hits_still_name_the_templates_that_hold_the_query_as_written(fixture_bank, write_file):
+    root = fixture_bank()
+    brief = root / "flows/templates/feature/brief.md"
+    brief.write_text(brief.read_text(encoding="utf-8") + "\nWrapper notes go here.\n", encoding="utf-8")
+    write_file(root, "domain/wrapper.md", "---\ntitle: Wrapper\n---\n# Wrapper\n\nThe wrapper.\n")
+    write_file(root, "domain/notes.md", "---\ntitle: Notes\n---\n# Notes\n\nSome notes.\n")
+    result = search(Bank.open(root), "wrapper notes")
+    assert result.hits and result.broadened  # each word somewhere, the two together only in the template
+    assert "templates and inbox notes" in (result.hint or "") and "flows/templates/feature/brief.md" in result.hint

@@ -192,6 +192,8 @@ def format_search(result: SearchResult) -> str:
     lines = []
     if result.broadened:
         lines.append("(no document holds the query as written; showing documents that hold some of its words)")
+        if result.hint:
+            lines.append(f"({in_cli_words(result.hint)})")
     if result.matched > len(result.hits):
         lines.append(f"(the first {len(result.hits)} of {result.matched} documents; --limit shows more)")
     for rank, hit in enumerate(result.hits, start=1):
