@@ -10,10 +10,10 @@ from typing import Any
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
-from memorybank.core.parse import FenceTracker, parse_document
+from memorybank.core.parse import FenceTracker
 from memorybank.core.paths import resolve_link
 from memorybank.core.write import firewall, values
-from memorybank.core.write.edit import editable, keep_the_law
+from memorybank.core.write.edit import editable
 from memorybank.core.write.frontlines import (
     LIST_FIELDS,
     FieldResult,
@@ -21,6 +21,7 @@ from memorybank.core.write.frontlines import (
     key_span,
     line_reads_back,
     scalar_line,
+    stage_head,
 )
 from memorybank.core.write.gates import OWNER_KEYS, Planned, execute
 from memorybank.core.write.lists import plan_set_list
@@ -229,15 +230,7 @@ def plan_set_field(
     if key == "title" and previous_text:
         body, heading = _rename_h1(body, previous_text, value)
     text = "\n".join(lines) + "\n" + body
-    after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
-    if doc.parse_error is None and after.parse_error is not None:
-        raise Refusal(
-            f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
-            reason="unparseable",
-        )
-    if notes_locked:
-        keep_the_law(bank, doc.path, raw.text, text)
-    tx.write(doc.path, raw.encode(text))
+    stage_head(bank, doc, raw, key, text, tx, locked=notes_locked)
     indexes: list[str] = []
     if key in ("purpose", "title") and previous_text:
         for index in dict.fromkeys(bank.registered_in(doc.path)):

@@ -9,8 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memorybank.core import yamlio
+from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
+from memorybank.core.model import Document
+from memorybank.core.parse import parse_document
+from memorybank.core.write.edit import keep_the_law
 from memorybank.core.write.rawdoc import RawDoc
+from memorybank.core.write.transaction import Transaction
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 
@@ -27,6 +32,20 @@ class FieldResult:
     indexes: list[str] = field(default_factory=list)
     heading: bool = False
     warnings: list[str] = field(default_factory=list)
+
+
+def stage_head(bank: Bank, doc: Document, raw: RawDoc, key: str, text: str, tx: Transaction, *, locked: bool) -> None:
+    """Queue ``text``, ``doc`` with ``key``'s lines changed, once it reads back as well as it did and,
+    for an agent (``locked``), keeps what the bank's law declares."""
+    after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
+    if doc.parse_error is None and after.parse_error is not None:
+        raise Refusal(
+            f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
+            reason="unparseable",
+        )
+    if locked:
+        keep_the_law(bank, doc.path, raw.text, text)
+    tx.write(doc.path, raw.encode(text))
 
 
 def head_lines(raw: RawDoc, what: str) -> tuple[list[str], int, str]:

@@ -13,10 +13,17 @@ from typing import Any
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
-from memorybank.core.parse import parse_document
 from memorybank.core.write import firewall, values
-from memorybank.core.write.edit import editable, keep_the_law
-from memorybank.core.write.frontlines import LIST_FIELDS, FieldResult, candidates, head_lines, key_span, reads_back
+from memorybank.core.write.edit import editable
+from memorybank.core.write.frontlines import (
+    LIST_FIELDS,
+    FieldResult,
+    candidates,
+    head_lines,
+    key_span,
+    reads_back,
+    stage_head,
+)
 from memorybank.core.write.gates import Planned, check_governance, check_keys
 from memorybank.core.write.rawdoc import RawDoc
 from memorybank.core.write.transaction import Transaction
@@ -63,15 +70,7 @@ def plan_set_list(
     else:
         lines[closing:closing] = block
     text = "\n".join(lines) + "\n" + body
-    after, _ = parse_document(doc.path, raw.encode(text), bank_names=bank.paths.names)
-    if doc.parse_error is None and after.parse_error is not None:
-        raise Refusal(
-            f"Setting {key} would leave {doc.path} with frontmatter that does not read back. Nothing was written.",
-            reason="unparseable",
-        )
-    if notes_locked:
-        keep_the_law(bank, doc.path, raw.text, text)
-    tx.write(doc.path, raw.encode(text))
+    stage_head(bank, doc, raw, key, text, tx, locked=notes_locked)
     was = "[" + ", ".join(before) + "]" if previous is not None else None
     result = FieldResult(doc.path, key, was, shown, not dry_run, dry_run, "\n".join(block), [], False, warnings)
     return Planned(result, tx)
