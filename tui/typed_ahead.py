@@ -25,8 +25,10 @@ from textual import events
 from textual.app import App
 from textual.screen import Screen
 
-MOST_SECONDS = 2.0
-"""How long a key waits for the one before it to settle; past this it is sent as it stands."""
+MOST_SECONDS = 5.0
+"""How long a key waits for the one before it to settle; past this it is sent as it stands. While the
+first index is read on a busy machine, the palette ctrl+o opens took more than two seconds to take
+its focus now and then, and the letters sent after two seconds reached no widget."""
 
 Typed = tuple[str, "str | None"]
 
