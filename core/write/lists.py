@@ -88,6 +88,13 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
         twice = next(item for item, one in zip(items, same, strict=True) if same.count(one) > 1)
         raise Refusal(f'{key} lists "{twice}" more than once.', reason="duplicate-key")
     if key == "derived_from":
+        contract = bank.contract
+        if not items and doc.status == "active" and contract.requires_derived_from and path not in contract.roots:
+            raise Refusal(
+                f"{path} is active, and governance requires every active non-root document to declare "
+                "derived_from: give value the documents it rests on, or move it to draft first.",
+                reason="missing-derived-from",
+            )
         found = check_governance(
             bank,
             path,
@@ -104,6 +111,14 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
         return [w for w in found if "derived_from" in w]
     if key == "canonical_for":
         check_keys(bank, path, doc.status or "", items, doc.must_not_define)
+        owned = {k.casefold(): k for k, owners in bank.derived.owners.items() if any(p != path for p in owners)}
+        alike = next((item for item in items if item.casefold() in owned and item not in owned.values()), None)
+        if alike is not None:  # Agent_Autonomy_Rules beside agent_autonomy_rules: two owners in effect
+            raise Refusal(
+                f'canonical_for "{alike}" differs only in case from "{owned[alike.casefold()]}", which another '
+                "document owns. One fact, one home: use that key's owner, or a key of its own.",
+                reason="key-owned",
+            )
     if key == "must_not_define":
         clash = sorted(set(items) & set(doc.canonical_for))
         if clash:

@@ -250,7 +250,7 @@ def test_a_list_is_set_whole_through_the_gates_its_meaning_carries(seeded):
 
 def test_an_active_document_keeps_the_derived_from_its_contract_asks_for(seeded):
     set_status(seeded, path=POLICY, status="active")
-    with pytest.raises(Refusal) as refused:
+    with pytest.raises(Refusal, match="give value the documents it rests on, or move it to draft") as refused:
         set_field(seeded, path=POLICY, field="derived_from", value=[])
     assert refused.value.reason == "missing-derived-from"
     keys = set_field(seeded, path=POLICY, field="canonical_for", value=["required_test_coverage"])
@@ -285,6 +285,7 @@ def test_a_list_holds_no_invisible_key_no_made_up_outside_upstream_and_no_upstre
     untouched = tree_snapshot(seeded.root)
     for field, value, reason in (
         ("canonical_for", ["required_test_coverage\u200b"], "invisible-character"),  # reads as testing-policy's key
+        ("canonical_for", ["Required_Test_Coverage"], "key-owned"),  # so does a case variant
         ("derived_from", ["../../nonexistent.md"], "unresolved-derived-from"),
         ("derived_from", ["../../../../../../../../etc/passwd"], "unresolved-derived-from"),  # outside the project
         ("derived_from", ["../dna/governance.md", "../dna/./governance.md"], "duplicate-key"),
