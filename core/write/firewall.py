@@ -169,7 +169,7 @@ def _every_reading(text: str) -> Iterator[tuple[str, int, int]]:
     (``раssword`` with a Cyrillic ``р`` and ``а``), and without HTML comments (``pass<!-- -->word``
     renders as ``password``; its offsets are read on the text without them)."""
     yield from _credentials(text)
-    yield from _credentials(text.translate(_LATIN))
+    yield from _credentials(text.translate(LATIN_LOOK_ALIKES))
     if "<!--" in text:
         yield from _credentials(_HTML_COMMENT.sub("", text))
 
@@ -252,7 +252,7 @@ _STANDS_FOR_ALL = re.compile(
 _MARKS = " \t\n-*+>#_.,:;!…()[]<>\"'`"
 
 _SPACES = dict.fromkeys(map(ord, "\u00a0\u2007\u202f\u2009\u200a\u2002\u2003"), " ")
-_LATIN = str.maketrans("аеорсухіАЕОРСХІКМТВН", "aeopcyxiAEOPCXIKMTBH")
+LATIN_LOOK_ALIKES = str.maketrans("аеорсухіАЕОРСХІКМТВН", "aeopcyxiAEOPCXIKMTBH")
 """Cyrillic letters that look Latin: ``rest unchangеd`` with a Cyrillic ``е`` is the same promise."""
 
 
@@ -285,7 +285,7 @@ def refuse_omissions(added: str, where: str, *, whole: bool = False) -> None:
     outside = _outside_fences(spaced)
     for pattern in (*OMISSIONS, _BARE_ELISION, _CODE_COMMENT_STAND_IN):
         text = outside if pattern is _BARE_ELISION else spaced
-        match = pattern.search(text) or pattern.search(text.translate(_LATIN))
+        match = pattern.search(text) or pattern.search(text.translate(LATIN_LOOK_ALIKES))
         if match:
             raise Refusal(
                 f'Refusing to write {where}: the new text says "{match.group(0).strip()}" instead of holding '

@@ -15,6 +15,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
 from memorybank.core.write import firewall, values
 from memorybank.core.write.edit import editable
+from memorybank.core.write.firewall import LATIN_LOOK_ALIKES
 from memorybank.core.write.frontlines import (
     LIST_FIELDS,
     FieldResult,
@@ -111,12 +112,12 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
         return [w for w in found if "derived_from" in w]
     if key == "canonical_for":
         check_keys(bank, path, doc.status or "", items, doc.must_not_define)
-        owned = {k.casefold(): k for k, owners in bank.derived.owners.items() if any(p != path for p in owners)}
-        alike = next((item for item in items if item.casefold() in owned and item not in owned.values()), None)
-        if alike is not None:  # Agent_Autonomy_Rules beside agent_autonomy_rules: two owners in effect
+        owned = {_seen(k): k for k, owners in bank.derived.owners.items() if any(p != path for p in owners)}
+        alike = next((item for item in items if _seen(item) in owned and item not in owned.values()), None)
+        if alike is not None:  # Agent_Autonomy_Rules, or a Cyrillic е, beside agent_autonomy_rules
             raise Refusal(
-                f'canonical_for "{alike}" differs only in case from "{owned[alike.casefold()]}", which another '
-                "document owns. One fact, one home: use that key's owner, or a key of its own.",
+                f'canonical_for "{alike}" reads as "{owned[_seen(alike)]}" (letter case or look-alike letters '
+                "aside), which another document owns. One fact, one home: use that key's owner, or a key of its own.",
                 reason="key-owned",
             )
     if key == "must_not_define":
@@ -128,6 +129,11 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
                 reason="must-not-define",
             )
     return []
+
+
+def _seen(key: str) -> str:
+    """A key as a reader sees it: letter case and Cyrillic letters that look Latin set aside."""
+    return key.translate(LATIN_LOOK_ALIKES).casefold()
 
 
 def _block(key: str, items: list[str]) -> list[str]:

@@ -286,6 +286,7 @@ def test_a_list_holds_no_invisible_key_no_made_up_outside_upstream_and_no_upstre
     for field, value, reason in (
         ("canonical_for", ["required_test_coverage\u200b"], "invisible-character"),  # reads as testing-policy's key
         ("canonical_for", ["Required_Test_Coverage"], "key-owned"),  # so does a case variant
+        ("canonical_for", ["r\u0435quired_test_coverage"], "key-owned"),  # and a Cyrillic е
         ("derived_from", ["../../nonexistent.md"], "unresolved-derived-from"),
         ("derived_from", ["../../../../../../../../etc/passwd"], "unresolved-derived-from"),  # outside the project
         ("derived_from", ["../dna/governance.md", "../dna/./governance.md"], "duplicate-key"),
