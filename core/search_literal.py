@@ -24,7 +24,12 @@ def holding_as_written(
             return holding
     else:
         holding = allowed
-    return {p for p in holding if literal in bodies.get(p, "") and written.search(bodies[p])}
+    return {p for p in holding if _holds(bodies.get(p, ""), literal, written)}
+
+
+def _holds(body: str, literal: str, written: re.Pattern[str]) -> bool:
+    """Whether ``body`` holds the query as written (the substring first: it is the cheap test)."""
+    return literal in body and written.search(body) is not None
 
 
 def left_out(index: BodyIndex, literal: str, written: re.Pattern[str] | None) -> str | None:
@@ -32,8 +37,7 @@ def left_out(index: BodyIndex, literal: str, written: re.Pattern[str] | None) ->
     leaves them out, and "no document holds it" would send the reader looking elsewhere."""
     if written is None or not literal:
         return None
-    bodies = index.bodies
-    holding = sorted(p for p in index.excluded if literal in bodies.get(p, "") and written.search(bodies[p]))
+    holding = sorted(p for p in index.excluded if _holds(index.bodies.get(p, ""), literal, written))
     if not holding:
         return None
     named = ", ".join(holding[:3]) + (f" and {len(holding) - 3} more" if len(holding) > 3 else "")

@@ -348,11 +348,11 @@ def plan_update_section(
         kept_lines = old.split("\n")
         if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
             closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
-        new_table = len(incoming.split("\n")) > 1 and _DELIMITER.match(incoming.split("\n")[1]) is not None
+        second = incoming.split("\n")[1:2]
+        new_table = bool(second) and _DELIMITER.match(second[0]) is not None
         rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|") and not new_table
-        items = _list_kind(_item_of(kept_lines)) is not None and _list_kind(_item_of(kept_lines)) == _list_kind(
-            incoming
-        )
+        kind = _list_kind(_item_of(kept_lines))
+        items = kind is not None and kind == _list_kind(incoming)
         block += kept_lines if rows or items else [*kept_lines, ""]  # rows join their table, items their list
     block += incoming.split("\n") + closing
     is_last = chosen.end_line >= len(lines)

@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal, StorageError, UsageError
 from memorybank.core.parse import parse_document
-from memorybank.core.paths import relative_link, resolve_from
+from memorybank.core.paths import is_url, relative_link, resolve_from
 from memorybank.core.write import journal, values
 from memorybank.core.write.lock import BankLock
 from memorybank.core.write.plan import Plan, unchanged_since
@@ -214,7 +214,7 @@ def check_governance(
                 reason="unresolved-derived-from",
             )
         if external:
-            if entry not in kept and not re.match(r"^[a-zA-Z][\w+.-]*:", entry.strip()):
+            if entry not in kept and not is_url(entry.strip()):
                 _refuse_missing_outside(bank, target, entry)
             warnings.append(f'derived_from "{entry}" points outside the bank; it will not be checked.')
             continue

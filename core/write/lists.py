@@ -13,6 +13,7 @@ from typing import Any
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
+from memorybank.core.model import Document
 from memorybank.core.write import firewall, values
 from memorybank.core.write.edit import editable
 from memorybank.core.write.firewall import LATIN_LOOK_ALIKES
@@ -62,7 +63,7 @@ def plan_set_list(
         return Planned(
             FieldResult(doc.path, key, shown, shown, False, dry_run, "\n".join(lines[span[0] : span[1]])), tx
         )
-    warnings = _gate(bank, doc.path, key, items, doc, before)
+    warnings = _gate(bank, doc, key, items, before)
     firewall.check("\n".join(items), doc.path)
     block = _block(key, items)
     firewall.refuse_credentials("\n".join(block), doc.path)
@@ -77,10 +78,11 @@ def plan_set_list(
     return Planned(result, tx)
 
 
-def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: list[str]) -> list[str]:
+def _gate(bank: Bank, doc: Document, key: str, items: list[str], before: list[str]) -> list[str]:
     """Refuse what the new list would break; the warnings for what it only bends. An upstream the
     document already had is not refused for a cycle it was already in: taking the other edges of a
     cycle out, one write at a time, is how a bank's cycles get fixed."""
+    path = doc.path
     hidden = next((item for item in items if any(unicodedata.category(c) == "Cf" for c in item)), None)
     if hidden is not None:  # a zero-width space makes another key that reads as the same one
         raise Refusal(f"{key} item {json.dumps(hidden)} holds an invisible character.", reason="invisible-character")
@@ -89,6 +91,7 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
         twice = next(item for item, one in zip(items, same, strict=True) if same.count(one) > 1)
         raise Refusal(f'{key} lists "{twice}" more than once.', reason="duplicate-key")
     if key == "derived_from":
+        had = {posixpath.normpath(item) for item in before}  # re-spelt, an upstream it had is still kept
         contract = bank.contract
         if not items and doc.status == "active" and contract.requires_derived_from and path not in contract.roots:
             raise Refusal(
@@ -104,10 +107,7 @@ def _gate(bank: Bank, path: str, key: str, items: list[str], doc: Any, before: l
             derived_from=items,
             canonical_for=[],
             must_not_define=[],
-            kept=[
-                *before,
-                *(item for item in items if posixpath.normpath(item) in {posixpath.normpath(b) for b in before}),
-            ],
+            kept=[*before, *(item for item, one in zip(items, same, strict=True) if one in had)],
         )
         return [w for w in found if "derived_from" in w]
     if key == "canonical_for":

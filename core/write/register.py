@@ -114,20 +114,17 @@ def _row(model: str, link: str, title: str, purpose: str, header: list[str], sta
     cells = [""] * columns
     cells[at] = anchor
     placed = False
-    for index, name in enumerate(names):
+    for index, name in enumerate(names):  # a whole header names a value: "Prompt status" is not the status
         if index == at:
             continue
-        words = {name}  # the whole header: "Prompt status" is not the document's status
-        if words & _TITLE and identifier:  # the identifier has its own cell: not again before the title
+        if name in _TITLE and identifier:  # the identifier has its own cell: not again before the title
             cells[index] = escape_text(re.sub(rf"^{re.escape(new_label)}\s*[:.—–-]?\s*", "", title) or title)
-        elif words & _PURPOSE:
+        elif name in _PURPOSE:
             cells[index], placed = purpose, True
-        elif words & _STATUS and status:
+        elif name in _STATUS and status:
             cells[index] = f"`{status}`" if model_cells[index].startswith("`") else status
-    if not names and columns > at + 1:
-        cells[at + 1], placed = purpose, True
-    elif not placed and not identifier and columns > at + 1 and not cells[at + 1]:
-        cells[at + 1] = purpose
+    if columns > at + 1 and not placed and not (names and identifier) and not cells[at + 1]:
+        cells[at + 1] = purpose  # no column named for it: after the link, as an entry reads
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
