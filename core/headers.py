@@ -112,7 +112,7 @@ class HeaderIndex:
                 by_path[path] = weights.get(doc.layer, 1.0)
                 multiplied[path] = by_path[path] * self.priors[path]
             fields = [(CANONICAL, key, 0) for key in doc.canonical_for]
-            fields += [(PURPOSE, doc.purpose, 0), (TITLE, doc.title, 0)]
+            fields += [(PURPOSE, stated_purpose(doc), 0), (TITLE, doc.title, 0)]
             fields += [(SECTION, section.title, section.line) for section in doc.sections]
             for kind, label, line in fields:
                 tokens = route_tokens(label)
@@ -345,7 +345,16 @@ def headed(doc: Document | Headed) -> Headed:
         return doc
     headings = tuple((section.title, section.line) for section in doc.sections)
     kept = (doc.is_template, doc.is_inbox, doc.status, doc.delivery_status, doc.layer)
-    return (*kept, doc.canonical_for, doc.purpose, doc.title, headings)
+    return (*kept, doc.canonical_for, stated_purpose(doc), doc.title, headings)
+
+
+def stated_purpose(doc: Document) -> str:
+    """What a document says it is for: its ``purpose``, or where it has none, the ``description``
+    another frontmatter convention writes instead (skills, agents, static-site pages)."""
+    if doc.purpose:
+        return doc.purpose
+    description = doc.frontmatter.get("description")
+    return description.strip() if isinstance(description, str) else ""
 
 
 def prior(doc: Document) -> float:

@@ -294,3 +294,21 @@ def test_a_filter_keeps_the_unfiltered_ranking_and_its_scores(question, layer, k
     filtered = [(hit.path, hit.score) for hit in route(bank, question, limit=5, layer=layer, doc_kind=kind).hits]
     assert len(filtered) == 5
     assert filtered == kept[:5]
+
+
+def test_a_description_stands_for_a_missing_purpose(tmp_path):
+    """The name/description frontmatter convention (skills, agents, site pages) says what a document
+    is for in ``description``: routing reads it as the purpose, a ``purpose`` beside it wins."""
+    described = (
+        "---\nname: Retry review\ndescription: Why webhook retries back off exponentially\n---\n# Notes\n\nText.\n"
+    )
+    both = (
+        "---\ntitle: Limits\npurpose: Rate limits of the public API\ndescription: webhook retries back off\n"
+        "status: active\n---\n# Limits\n\nText.\n"
+    )
+    bank = small_bank(tmp_path / "memory_bank", {"reviews/retry.md": described, "api/limits.md": both})
+    hit = route(bank, "why do webhook retries back off exponentially").hits[0]
+    assert hit.path == "reviews/retry.md"
+    assert hit.breakdown.purpose > 0 and "exponentially" in hit.breakdown.purpose_words
+    limits = route(bank, "rate limits of the public API", body_evidence=False).hits[0]
+    assert limits.path == "api/limits.md" and "webhook" not in limits.breakdown.purpose_words
