@@ -229,6 +229,9 @@ class ScoreBreakdown:
     (``core.proximity``)."""
     named: bool = False
     """The question names this document by its identifier or path (``core.named``): it leads."""
+    place: int = 0
+    """The number the question named this document by in its numbered series ("the second plan
+    review", ``core.series``): it takes its series' best score, raised; 0 when none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,7 @@ from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, check_filters, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
+from memorybank.core.series import pick_series_members
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
@@ -205,8 +206,10 @@ def route(
             for path, factor in factors.items():
                 scores[path] *= factor
         named: dict[str, str] = {}
+        numbered: dict[str, int] = {}
         if body_evidence:  # a version or a review its file name declares is damped wherever it ranks
             named = damp_named(scores, bank.extension("route.versions", lambda bank, _: named_versions(bank.documents)))
+            numbered = pick_series_members(bank, question, terms, scores, named, allowed)
         owners = _owners_named(bank, terms, coverage, headers) & allowed
         mentioned = _mentioned(bank, question, scores, allowed)
         found, hits = copies(bank), []
@@ -242,6 +245,7 @@ def route(
                 together=together.get(path, 1.0),
                 draft_of=versions.get(path) or named.get(path),
                 named=path in mentioned,
+                series_number=numbered.get(path, 0),
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)

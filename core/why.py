@@ -18,6 +18,8 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
     on the real banks, and it was false whenever a delivery document's body lifted it above the
     knowledge it uses."""
     parts = ["the question names it"] if b.named else []
+    if b.place:
+        parts.append(f"the question asks for number {b.place} of its series")
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
     title = b.title_words[:WHY_WORDS]

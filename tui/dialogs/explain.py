@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memorybank.core.drafts import DRAFT_WEIGHT
 from memorybank.core.route import RouteHit
+from memorybank.core.series import SERIES_LIFT
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -41,6 +42,8 @@ def breakdown_table(hit: RouteHit) -> Table:
         table.add_row("× words together", f"{b.together:.2f}", "word pairs of the question side by side")
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
+    if b.place:
+        table.add_row("→ series' best", f"× {SERIES_LIFT:.2f}", f"the question asks for number {b.place} of its series")
     if b.draft_of:
         table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a draft of {b.draft_of}")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")

@@ -1,0 +1,152 @@
+"""Numbered series: documents of one folder whose file names differ only by a trailing number
+(``plan-review-1.md`` ... ``plan-review-11.md``, ``brief-v1.md`` ... ``brief-v8.md``,
+``code-review-2.md``), the record an iterative workflow leaves of its rounds.
+
+Siblings of a series share nearly every word, so neither headers nor bodies tell them apart; the
+question does, when it names a member by its place: "the second review of the plan", "ревью
+восьмой версии брифа", "the last code review", "plan-review 3". A series is named when the
+question holds every word of its name (``plan`` and ``review``, in either language and any
+inflection; ``v`` reads as "version" and is never required) and a number one of its members
+carries, as an ordinal word, a figure, or "last"/"последний" for the highest. The member so named
+takes the best score of its series, raised by ``SERIES_LIFT`` (the series' topic is what the rest
+of the question scored; the ordinal picks the member). Where two series of a folder are named with
+the same number (``brief-v8`` and ``brief-review-8`` for "the review of the eighth version of the
+brief"), the one whose name covers more of the question's words is chosen.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from memorybank.core.bank import Bank
+from memorybank.core.drafts import DRAFT_WEIGHT
+from memorybank.core.lang import QueryTerm, fold, inflection_stem, route_tokens
+from memorybank.core.model import Document
+
+SERIES_LIFT = 1.5
+"""How far above its series' best score the named member goes."""
+
+_MEMBER = re.compile(r"^(?P<name>[a-z\u0400-\u04ff][\w\u0400-\u04ff-]*?)[-_ ]?(?P<v>v)?(?P<n>\d{1,3})$")
+_VERSION = "version"
+
+_EN_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "1st": 1, "2nd": 2, "3rd": 3,
+}  # fmt: skip
+_RU_STEMS = {
+    "перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5, "шест": 6, "седьм": 7, "восьм": 8,
+    "девят": 9, "десят": 10, "одиннадцат": 11, "двенадцат": 12,
+}  # fmt: skip
+_RU_ORDINAL = re.compile(
+    rf"^({'|'.join(_RU_STEMS)})"
+    r"(ый|ой|ий|ая|ое|ого|ому|ом|ую|ые|ых|ым|ыми|ей|ья|ье|ьи|ьего|ьему|ьей|ьим|ьих|ью|ьими|ьем)$"
+)
+_LAST = re.compile(r"^(last|latest|final|последн\w*|финальн\w*)$")
+LAST = -1
+"""The number "last" stands for: the series' highest."""
+_FIGURE = re.compile(r"(?<![\w.])v?(\d{1,3})(?![\w.]|\.\d)")
+
+
+def ordinals(question: str) -> list[int]:
+    """The places a question names, in its order: ordinal words of either language, figures
+    standing alone (``3``, ``v2``, not ``3.4``), and ``LAST`` for "last", "latest", "последний"."""
+    found: list[int] = []
+    text = fold(question).replace("ё", "е")
+    for word in re.findall(r"[\w\u0400-\u04ff]+(?:\.\d+)*", text):
+        if word in _EN_ORDINALS:
+            found.append(_EN_ORDINALS[word])
+        elif (ordinal := _RU_ORDINAL.match(word)) is not None:
+            found.append(_RU_STEMS[ordinal.group(1)])
+        elif _LAST.match(word):
+            found.append(LAST)
+        elif (figure := _FIGURE.fullmatch(word)) is not None:
+            found.append(int(figure.group(1)))
+    return found
+
+
+@dataclass(frozen=True)
+class Series:
+    """Members of one folder sharing a name: the name's words, and number -> path."""
+
+    words: tuple[str, ...]
+    members: dict[int, str]
+
+    def member(self, number: int) -> str | None:
+        return self.members[max(self.members)] if number == LAST else self.members.get(number)
+
+
+def numbered_series(documents: Iterable[Document]) -> list[Series]:
+    """Every series of at least two members (templates and inbox notes left out)."""
+    groups: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
+    for doc in documents:
+        if doc.is_template or doc.is_inbox:
+            continue
+        folder, file_name = posixpath.split(doc.path)
+        member = _MEMBER.match(fold(file_name.removesuffix(".md")))
+        if member is not None:
+            name = member.group("name") + ("-v" if member.group("v") else "")
+            groups[folder, name][int(member.group("n"))] = doc.path
+    found = []
+    for (_, name), members in sorted(groups.items()):
+        words = tuple(_VERSION if w == "v" else w for w in re.split(r"[-_ ]+", name) if w)
+        if len(members) >= 2 and any(w != _VERSION for w in route_tokens(" ".join(words))):
+            found.append(Series(tuple(w for w in words if w == _VERSION or route_tokens(w)), dict(members)))
+    return found
+
+
+def named_members(series: list[Series], question: str, forms: set[str]) -> dict[str, tuple[Series, int]]:
+    """The members a question names, with their series and number. ``forms`` holds the stems of
+    the question's words and of their translations."""
+    numbers = list(dict.fromkeys(ordinals(question)))
+    if not numbers:
+        return {}
+    best: dict[tuple[str, int], tuple[int, str, Series, int]] = {}
+    for entry in series:
+        needed = [w for w in entry.words if w != _VERSION]
+        if not needed or not all(inflection_stem(w) in forms for w in needed):
+            continue
+        number, path = next(((n, p) for n in numbers if (p := entry.member(n)) is not None), (0, None))
+        if path is None:
+            continue
+        key = (posixpath.dirname(path), number)
+        if key not in best or best[key][0] < len(needed):
+            best[key] = (len(needed), path, entry, max(entry.members) if number == LAST else number)
+    return {path: (entry, number) for _, path, entry, number in best.values()}
+
+
+def lift_named_members(scores: dict[str, float], named: dict[str, tuple[Series, int]]) -> dict[str, int]:
+    """Raise each named member to its series' best score times ``SERIES_LIFT`` (in place); the
+    members raised, with the number they were named by."""
+    lifted = {}
+    for path, (entry, number) in named.items():
+        best = max((scores.get(p, 0.0) for p in entry.members.values()), default=0.0)
+        if best > 0 and best * SERIES_LIFT > scores.get(path, 0.0):
+            scores[path] = best * SERIES_LIFT
+            lifted[path] = number
+    return lifted
+
+
+def pick_series_members(
+    bank: Bank,
+    question: str,
+    terms: list[QueryTerm],
+    scores: dict[str, float],
+    damped: dict[str, str],
+    allowed: set[str],
+) -> dict[str, int]:
+    """The member of a numbered series the question names by its place ("the second plan review")
+    is not damped as a version and rises above its siblings (``core.series``), in place; those
+    raised, with their number."""
+    series = bank.extension("route.series", lambda bank, _: numbered_series(bank.documents.values()))
+    if not series:
+        return {}
+    forms = {inflection_stem(w) for term in terms for w in (term.literal, *term.translations, *term.cognates)}
+    picked = {p: entry for p, entry in named_members(series, question, forms).items() if p in allowed}
+    for path in picked.keys() & damped.keys():
+        scores[path] /= DRAFT_WEIGHT
+        del damped[path]
+    return lift_named_members(scores, picked)
