@@ -13,7 +13,8 @@ from memorybank.core.parse import FenceTracker, split_frontmatter
 from memorybank.core.paths import relative_link, resolve_link
 from memorybank.core.sections import EMPTY_REGISTRY
 
-_MD_LINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(\s*<?([^)\s>]+?\.md)(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
+_ENTRY_LINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(\s*<?([^)\s>]+?(?:\.md|/))(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\s*\)")
+"""A link an index entry makes: to a document, or to a package folder (``[FT-001/](FT-001/)``)."""
 _NUMBERED = re.compile(r"^(\s*)(\d+)([.)])\s")
 _BULLET = re.compile(r"^(\s*)([-*+])\s")
 
@@ -24,13 +25,14 @@ def _body_start(lines: list[str], text: str) -> int:
 
 
 def _entry_lines(lines: list[str], start: int) -> list[int]:
-    """Indexes of lines, outside fences and frontmatter, that link a markdown document."""
+    """Indexes of lines, outside fences and frontmatter, that link a markdown document or a
+    package folder."""
     tracker = FenceTracker()
     found = []
     for index, line in enumerate(lines):
         if index < start or tracker.feed(line):
             continue
-        if _MD_LINK.search(line):
+        if _ENTRY_LINK.search(line):
             found.append(index)
     return found
 
@@ -69,7 +71,7 @@ def entry_for(
     plain = escape_label(title) == title
     if model is None:
         return f"- [{escape_label(title)}]({link}) — {purpose}"
-    labels = _MD_LINK.findall(model)
+    labels = _ENTRY_LINK.findall(model)
     backticked = bool(labels) and labels[0][0].startswith("`") and labels[0][0].endswith("`")
     label = f"`{title}`" if backticked and plain else escape_label(title)
     anchor = f"[{label}]({link})"
@@ -101,8 +103,8 @@ def _row(model: str, link: str, title: str, purpose: str, header: list[str], sta
     purpose after the link, as before."""
     model_cells = _cells(model)
     columns = max(len(model_cells), 1)
-    at = next((i for i, cell in enumerate(model_cells) if _MD_LINK.search(cell)), 0)
-    label, target = _MD_LINK.findall(model_cells[at])[0] if _MD_LINK.search(model_cells[at]) else ("", "")
+    at = next((i for i, cell in enumerate(model_cells) if _ENTRY_LINK.search(cell)), 0)
+    label, target = _ENTRY_LINK.findall(model_cells[at])[0] if _ENTRY_LINK.search(model_cells[at]) else ("", "")
     bare = label.strip("`")
     stem = target.rsplit("/", 1)[-1].removesuffix(".md")
     new_stem = link.rsplit("/", 1)[-1].removesuffix(".md")
@@ -138,6 +140,26 @@ def _header(lines: list[str], row: int) -> list[str]:
     return []
 
 
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _links_a_sibling(line: str, index_path: str, doc_path: str) -> bool:
+    """Whether an entry links a document of the new one's folder (not its README), or a package
+    folder beside the new one's own (``[FT-001/](FT-001/)`` for ``FT-002/feature.md``)."""
+    directory = _folder(doc_path)
+    for _, target in _ENTRY_LINK.findall(line):
+        resolved, _ = resolve_link(index_path, target)
+        if not resolved:
+            continue
+        if target.endswith("/"):
+            if directory != _folder(index_path) and _folder(resolved) == _folder(directory) and resolved != directory:
+                return True
+        elif _folder(resolved) == directory and not resolved.endswith("README.md"):
+            return True
+    return False
+
+
 def register_line(index_text: str, index_path: str, doc_path: str, title: str, purpose: str, status: str = "") -> str:
     """``index_text`` with an entry for ``doc_path`` added after the index's last entry.
 
@@ -152,18 +174,7 @@ def register_line(index_text: str, index_path: str, doc_path: str, title: str, p
             del lines[index]
     text = "\n".join(lines)
     entries = _entry_lines(lines, start)
-    directory = doc_path.rsplit("/", 1)[0] if "/" in doc_path else ""
-    siblings = []
-    for index in entries:
-        for _, target in _MD_LINK.findall(lines[index]):
-            resolved, _ = resolve_link(index_path, target)
-            if (
-                resolved
-                and (resolved.rsplit("/", 1)[0] if "/" in resolved else "") == directory
-                and not resolved.endswith("README.md")
-            ):
-                siblings.append(index)
-                break
+    siblings = [index for index in entries if _links_a_sibling(lines[index], index_path, doc_path)]
     link = relative_link(index_path, doc_path)
     chosen = (siblings or entries or [None])[-1]
     if chosen is None:

@@ -144,6 +144,29 @@ def test_registration_continues_a_numbered_list(tmp_path, write_file):
     ).read_text() == "# Index\n\n1. [A](a.md) — a\n2. [B](b.md) — b\n3. [C](c.md) — c.\n\nTrailing prose.\n"
 
 
+def test_a_new_package_is_registered_among_the_package_folders_an_index_lists(tmp_path, write_file):
+    """An index listing its packages by folder (``[FT-001/](FT-001/)``) gets a new package's document
+    after the last of them, labelled as they are, not after a later prose bullet that links one
+    document and its continuation bullet (the shop bot's ``features/README.md``)."""
+    from memorybank.core.bank import Bank
+
+    index = (
+        "# Features\n\n## Current State\n\n"
+        "- [`FT-001/`](FT-001/) — checkout.\n"
+        "- [`FT-002/`](FT-002/) — payment.\n"
+        "- Early work moved to [`legacy/README.md`](legacy/README.md).\n"
+        "- Its contracts now live in `domain/*`.\n"
+    )
+    write_file(tmp_path, "features/README.md", index)
+    for path in ("features/FT-001/feature.md", "features/FT-002/feature.md", "features/legacy/README.md"):
+        write_file(tmp_path, path, "# Doc\n")
+    bank = Bank.open(tmp_path)
+    create(bank, doc_kind="feature", path="features/FT-003/feature.md", title="FT-003", purpose="Returns.")
+    assert (tmp_path / "features/README.md").read_text() == index.replace(
+        "payment.\n", "payment.\n- [`FT-003`](FT-003/feature.md) — Returns.\n"
+    )
+
+
 def test_the_first_registration_removes_the_empty_placeholder(seeded):
     create(
         seeded,
