@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
 from memorybank.core import yamlio
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
@@ -99,6 +100,16 @@ def line_reads_back(line: str, value: str, previous: Any) -> bool:
     return reads_back(line.split(":", 1)[1].strip(), value, previous)
 
 
+def _same_in_yaml_11(candidate: str, value: str) -> bool:
+    """Whether a plain value also reads back as itself under YAML 1.1, the reading of PyYAML,
+    python-frontmatter and Ruby's Psych, where ``yes``, ``off`` and ``1:30`` are not strings: the
+    bank is read by more tools than ours."""
+    try:
+        return yaml.safe_load(f"k: {candidate}\n") == {"k": value}
+    except yaml.YAMLError:
+        return False
+
+
 def reads_back(candidate: str, value: str, previous: Any) -> bool:
     try:
         parsed = yamlio.load(f"k: {candidate}\n")
@@ -106,7 +117,7 @@ def reads_back(candidate: str, value: str, previous: Any) -> bool:
         return False
     got = parsed.get("k") if isinstance(parsed, dict) else None
     if isinstance(got, str):
-        return got == value
+        return got == value and (candidate[:1] in "'\"" or _same_in_yaml_11(candidate, value))
     # A value that was typed (a date) may stay typed when it reads back as the same type and text.
     return previous is not None and not isinstance(previous, str) and type(got) is type(previous) and str(got) == value
 

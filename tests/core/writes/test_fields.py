@@ -135,6 +135,10 @@ def fresh(tmp_path, write_file, head: str) -> Bank:
         ("reviewed_on: 2026-09-01\n", "reviewed_on", "2026-09-14", "reviewed_on: 2026-09-14"),
         ("purpose: >-\n  folded\n  value\nstatus: draft\n", "purpose", "One line.", "purpose: One line."),
         ("title: Doc\n", "owner", "platform", "owner: platform"),
+        # strings under YAML 1.2, not under the 1.1 of PyYAML, python-frontmatter and Ruby's Psych
+        ("title: Doc\n", "owner", "yes", 'owner: "yes"'),
+        ("purpose: Old.\n", "purpose", "off", 'purpose: "off"'),
+        ("title: Doc\n", "window", "1:30", 'window: "1:30"'),
     ],
 )
 def test_set_field_quoting(tmp_path, write_file, head, field, value, line):
