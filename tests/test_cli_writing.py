@@ -309,3 +309,14 @@ def test_a_file_named_dash_is_standard_input_for_a_body_and_a_sections_text(tmp_
     assert main([*args, "--body", "y", "--root", root]) == 2
     assert "give it or --body, not both" in capsys.readouterr().err
     assert tree_snapshot(tmp_path) == before
+
+
+def test_a_note_needs_no_path_and_a_document_says_it_needs_one(tmp_path, capsys):
+    root = seeded_root(tmp_path, capsys)
+    before = tree_snapshot(Path(root))
+    assert main(["create", "--root", root, "--kind", "adr", "--title", "T", "--purpose", "P."]) == 2
+    assert "create needs the path of the new document" in capsys.readouterr().err
+    assert tree_snapshot(Path(root)) == before
+    note = ["create", "--inbox", "--title", "PDF test needs the Inter font", "--purpose", "Why it fails."]
+    assert main([*note, "--root", root]) == 0
+    assert "CREATED _inbox/pdf-test-needs-the-inter-font.md" in capsys.readouterr().out

@@ -115,11 +115,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
             '    --title "Render PDFs with WeasyPrint" --purpose "Why invoices are rendered with WeasyPrint." \\',
             "    --derived ../engineering/architecture.md",
             "# a note for the owner's inbox",
-            'memorybank create pdf-font.md --inbox --title "PDF test needs the Inter font" \\',
+            'memorybank create --inbox --title "PDF test needs the Inter font" \\',
             '    --purpose "Why the PDF snapshot test fails on machines without the font."',
         ),
     )
-    p.add_argument("path", help="bank path of the new document, e.g. adr/ADR-20260101T000000Z-name.md")
+    p.add_argument(
+        "path",
+        nargs="?",
+        help="bank path of the new document, e.g. adr/ADR-20260101T000000Z-name.md"
+        " (a note with --inbox may leave it out: its file name comes from the title)",
+    )
     p.add_argument(
         "--kind",
         dest="doc_kind",
@@ -283,6 +288,8 @@ def _extras(pairs: list[str]) -> dict[str, str]:
 
 
 def run_create(args: argparse.Namespace) -> int:
+    if not args.path and not args.inbox:
+        raise UsageError("create needs the path of the new document (only a note, with --inbox, may leave it out)")
     body, body_file = _text_or_file(args.body, args.body_file, "--body-file", "--body")
     result = create(
         open_bank(args),
