@@ -50,6 +50,21 @@ def test_read_section_and_lines(capsys):
     assert out.startswith("# domain/rules.md :: Invariants") and "evaluated before scoring" in out
     assert main(["read", "domain/rules.md", "--lines", "19", "--json", "--root", root]) == 0
     assert json.loads(capsys.readouterr().out)["content"] == "L1 rejects below 60."
+    assert "frontmatter not shown" not in out  # a section is read for its text
+
+
+def test_reading_a_whole_document_says_where_its_frontmatter_went(capsys):
+    root = str(FIXTURES / "reference")
+    assert main(["read", "domain/rules.md", "--root", root]) == 0
+    out = capsys.readouterr().out.split("\n")
+    body_line = next(
+        i
+        for i, line in enumerate((FIXTURES / "reference/domain/rules.md").read_text().split("\n"))
+        if i and line == "---"
+    )
+    assert out[1] == f"(frontmatter not shown: --lines 1-{body_line + 1} prints it as written, --json as data)"
+    assert main(["read", "domain/rules.md", "--lines", f"1-{body_line + 1}", "--root", root]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("---")
 
 
 def test_errors_go_to_stderr_with_exit_codes():

@@ -147,6 +147,9 @@ def run_read(args: argparse.Namespace) -> int:
     if result.lines:
         where = f" :: lines {result.lines[0]}-{result.lines[1]} of {result.total_lines}"
     print(visible(f"# {result.path}{where} ({result.bytes} bytes{', truncated' if result.truncated else ''})"))
+    doc = bank.documents.get(result.path)
+    if doc is not None and doc.has_frontmatter and not (result.section or result.lines):
+        print(f"(frontmatter not shown: --lines 1-{doc.body_line - 1} prints it as written, --json as data)")
     print()
     # on a terminal an escape sequence in the text would recolour, retitle or rewrite the screen, so
     # it is spelled out; into a pipe or a file the text goes as it is written
