@@ -37,6 +37,7 @@ def test_the_readme_hook_is_a_local_system_hook_and_matches_the_hook_manifest():
     hook = readme_hook()
     assert hook["entry"] == "memorybank validate" and hook["language"] == "system"
     assert hook["pass_filenames"] is True
+    assert hook["require_serial"] is True  # one process reads the bank once, not one per batch
     assert re.search(hook["files"], "memory_bank/adr/ADR-1.md") and re.search(hook["files"], "docs/memory-bank/x.md")
     assert not re.search(hook["files"], "src/memory_banking.py")
     (manifest,) = yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
