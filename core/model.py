@@ -26,8 +26,11 @@ class Section:
     line: int
     """1-based line of the heading in the raw file (frontmatter included)."""
     end_line: int
-    """Last line of the section: the line before the next heading of level one or two, or the
+    """Last line of the section: the line before the next heading of its level or above, or the
     last line of the file."""
+    level: int = 2
+    """Its heading's level: 2 for the sections a document lists, 3 or 4 for those found inside them
+    (``core.parse.subsections``) when a caller names one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -262,6 +262,37 @@ def _sections(heads: list[tuple[str, int]], stops: list[int], total_lines: int) 
     return tuple(sections)
 
 
+SUBSECTION_LEVELS = (3, 4)
+"""The heading levels a caller may also name a section by, below the ``##`` ones a document lists."""
+
+
+def subsections(text: str) -> tuple[Section, ...]:
+    """The ``###`` and ``####`` headings of a document's body (outside fences), each with the lines
+    up to the next heading of its level or above: found on demand, when a caller names a section
+    no ``##`` heading has."""
+    lines = text.split("\n")
+    split = split_frontmatter(text)
+    start = split.body_line - 1 if split.closed else 0
+    tracker = FenceTracker()
+    heads: list[tuple[int, str, int]] = []  # (level, title, line) of every heading
+    for index in range(start, len(lines)):
+        line = lines[index].removesuffix("\r")
+        if tracker.feed(line) or not line[:4].lstrip(" ").startswith("#"):
+            continue
+        level = _HEADING_LEVEL.match(line)
+        if level:
+            depth = len(level.group(1))
+            heads.append((depth, _strip_heading(line.lstrip(" ")[depth:]), index + 1))
+    total = count_lines(text)
+    found = []
+    for at, (depth, title, line) in enumerate(heads):
+        if depth not in SUBSECTION_LEVELS or not title:
+            continue
+        end = next((other - 1 for level, _, other in heads[at + 1 :] if level <= depth), total)
+        found.append(Section(title=title, line=line, end_line=max(end, line), level=depth))
+    return tuple(found)
+
+
 def count_lines(text: str) -> int:
     if not text:
         return 0

@@ -1,4 +1,4 @@
-"""Reading documents: whole, one ``##`` section, a line range, or a batch under a byte budget.
+"""Reading documents: whole, one ``##`` section (or a ``###`` one named), a line range, or a batch under a byte budget.
 
 The batch budget exists because a client that receives a very large answer saves it to a file and
 hands the model a path instead, which costs more than a short answer. The budget can be lowered,
@@ -15,7 +15,7 @@ from typing import Any
 from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError, SectionAmbiguous, SectionNotFound, UsageError
 from memorybank.core.model import Document, Section
-from memorybank.core.parse import jsonable
+from memorybank.core.parse import jsonable, subsections
 from memorybank.core.versions import version_of
 
 BATCH_CEILING = 40_000
@@ -43,11 +43,12 @@ PARTIAL_LETTERS = 3
 """The fewest letters a part of a heading may name it by."""
 
 
-def find_section(doc: Document, name: str) -> Section | None:
+def find_section(doc: Document, name: str, text: str | None = None) -> Section | None:
     """The section a caller means: the first heading equal to the name (case, punctuation and the
     leading ``##`` aside), else the one heading holding it at the start of a word (three letters at
     least: ``последств``, ``setup``), else the one of those it begins (``решени`` names "Решение",
-    not "Драйверы решения").
+    not "Драйверы решения"). The ``##`` headings are looked at first; given the document's
+    ``text``, a ``###`` or ``####`` heading is found the same way when none of them is meant.
 
     Raises:
         SectionAmbiguous: the name starts words in several headings and begins none or several of
@@ -56,12 +57,22 @@ def find_section(doc: Document, name: str) -> Section | None:
     wanted = normalise_heading(name)
     if not wanted:
         return None
-    titles = [(section, normalise_heading(section.title)) for section in doc.sections]
-    for section, title in titles:
-        if title == wanted:
-            return section
+    levels = [doc.sections] if text is None else [doc.sections, subsections(text)]
+    titled = [[(section, normalise_heading(section.title)) for section in level] for level in levels]
+    for titles in titled:
+        for section, title in titles:
+            if title == wanted:
+                return section
     if len(wanted) < PARTIAL_LETTERS:
         return None
+    for titles in titled:
+        found = _partly_named(doc, name, wanted, titles)
+        if found is not None:
+            return found
+    return None
+
+
+def _partly_named(doc: Document, name: str, wanted: str, titles: list[tuple[Section, str]]) -> Section | None:
     holding = [(section, title) for section, title in titles if title.startswith(wanted) or f" {wanted}" in title]
     if len(holding) > 1:
         holding = [(section, title) for section, title in holding if title.startswith(wanted)] or holding
@@ -179,7 +190,8 @@ def _cut(content: str, first_line: int, limit: int) -> tuple[str, int | None]:
 def read_document(
     bank: Bank, path: str, *, section: str | None = None, lines: str | None = None, max_bytes: int = SINGLE_CEILING
 ) -> ReadResult:
-    """Read one document, one of its ``##`` sections, or a line range of its raw file.
+    """Read one document, one of its sections (a ``##`` one, or a ``###`` or ``####`` one named), or a
+    line range of its raw file.
 
     Raises:
         NotADocument: the path names no document (an old ``_inbox/`` path says where it went).
@@ -206,7 +218,7 @@ def read_document(
         span = [start, end]
         first = start
     elif section is not None and section.strip():
-        found = find_section(doc, section)
+        found = find_section(doc, section, text)
         if found is None:
             raise section_missing(doc, section)
         content = "\n".join(raw_lines[found.line - 1 : found.end_line]).rstrip()
@@ -284,7 +296,8 @@ def read_many(
         partial = bool((wanted_section and str(wanted_section).strip()) or wanted_lines)
         try:  # what names nothing fails whatever the budget, so it is never offered as "read it later"
             known = bank.document(path)
-            if wanted_section and str(wanted_section).strip() and find_section(known, str(wanted_section)) is None:
+            named = str(wanted_section or "").strip()
+            if named and find_section(known, named, bank.text(known.path)) is None:
                 raise section_missing(known, str(wanted_section))
         except BankError as error:
             failed.append(FailedRead(path=path, error=error.message))

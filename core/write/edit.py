@@ -229,7 +229,7 @@ def plan_edit(
     chosen = None
     if section and section.strip():
         current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
-        chosen = find_section(current, section)
+        chosen = find_section(current, section, raw.text)
         if chosen is None:
             raise section_missing(current, section)
         lines = raw.text.split("\n")
@@ -328,7 +328,7 @@ def plan_update_section(
     raw = RawDoc.load(bank.root, doc.path)
     unchanged_since_read(doc.path, raw.original, if_version)
     current, _ = parse_document(doc.path, raw.text.encode("utf-8"), bank_names=bank.paths.names)
-    chosen = find_section(current, section)
+    chosen = find_section(current, section, raw.text)
     if chosen is None:
         raise section_missing(current, section)
     lines = raw.text.split("\n")
@@ -339,7 +339,7 @@ def plan_update_section(
     old_lines = lines[chosen.line : chosen.end_line]
     old = "\n".join(old_lines).strip()
     incoming = new.strip()  # content_from gave its line breaks as LF
-    refuse_new_sections(incoming, doc.path, chosen.title)
+    refuse_new_sections(incoming, doc.path, chosen.title, chosen.level)
     added = _new_lines(incoming, old) if mode == "replace" else incoming
     firewall.check(added, doc.path, whole=mode == "replace" and bool(old))
     block = [heading, ""]

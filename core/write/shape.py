@@ -19,6 +19,8 @@ RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 
 OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
 """A ``#`` or ``##`` heading: a line that starts or ends a ``##`` section."""
+HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+"""Any ATX heading, its ``#`` marks in the group: a ``###`` section ends at one of level 3 or above."""
 
 
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
@@ -30,8 +32,8 @@ _PARAGRAPH = re.compile(r"^ {0,3}(?![-*+] |\d+[.)] |>|#|\||<|```|~~~)\S")
 quote, a heading, a table row or HTML (under those, ``---`` is a rule)."""
 
 
-def refuse_new_sections(content: str, path: str, section: str) -> None:
-    """A section's content stays inside it: a ``#`` or ``##`` heading (outside a code fence), or a
+def refuse_new_sections(content: str, path: str, section: str, level: int = 2) -> None:
+    """A section's content stays inside it: a heading of its level or above (outside a code fence), or a
     line of text underlined with ``=`` or ``-``, would start a new section, or end this one, without
     any gate seeing a document change shape; and a code fence it opens must close in it, or every
     section after it would read as code."""
@@ -42,12 +44,13 @@ def refuse_new_sections(content: str, path: str, section: str) -> None:
             previous = ""
             continue
         underlined = _SETEXT.match(line) and _PARAGRAPH.match(previous) and not RULE.match(previous)
-        if OUTLINE_HEADING.match(line) or underlined:
+        heading = HEADING_LEVEL.match(line)
+        if (heading and len(heading.group(1)) <= level) or underlined:
             shown = (previous if underlined else line).strip()[:60]
             raise Refusal(
                 f'Line {number - (1 if underlined else 0)} of the content is a heading ("{shown}") at the level '
-                f'of "{section}" or above, so it would add a section to {path} unseen. Use ### for a heading '
-                "inside the section (and a blank line before a --- rule); add a new section with bank_edit (find the "
+                f'of "{section}" or above, so it would add a section to {path} unseen. Use {"#" * (level + 1)} for a '
+                "heading inside the section (and a blank line before a --- rule); add a new section with bank_edit (find the "
                 "last lines of the section before it, replace them with those lines and the new heading and text), "
                 "or write a new document with bank_create.",
                 reason="heading-in-content",

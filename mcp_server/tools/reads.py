@@ -90,7 +90,7 @@ def register(server: BankServer) -> None:
         path: Annotated[
             str | list[str | ReadItem], Field(description="A bank path, or a list of paths or {path, section?, lines?}")
         ],
-        section: Annotated[str | None, Field(description="A ## heading: read only that section")] = None,
+        section: Annotated[str | None, Field(description="A ## (or ###) heading: read only that section")] = None,
         lines: Annotated[
             str | None, Field(description='Line range of the file, e.g. "120-160" (one path only)')
         ] = None,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from memorybank.mcp_server.bank_server import BankServer
 
 DocPath = Annotated[str, Field(description="Bank path, e.g. adr/ADR-1.md")]
-Section = Annotated[str, Field(description="A ## heading")]
+Section = Annotated[str, Field(description="A ## (or ###) heading")]
 FileArg = Annotated[str | None, Field(description="Read it from a file inside the project instead (≤1 MB)")]
 IfVersion = Annotated[
     str | None, Field(description="The version bank_read reported: refused if the file changed since")
@@ -76,7 +76,7 @@ def register(server: BankServer) -> None:
         path: DocPath,
         find: Annotated[str, Field(min_length=1, description="Exact text, whitespace included; must occur once")],
         replace: str,
-        section: Annotated[str | None, Field(description="Only look in this ## section")] = None,
+        section: Annotated[str | None, Field(description="Only look in this ## (or ###) section")] = None,
         ifVersion: IfVersion = None,
         dryRun: bool = False,
     ) -> EditResult:

@@ -165,7 +165,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("path", help=DOC_PATH)
     p.add_argument("--find", required=True, help="the exact text to replace (it must occur once)")
     p.add_argument("--replace", required=True, help="the text to put in its place")
-    p.add_argument("--section", help="only look in this ## section")
+    p.add_argument("--section", help="only look in this ## (or ###) section")
     _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_edit)
@@ -175,7 +175,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         parents=[common],
         help="replace or append to one ## section",
         description="Replace the body of one ## section of a document, or append to it; nothing else in the "
-        "file moves. The new content may not open ## sections of its own.",
+        "file moves. A ### or #### section may be named too. The new content may not open sections of its own.",
         epilog=examples(
             'memorybank update-section engineering/payment-retries.md "Backoff and Jitter" \\',
             '    --content "Each delay is drawn with decorrelated jitter (src/payments/retry.py)."',
