@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from memorybank.core.parse import parse_document
 from memorybank.core.read import find_section, section_missing
 from memorybank.core.versions import version_of
 from memorybank.core.write import firewall, values
+from memorybank.core.write.breaks import link_warnings
 from memorybank.core.write.gates import Planned, content_from, execute
 from memorybank.core.write.plan import unchanged_since_read
 from memorybank.core.write.rawdoc import RawDoc, head_of
@@ -44,6 +45,9 @@ class EditResult:
     version: str = ""
     """The document's version after the edit (its ``ifVersion`` for the next write); after a dry run,
     its version now, which the write previewed takes as its ``ifVersion``."""
+    warnings: list[str] = field(default_factory=list)
+    """Links the edit breaks (``core.write.breaks``): written to nothing, or left pointing at a
+    heading it renamed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,8 @@ class SectionUpdateResult:
     version: str = ""
     """The document's version after the update (its ``ifVersion`` for the next write); after a dry
     run, its version now, which the write previewed takes as its ``ifVersion``."""
+    warnings: list[str] = field(default_factory=list)
+    """Links the update breaks, as for ``EditResult``."""
 
 
 def editable(bank: Bank, path: str, *, notes_locked: bool = False) -> Document:
@@ -281,6 +287,7 @@ def plan_edit(
             context=context,
             section=chosen.title if chosen else None,
             version=version_of(raw.original if dry_run else after),
+            warnings=link_warnings(bank, doc.path, raw.text, text),
         ),
         tx,
     )
@@ -377,6 +384,7 @@ def plan_update_section(
             bytes_after=len(after),
             preview=values.clip("\n".join(block[:PREVIEW_LINES])),
             version=version_of(raw.original if dry_run else after),
+            warnings=link_warnings(bank, doc.path, raw.text, text),
         ),
         tx,
     )

@@ -1,0 +1,69 @@
+"""A write says which links it breaks: links it writes to nothing, and links left pointing at a
+heading it renamed or removed."""
+
+from __future__ import annotations
+
+import pytest
+from memorybank.core.bank import Bank
+from memorybank.core.write.breaks import SHOWN
+from memorybank.core.write.edit import edit, update_section
+
+DOC = "---\ntitle: Retries\npurpose: How retries work.\nstatus: active\n---\n# Retries\n\n## Backoff\n\nDelays double.\n\n## Giving up\n\nAfter five tries.\n"
+
+
+@pytest.fixture
+def bank(tmp_path, write_file) -> Bank:
+    index = "---\ntitle: I\ndoc_function: index\n---\n- [R](retries.md) — r\n- [Backoff](retries.md#backoff)\n"
+    write_file(tmp_path, "README.md", index)
+    write_file(tmp_path, "retries.md", DOC)
+    write_file(
+        tmp_path,
+        "notes/ops.md",
+        "# Ops\n\nSee [the backoff](../retries.md#Backoff) and [up](../retries.md#giving-up).\n",
+    )
+    write_file(tmp_path, "_inbox/n.md", "# N\n\n[b](../retries.md#backoff)\n")  # a note: not counted
+    return Bank.open(tmp_path)
+
+
+def test_renaming_a_heading_names_the_links_left_on_its_old_anchor(bank):
+    result = edit(bank, path="retries.md", find="## Backoff", replace="## Backoff and jitter")
+    assert result.warnings == [
+        "No heading of retries.md has the anchor #backoff any more, and 2 links still point at it: "
+        "README.md:6, notes/ops.md:3. Point them at the heading's new anchor."
+    ]
+
+
+def test_links_the_write_adds_to_nothing_are_named_and_those_it_found_are_not(bank, tmp_path, write_file):
+    write_file(tmp_path, "retries.md", DOC.replace("Delays double.", "Delays double ([old](gone.md))."))
+    bank = Bank.open(tmp_path)
+    result = edit(
+        bank,
+        path="retries.md",
+        find="After five tries.",
+        replace="After five tries ([x](missing.md), [y](#nowhere), [z](#backoff), [w](notes/ops.md#ops), [u](https://e.org#x)).",
+    )
+    assert result.warnings == [
+        "Line 14 links to a file that does not exist: missing.md",
+        "Line 14 links to a heading retries.md does not have: #nowhere",
+    ]
+
+
+def test_a_section_update_says_so_too_and_a_dry_run_the_same(bank):
+    for dry_run in (True, False):
+        result = update_section(
+            bank, path="retries.md", section="Giving up", content="See [the plan](plan.md#steps).", dry_run=dry_run
+        )
+        assert result.warnings == ["Line 14 links to a file that does not exist: plan.md#steps"]
+
+
+def test_an_edit_that_breaks_nothing_warns_of_nothing(bank):
+    assert edit(bank, path="retries.md", find="Delays double.", replace="Delays double, capped.").warnings == []
+
+
+def test_many_links_to_a_lost_anchor_are_counted_past_the_first_few(tmp_path, write_file):
+    write_file(tmp_path, "retries.md", DOC)
+    for n in range(SHOWN + 2):
+        write_file(tmp_path, f"d{n}.md", "# D\n\n[b](retries.md#backoff)\n")
+    bank = Bank.open(tmp_path)
+    (warning,) = edit(bank, path="retries.md", find="## Backoff", replace="## Waiting").warnings
+    assert f"{SHOWN + 2} links still point at it" in warning and "and 2 more." in warning
