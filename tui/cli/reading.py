@@ -45,7 +45,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "path",
         help="bank path of the document, e.g. adr/README.md (a memory_bank/ prefix or an absolute path works too)",
     )
-    read.add_argument("--section", "-s", help="a ## heading (exact or contained, case-insensitive), or a ### one")
+    read.add_argument(
+        "--section",
+        "-s",
+        help='a ## heading (exact or contained, case-insensitive), or a ### one ("Parent > Child" where titles repeat)',
+    )
     read.add_argument("--lines", "-l", help='a line range of the raw file: "120-160", "120-" or "120"')
     read.add_argument("--json", action="store_true", help="print JSON")
     read.set_defaults(handler=run_read)

@@ -112,3 +112,22 @@ def test_an_edit_narrows_to_a_third_level_section(bank, tmp_path):
         edit(bank, path="retries.md", section="giving up", find="delay", replace="wait")
     edit(bank, path="retries.md", section="jitter", find="delay", replace="wait")
     assert "Each wait is drawn at random." in (tmp_path / "retries.md").read_text()
+
+
+LOG = "# Decisions\n\n## ADR-1: queue\n\n### Context\n\nOne queue.\n\n### Decision\n\nKeep it.\n\n## ADR-2: cache\n\n### Context\n\nSlow reads.\n\n### Decision\n\nAdd a cache.\n\n## Input > Output\n\nArrows.\n"
+
+
+def test_a_title_several_third_level_headings_share_is_refused_and_a_path_names_one(tmp_path, write_file):
+    write_file(tmp_path, "log.md", LOG)
+    bank = Bank.open(tmp_path)
+    with pytest.raises(
+        SectionAmbiguous, match=r'"ADR-1: queue > Decision" \(line 9\); "ADR-2: cache > Decision" \(line 19\)'
+    ):
+        update_section(bank, path="log.md", section="Decision", content="Drop it.")
+    assert (tmp_path / "log.md").read_text() == LOG
+    update_section(bank, path="log.md", section="ADR-2 > decision", content="Drop the cache.")
+    assert (tmp_path / "log.md").read_text() == LOG.replace("Add a cache.", "Drop the cache.")
+    assert read_document(bank, "log.md", section="adr-1 > context").content == "### Context\n\nOne queue."
+    assert read_document(bank, "log.md", section="Input > Output").content == "## Input > Output\n\nArrows."
+    with pytest.raises(SectionNotFound):
+        read_document(bank, "log.md", section="ADR-2 > Consequences")
