@@ -125,9 +125,20 @@ def _row(model: str, link: str, title: str, purpose: str, header: list[str], sta
             cells[index], placed = purpose, True
         elif name in _STATUS and status:
             cells[index] = f"`{status}`" if model_cells[index].startswith("`") else status
-    if columns > at + 1 and not placed and not (names and identifier) and not cells[at + 1]:
-        cells[at + 1] = purpose  # no column named for it: after the link, as an entry reads
+    if (
+        columns > at + 1
+        and not placed
+        and not (names and identifier)
+        and not cells[at + 1]
+        and _prose(model_cells[at + 1])
+    ):
+        cells[at + 1] = purpose  # the model's next cell says what its document is for, as an entry reads
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def _prose(cell: str) -> bool:
+    """Whether a cell reads as a sentence about its row (not a link, a code span or a bare value)."""
+    return not _ENTRY_LINK.search(cell) and len(re.findall(r"[^\W\d_]{2,}", cell.replace("`", ""))) >= 2
 
 
 def _header(lines: list[str], row: int) -> list[str]:

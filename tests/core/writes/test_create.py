@@ -167,6 +167,22 @@ def test_a_new_package_is_registered_among_the_package_folders_an_index_lists(tm
     )
 
 
+def test_a_purpose_never_lands_in_a_column_whose_cells_hold_links(tmp_path, write_file):
+    """feedium's feature registry: after the package link comes an "Upstream PRD" column of links,
+    not a sentence; the purpose is left out of it (the document itself still says it)."""
+    from memorybank.core.bank import Bank
+
+    header = "| Feature | Package | Upstream PRD | Status |\n|---|---|---|---|\n"
+    row = "| `FT-001` Setup | [FT-001-setup/](FT-001-setup/) | [PRD-001](../prd/PRD-001.md) | done |\n"
+    write_file(tmp_path, "features/index.md", "---\ntitle: F\ndoc_function: index\n---\n# F\n\n" + header + row)
+    write_file(tmp_path, "features/FT-001-setup/brief.md", "# B\n")
+    write_file(tmp_path, "prd/PRD-001.md", "# P\n")
+    bank = Bank.open(tmp_path)
+    create(bank, doc_kind="feature", path="features/FT-002-cache/brief.md", title="FT-002 Cache", purpose="A cache.")
+    last = (tmp_path / "features/index.md").read_text().splitlines()[-1]
+    assert last == "|  | [FT-002 Cache](FT-002-cache/brief.md) |  | draft |"
+
+
 def test_the_first_registration_removes_the_empty_placeholder(seeded):
     create(
         seeded,
