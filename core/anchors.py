@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import re
 
-from memorybank.core.parse import FenceTracker, split_frontmatter
+from memorybank.core.parse import FenceTracker, setext_level, split_frontmatter
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _CUSTOM_ID = re.compile(r"\{#([^}\s]+)\}\s*$")
 _HTML_ID = re.compile(r"""<[a-zA-Z][^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""")
-_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
-_PARAGRAPH = re.compile(r"^ {0,3}[^\s#>|*+=-]")
-"""A line a setext underline makes a heading: text, not a list item, quote, table row or heading."""
 _LINK_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 
@@ -43,7 +40,7 @@ def anchors(text: str) -> frozenset[str]:
         found.update(m.group(1) for m in _HTML_ID.finditer(line))
         heading = _HEADING.match(line)
         title = heading.group(2) if heading else None
-        if title is None and _SETEXT.match(line) and _PARAGRAPH.match(previous):
+        if title is None and setext_level(previous, line):
             title = previous.strip()  # Title over a line of = or -
         previous = line
         if title is None:

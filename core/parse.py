@@ -214,11 +214,21 @@ def scan_lines(
     links: list[Link] = []
     h1: str | None = None
     line_no = start_line - 1
+    previous = ""
     for raw_line in lines:
         line_no += 1
         line = raw_line[:-1] if raw_line.endswith("\r") else raw_line
         if tracker.feed(line):
+            previous = ""
             continue
+        depth = setext_level(previous, line)
+        if depth:  # the line above is the heading: "Title" over "-----" or "====="
+            stops.append(line_no - 1)
+            if depth == 2:
+                heads.append((_strip_heading(previous.strip()), line_no - 1))
+            elif h1 is None:
+                h1 = _strip_heading(previous.strip()) or None
+        previous = "" if depth else line
         if line[:4].lstrip(" ").startswith("#"):
             level = _HEADING_LEVEL.match(line)
             if level:
@@ -262,6 +272,19 @@ def _sections(heads: list[tuple[str, int]], stops: list[int], total_lines: int) 
     return tuple(sections)
 
 
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_PARAGRAPH = re.compile(r"^ {0,3}[^\s#>|*+=-]")
+"""A line a setext underline makes a heading: text, not a list item, a quote, a table row or a heading."""
+
+
+def setext_level(previous: str, line: str) -> int:
+    """1 or 2 when ``line`` underlines ``previous`` into a heading (``=`` or ``-``), else 0."""
+    underline = _SETEXT.match(line)
+    if underline is None or not previous.strip() or not _PARAGRAPH.match(previous):
+        return 0
+    return 1 if underline.group(1)[0] == "=" else 2
+
+
 SUBSECTION_LEVELS = (3, 4)
 """The heading levels a caller may also name a section by, below the ``##`` ones a document lists."""
 
@@ -275,9 +298,18 @@ def subsections(text: str) -> tuple[Section, ...]:
     start = split.body_line - 1 if split.closed else 0
     tracker = FenceTracker()
     heads: list[tuple[int, str, int]] = []  # (level, title, line) of every heading
+    previous = ""
     for index in range(start, len(lines)):
         line = lines[index].removesuffix("\r")
-        if tracker.feed(line) or not line[:4].lstrip(" ").startswith("#"):
+        if tracker.feed(line):
+            previous = ""
+            continue
+        depth = setext_level(previous, line)
+        previous = "" if depth else line
+        if depth:
+            heads.append((depth, "", index))  # the heading is the line above: it ends what runs before
+            continue
+        if not line[:4].lstrip(" ").startswith("#"):
             continue
         level = _HEADING_LEVEL.match(line)
         if level:

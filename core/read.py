@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memorybank.core.bank import Bank
-from memorybank.core.errors import BankError, SectionAmbiguous, SectionNotFound, UsageError
-from memorybank.core.model import Document, Section
-from memorybank.core.parse import jsonable, subsections
+from memorybank.core.errors import BankError, SectionNotFound, UsageError
+from memorybank.core.model import Document
+from memorybank.core.parse import jsonable
+from memorybank.core.section_names import find_section
 from memorybank.core.versions import version_of
 
 BATCH_CEILING = 40_000
@@ -30,101 +31,7 @@ PART_FLOOR = 200
 BATCH_REQUESTS = 100
 """Requests a batch read takes: past the byte budget each is still listed, so the count is bounded too."""
 
-_WORDS = re.compile(r"\w+")
 _RANGE = re.compile(r"^\s*(\d+)?\s*(?:(-|:|\.\.)\s*(\d+)?)?\s*$")
-
-
-def normalise_heading(text: str) -> str:
-    """Lowercase words of a heading, punctuation dropped: how section names are compared."""
-    return " ".join(_WORDS.findall(text.lower())).replace("_", " ")
-
-
-PARTIAL_LETTERS = 3
-"""The fewest letters a part of a heading may name it by."""
-
-
-PATH_MARK = ">"
-"""Separates the headings of a path to a section: ``ADR-004 > Decision`` is the ``### Decision``
-under ``## ADR-004``, where a decision log repeats ``### Decision`` under every entry."""
-
-
-def find_section(doc: Document, name: str, text: str | None = None) -> Section | None:
-    """The section a caller means: the first heading equal to the name (case, punctuation and the
-    leading ``##`` aside), else the one heading holding it at the start of a word (three letters at
-    least: ``последств``, ``setup``), else the one of those it begins (``решени`` names "Решение",
-    not "Драйверы решения"). The ``##`` headings are looked at first; given the document's
-    ``text``, a ``###`` or ``####`` heading is found the same way when none of them is meant, and a
-    path (``ADR-004 > Decision``) names one inside another.
-
-    Raises:
-        SectionAmbiguous: the name starts words in several headings and begins none or several of
-            them, or is the whole title of several ``###`` headings, since a write must not guess.
-    """
-    if text is None:
-        return _named(doc, name, [doc.sections], [])
-    deeper = subsections(text)
-    if PATH_MARK not in name:
-        return _named(doc, name, [doc.sections, deeper], deeper)
-    wanted = normalise_heading(name)
-    literal = [s for s in (*doc.sections, *deeper) if normalise_heading(s.title) == wanted]
-    if literal:  # a heading that holds the mark itself ("Input > Output")
-        return literal[0]
-    parts = [part.strip() for part in name.split(PATH_MARK) if part.strip()]
-    found = _named(doc, parts[0], [doc.sections, deeper], deeper) if parts else None
-    for part in parts[1:]:
-        if found is None:
-            return None
-        outer = found
-        inside = [s for s in deeper if outer.line < s.line <= outer.end_line and s.level > outer.level]
-        found = _named(doc, part, [(), inside], deeper)
-    return found
-
-
-def _named(
-    doc: Document, name: str, levels: list[list[Section] | tuple[Section, ...]], deeper: tuple[Section, ...]
-) -> Section | None:
-    """``find_section`` over ``levels``: the ``##`` headings (where the first of equal titles is
-    meant, as the reference reads them), then deeper ones (where equal titles are refused)."""
-    wanted = normalise_heading(name)
-    if not wanted:
-        return None
-    titled = [[(section, normalise_heading(section.title)) for section in level] for level in levels]
-    for depth, titles in enumerate(titled):
-        equal = [section for section, title in titles if title == wanted]
-        if len(equal) > 1 and depth:
-            shown = "; ".join(f'"{_path_of(s, doc, deeper)}" (line {s.line})' for s in equal)
-            raise SectionAmbiguous(
-                f'Section "{name}" is the title of {len(equal)} headings of {doc.path}: {shown}. Name the one '
-                f'meant by its path, with "{PATH_MARK}" between the headings.'
-            )
-        if equal:
-            return equal[0]
-    if len(wanted) < PARTIAL_LETTERS:
-        return None
-    for titles in titled:
-        found = _partly_named(doc, name, wanted, titles)
-        if found is not None:
-            return found
-    return None
-
-
-def _path_of(section: Section, doc: Document, deeper: tuple[Section, ...]) -> str:
-    """``Parent > Child`` for a deeper section: the headings that hold it, outermost first."""
-    holders = [s for s in (*doc.sections, *deeper) if s.level < section.level and s.line < section.line <= s.end_line]
-    holders.sort(key=lambda s: s.level)
-    return f" {PATH_MARK} ".join([*(s.title for s in holders), section.title])
-
-
-def _partly_named(doc: Document, name: str, wanted: str, titles: list[tuple[Section, str]]) -> Section | None:
-    holding = [(section, title) for section, title in titles if title.startswith(wanted) or f" {wanted}" in title]
-    if len(holding) > 1:
-        holding = [(section, title) for section, title in holding if title.startswith(wanted)] or holding
-    if len(holding) > 1:
-        listed = " | ".join(section.title for section, _ in holding)
-        raise SectionAmbiguous(
-            f'Section "{name}" is part of {len(holding)} headings of {doc.path}: {listed}. Give the one meant in full.'
-        )
-    return holding[0][0] if holding else None
 
 
 def section_missing(doc: Document, name: str) -> SectionNotFound:

@@ -6,7 +6,6 @@ re-serialisation, no reflowing of other sections, the file's BOM and line ending
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass, field, fields
@@ -18,15 +17,16 @@ from memorybank.core.contract import parse_contract
 from memorybank.core.errors import Refusal
 from memorybank.core.layers import parse_layer_tables
 from memorybank.core.model import Contract, Document
-from memorybank.core.parse import parse_document
+from memorybank.core.parse import FenceTracker, parse_document, setext_level
 from memorybank.core.read import find_section, section_missing
 from memorybank.core.versions import version_of
 from memorybank.core.write import firewall, values
 from memorybank.core.write.breaks import link_warnings
+from memorybank.core.write.finding import closest_passage, lines_of
 from memorybank.core.write.gates import Planned, content_from, execute
 from memorybank.core.write.plan import unchanged_since_read
 from memorybank.core.write.rawdoc import RawDoc, head_of
-from memorybank.core.write.shape import RULE, refuse_new_sections, refuse_what_the_edit_makes
+from memorybank.core.write.shape import HEADING_LEVEL, RULE, refuse_new_sections, refuse_what_the_edit_makes
 from memorybank.core.write.transaction import Transaction
 
 CONTEXT_CHARS = 80
@@ -127,33 +127,6 @@ LAW_SOURCES = ("source", "stale_after_source")
 """Where a declaration was read: moving a sentence from one dna/ document to another changes no law."""
 
 
-def closest_passage(text: str, wanted: str, first_line: int = 1) -> tuple[int, str] | None:
-    """The run of lines of ``text`` most like ``wanted`` (as many lines as it has), with its line,
-    when one is at least half alike; so a refused edit can say where the agent probably meant."""
-    lines = text.split("\n")
-    span = max(wanted.count("\n") + 1, 1)
-    target = wanted.strip()
-    if not target or len(lines) > 20_000:
-        return None
-    best: tuple[float, int] = (0.0, 0)
-    matcher = difflib.SequenceMatcher(autojunk=False)
-    matcher.set_seq2(target[:500])
-    for start in range(max(first_line - 1, 0), max(len(lines) - span + 1, 0)):
-        passage = "\n".join(lines[start : start + span]).strip()
-        if not passage:
-            continue
-        matcher.set_seq1(passage[:500])
-        if matcher.real_quick_ratio() <= best[0] or matcher.quick_ratio() <= best[0]:
-            continue
-        ratio = matcher.ratio()
-        if ratio > best[0]:
-            best = (ratio, start)
-    if best[0] < 0.5:
-        return None
-    start = best[1]
-    return start + 1, "\n".join(lines[start : start + span]).strip()[:200]
-
-
 def _rewrite(bank: Bank, raw: RawDoc, text: str) -> Transaction:
     """The one-file transaction that writes ``text`` back in ``raw``'s own style; refused when the
     text would read with another frontmatter block than the file has (a body edit that starts the
@@ -191,18 +164,6 @@ def _item_of(lines: list[str]) -> str:
         if not line[:1].isspace():
             return line
     return ""
-
-
-def _lines_of(text: str, find: str, start: int, count: int) -> str:
-    """The file lines where ``find`` starts, from ``start`` on (the first six)."""
-    lines: list[str] = []
-    at = text.find(find, start)
-    while at >= 0 and len(lines) < 6:
-        line = str(text.count("\n", 0, at) + 1)
-        if line not in lines:
-            lines.append(line)
-        at = text.find(find, at + len(find))
-    return ", ".join(lines) + (" and more" if at >= 0 else "")
 
 
 def plan_edit(
@@ -251,6 +212,12 @@ def plan_edit(
             "the body. Set a frontmatter value with bank_set_field (bank_set_status for status).",
             reason="in-frontmatter",
         )
+    if count == 0 and chosen is not None and find in body:
+        raise Refusal(
+            f'Found in {doc.path}, but not inside the section "{chosen.title}" (lines {chosen.line}-'
+            f"{chosen.end_line}): the text runs past it or lies elsewhere. Leave out section, or find text within it.",
+            reason="not-found",
+        )
     if count == 0:
         near = closest_passage(raw.text, find, first_line=raw.text[: len(head)].count("\n") + 1 if head else 1)
         hint = f" The closest passage is at line {near[0]}: {json.dumps(near[1], ensure_ascii=False)}." if near else ""
@@ -261,7 +228,7 @@ def plan_edit(
         )
     if count > 1:
         raise Refusal(
-            f"Found {count} times in {doc.path}{where}, at lines {_lines_of(raw.text, find, len(head) + start, count)}. "
+            f"Found {count} times in {doc.path}{where}, at lines {lines_of(raw.text, find, len(head) + start, count)}. "
             f"Give more surrounding text{'' if where else ', or pass section to narrow it'}: "
             "replacing the first of several is a guess, and this tool does not guess.",
             reason="ambiguous",
@@ -342,26 +309,31 @@ def plan_update_section(
     trailing_newline = raw.text.endswith("\n")
     if trailing_newline:
         lines.pop()
-    heading = lines[chosen.line - 1]
-    old_lines = lines[chosen.line : chosen.end_line]
+    below = lines[chosen.line] if chosen.line < len(lines) else ""
+    tall = 2 if setext_level(lines[chosen.line - 1], below) else 1  # "Title" over "-----": both stay
+    heading = lines[chosen.line - 1 : chosen.line - 1 + tall]
+    old_lines = lines[chosen.line - 1 + tall : chosen.end_line]
     old = "\n".join(old_lines).strip()
     incoming = new.strip()  # content_from gave its line breaks as LF
     refuse_new_sections(incoming, doc.path, chosen.title, chosen.level)
     added = _new_lines(incoming, old) if mode == "replace" else incoming
     firewall.check(added, doc.path, whole=mode == "replace" and bool(old))
-    block = [heading, ""]
-    closing: list[str] = []
+    block = [*heading, ""]
+    inner = _inner_headings(old_lines, chosen.level)
+    warnings = []
     if mode == "append" and old:
-        kept_lines = old.split("\n")
-        if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
-            closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
-        second = incoming.split("\n")[1:2]
-        new_table = bool(second) and _DELIMITER.match(second[0]) is not None
-        rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|") and not new_table
-        kind = _list_kind(_item_of(kept_lines))
-        items = kind is not None and kind == _list_kind(incoming)
-        block += kept_lines if rows or items else [*kept_lines, ""]  # rows join their table, items their list
-    block += incoming.split("\n") + closing
+        # plain text joins the section's own text, above the headings inside it; a new heading goes last
+        own, children = old_lines, []
+        if inner and not HEADING_LEVEL.match(incoming):
+            own, children = old_lines[: inner[0][0]], old_lines[inner[0][0] :]
+        block += _appended("\n".join(own).strip(), incoming)
+        if children:
+            block += ["", *"\n".join(children).strip().split("\n")]
+    else:
+        block += incoming.split("\n")
+        gone = [title for _, title in inner if title not in incoming.split("\n")]
+        if gone:
+            warnings.append(f"Replacing the section removed the headings inside it: {', '.join(gone)}.")
     is_last = chosen.end_line >= len(lines)
     if not is_last:
         block.append("")
@@ -384,10 +356,40 @@ def plan_update_section(
             bytes_after=len(after),
             preview=values.clip("\n".join(block[:PREVIEW_LINES])),
             version=version_of(raw.original if dry_run else after),
-            warnings=link_warnings(bank, doc.path, raw.text, text),
+            warnings=warnings + link_warnings(bank, doc.path, raw.text, text),
         ),
         tx,
     )
+
+
+def _appended(own: str, incoming: str) -> list[str]:
+    """A section's own text with ``incoming`` after it: rows join the table it ends with, items the
+    list, and a ``---`` rule closing it stays last."""
+    if not own:
+        return incoming.split("\n")
+    kept_lines, closing = own.split("\n"), []
+    if len(kept_lines) >= 3 and RULE.match(kept_lines[-1]) and not kept_lines[-2].strip():
+        closing, kept_lines = ["", kept_lines[-1]], kept_lines[:-2]  # the rule closing the section stays last
+    second = incoming.split("\n")[1:2]
+    new_table = bool(second) and _DELIMITER.match(second[0]) is not None
+    rows = kept_lines[-1].lstrip().startswith("|") and incoming.lstrip().startswith("|") and not new_table
+    kind = _list_kind(_item_of(kept_lines))
+    items = kind is not None and kind == _list_kind(incoming)
+    joined = kept_lines if rows or items else [*kept_lines, ""]  # rows join their table, items their list
+    return [*joined, *incoming.split("\n"), *closing]
+
+
+def _inner_headings(lines: list[str], level: int) -> list[tuple[int, str]]:
+    """The headings below ``level`` in a section's lines (outside fences): index and line."""
+    tracker = FenceTracker()
+    found = []
+    for index, line in enumerate(lines):
+        if tracker.feed(line):
+            continue
+        heading = HEADING_LEVEL.match(line)
+        if heading and len(heading.group(1)) > level:
+            found.append((index, line.strip()))
+    return found
 
 
 def update_section(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> SectionUpdateResult:

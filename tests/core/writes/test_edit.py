@@ -410,7 +410,8 @@ def test_appending_to_a_section_closed_by_a_rule_keeps_the_rule_last(tmp_path, w
     write_file(tmp_path, "s.md", "---\ntitle: S\n---\n# S\n\n## One\n\nA heading, not a rule\n---\n")
     bank = Bank.open(tmp_path)
     update_section(bank, path="s.md", section="One", content="appended", mode="append")
-    assert (tmp_path / "s.md").read_text().endswith("A heading, not a rule\n---\n\nappended\n")
+    # a line of text over "---" is a heading of its own: the appended text stays in "One", above it
+    assert (tmp_path / "s.md").read_text().endswith("## One\n\nappended\n\nA heading, not a rule\n---\n")
 
 
 def test_items_appended_to_a_section_ending_in_a_list_of_their_kind_join_the_list(seeded):

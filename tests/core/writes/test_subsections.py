@@ -66,7 +66,7 @@ def test_a_third_level_section_reads_alone_and_a_second_level_name_wins_over_it(
         and "## Backoff summary" not in giving_up.content
     )
     assert (
-        read_document(bank, "retries.md", section="### Jitter").content
+        read_document(bank, "retries.md", section="#### Jitter").content
         == "#### Jitter\n\nEach delay is drawn at random."
     )
     assert read_document(bank, "retries.md", section="Backoff").content.startswith("### Backoff")  # exact beats a part
@@ -108,7 +108,7 @@ def test_content_may_not_open_a_heading_at_the_sections_level(bank, tmp_path):
 
 
 def test_an_edit_narrows_to_a_third_level_section(bank, tmp_path):
-    with pytest.raises(Refusal, match='Not found in retries.md under "Giving up"'):
+    with pytest.raises(Refusal, match='not inside the section "Giving up"'):
         edit(bank, path="retries.md", section="giving up", find="delay", replace="wait")
     edit(bank, path="retries.md", section="jitter", find="delay", replace="wait")
     assert "Each wait is drawn at random." in (tmp_path / "retries.md").read_text()
@@ -121,7 +121,7 @@ def test_a_title_several_third_level_headings_share_is_refused_and_a_path_names_
     write_file(tmp_path, "log.md", LOG)
     bank = Bank.open(tmp_path)
     with pytest.raises(
-        SectionAmbiguous, match=r'"ADR-1: queue > Decision" \(line 9\); "ADR-2: cache > Decision" \(line 19\)'
+        SectionAmbiguous, match=r'"ADR-1: queue > Decision \(line 9\)"; "ADR-2: cache > Decision \(line 19\)"'
     ):
         update_section(bank, path="log.md", section="Decision", content="Drop it.")
     assert (tmp_path / "log.md").read_text() == LOG
@@ -131,3 +131,67 @@ def test_a_title_several_third_level_headings_share_is_refused_and_a_path_names_
     assert read_document(bank, "log.md", section="Input > Output").content == "## Input > Output\n\nArrows."
     with pytest.raises(SectionNotFound):
         read_document(bank, "log.md", section="ADR-2 > Consequences")
+
+
+PROBE = (
+    "# P\n\n## Alpha\n\n### Notes\n\nalpha notes\n\n#### Deep\n\ndeep body\n\n"
+    "Setext Title\n------------\n\nunder setext\n\n## Beta\n\n### Beta\n\ninner beta\n\n## Log\n\none\n\n## Log\n\ntwo\n"
+)
+
+
+@pytest.fixture
+def probe(tmp_path, write_file) -> Bank:
+    write_file(tmp_path, "p.md", PROBE)
+    return Bank.open(tmp_path)
+
+
+def test_marks_pin_the_level_a_name_means(probe):
+    assert read_document(probe, "p.md", section="### Beta").content == "### Beta\n\ninner beta"
+    assert read_document(probe, "p.md", section="## Beta").content.startswith("## Beta\n\n### Beta")
+    with pytest.raises(SectionNotFound):
+        read_document(probe, "p.md", section="### Deep")  # it is a ####
+    assert read_document(probe, "p.md", section="Alpha > ### Notes > #### Deep").content == "#### Deep\n\ndeep body"
+
+
+def test_equal_second_level_titles_are_refused_and_a_line_names_one(probe, tmp_path):
+    with pytest.raises(SectionAmbiguous, match=r'"Log \(line 24\)"; "Log \(line 28\)"'):
+        update_section(probe, path="p.md", section="Log", content="changed")
+    assert (tmp_path / "p.md").read_text() == PROBE
+    update_section(probe, path="p.md", section="Log (line 28)", content="second log")
+    assert (tmp_path / "p.md").read_text() == PROBE.replace("two\n", "second log\n")
+
+
+def test_a_setext_heading_is_a_section_and_ends_the_one_above_it(probe, tmp_path):
+    assert read_document(probe, "p.md", section="Setext Title").content == "Setext Title\n------------\n\nunder setext"
+    update_section(probe, path="p.md", section="Alpha > Notes", content="new notes")
+    text = (tmp_path / "p.md").read_text()
+    assert "### Notes\n\nnew notes\n\nSetext Title\n------------\n\nunder setext" in text  # the heading stays
+    update_section(probe, path="p.md", section="Setext Title", content="new setext body")
+    assert "Setext Title\n------------\n\nnew setext body\n\n## Beta" in (tmp_path / "p.md").read_text()
+
+
+def test_text_found_outside_the_section_named_is_said_to_be_there(probe):
+    with pytest.raises(Refusal, match=r'Found in p.md, but not inside the section "Deep" \(lines 9-12\)'):
+        edit(probe, path="p.md", section="Deep", find="deep body\n\nSetext Title", replace="x")
+
+
+def test_appended_text_joins_the_sections_own_text_above_the_headings_inside_it(bank, tmp_path):
+    update_section(bank, path="retries.md", section="Policy", content="More general words.", mode="append")
+    text = (tmp_path / "retries.md").read_text()
+    assert "## Policy\n\nGeneral words.\n\nMore general words.\n\n### Backoff\n" in text
+    update_section(bank, path="retries.md", section="Policy", content="### Timeouts\n\nTen seconds.", mode="append")
+    assert (
+        text.replace("```\n\n## Backoff summary", "```\n\n### Timeouts\n\nTen seconds.\n\n## Backoff summary")
+        == (tmp_path / "retries.md").read_text()
+    )  # a new heading goes after the ones already there
+
+
+def test_replacing_a_section_says_which_headings_inside_it_went(bank):
+    result = update_section(bank, path="retries.md", section="Policy", content="Only this now.", dry_run=True)
+    assert result.warnings == [
+        "Replacing the section removed the headings inside it: ### Backoff, #### Jitter, ### Giving up."
+    ]
+    kept = update_section(
+        bank, path="retries.md", section="Backoff", content="Capped.\n\n#### Jitter\n\nNone.", dry_run=True
+    )
+    assert kept.warnings == []
