@@ -42,7 +42,7 @@ def hit_of(
     together: float = 1.0,
     draft_of: str | None = None,
     named: bool = False,
-    series_number: int = 0,
+    series_place: tuple[int, bool] = (0, False),
 ) -> RouteHit:
     body, words, section_points, place, linked, linked_words = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
@@ -67,7 +67,8 @@ def hit_of(
         linked_words=linked_words,
         together=round_half_up(together, 4),
         named=named,
-        place=series_number,
+        place=series_place[0],
+        place_last=series_place[1],
     )
     section, line = acc.section, acc.section_line
     if place is not None:

@@ -235,6 +235,8 @@ class ScoreBreakdown:
     place: int = 0
     """The number the question named this document by in its numbered series ("the second plan
     review", ``core.series``): it takes its series' best score, raised; 0 when none."""
+    place_last: bool = False
+    """The question named it as the last of its series ("the last code review")."""
 
 
 @dataclass(frozen=True, slots=True)

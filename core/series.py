@@ -51,20 +51,36 @@ LAST = -1
 _FIGURE = re.compile(r"(?<![\w.])v?(\d{1,3})(?![\w.]|\.\d)")
 
 
+_WORD = re.compile(r"[\w\u0400-\u04ff]+(?:\.\d+)*")
+NEAR = 2
+"""Words at most between a place and the series' name it belongs to ("the second review of the
+plan", "ревью восьмой версии брифа"): an ordinal further away ("what should I check first in a code
+review") names no member."""
+
+
+def words_of(question: str) -> list[str]:
+    """The question's words as ``ordinals`` counts them."""
+    return _WORD.findall(fold(question).replace("ё", "е"))
+
+
 def ordinals(question: str) -> list[int]:
     """The places a question names, in its order: ordinal words of either language, figures
     standing alone (``3``, ``v2``, not ``3.4``), and ``LAST`` for "last", "latest", "последний"."""
-    found: list[int] = []
-    text = fold(question).replace("ё", "е")
-    for word in re.findall(r"[\w\u0400-\u04ff]+(?:\.\d+)*", text):
+    return [number for number, _ in placed_ordinals(words_of(question))]
+
+
+def placed_ordinals(words: list[str]) -> list[tuple[int, int]]:
+    """(place named, word position) of each ordinal among ``words``."""
+    found: list[tuple[int, int]] = []
+    for at, word in enumerate(words):
         if word in _EN_ORDINALS:
-            found.append(_EN_ORDINALS[word])
+            found.append((_EN_ORDINALS[word], at))
         elif (ordinal := _RU_ORDINAL.match(word)) is not None:
-            found.append(_RU_STEMS[ordinal.group(1)])
+            found.append((_RU_STEMS[ordinal.group(1)], at))
         elif _LAST.match(word):
-            found.append(LAST)
+            found.append((LAST, at))
         elif (figure := _FIGURE.fullmatch(word)) is not None:
-            found.append(int(figure.group(1)))
+            found.append((int(figure.group(1)), at))
     return found
 
 
@@ -80,7 +96,8 @@ class Series:
 
 
 def numbered_series(documents: Iterable[Document]) -> list[Series]:
-    """Every series of at least two members (templates and inbox notes left out)."""
+    """Every series (templates and inbox notes left out); one member is a series too: a lone
+    ``plan-review-1.md`` is still the first plan review."""
     groups: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
     for doc in documents:
         if doc.is_template or doc.is_inbox:
@@ -93,40 +110,54 @@ def numbered_series(documents: Iterable[Document]) -> list[Series]:
     found = []
     for (_, name), members in sorted(groups.items()):
         words = tuple(_VERSION if w == "v" else w for w in re.split(r"[-_ ]+", name) if w)
-        if len(members) >= 2 and any(w != _VERSION for w in route_tokens(" ".join(words))):
+        if any(w != _VERSION for w in route_tokens(" ".join(words))):
             found.append(Series(tuple(w for w in words if w == _VERSION or route_tokens(w)), dict(members)))
     return found
 
 
-def named_members(series: list[Series], question: str, forms: set[str]) -> dict[str, tuple[Series, int]]:
-    """The members a question names, with their series and number. ``forms`` holds the stems of
-    the question's words and of their translations."""
-    numbers = list(dict.fromkeys(ordinals(question)))
-    if not numbers:
+def named_members(
+    series: list[Series], question: str, forms_of: dict[str, set[str]]
+) -> dict[str, tuple[Series, int, bool]]:
+    """The members a question names: path -> (its series, its number, named as the last).
+    ``forms_of`` gives the stems a question word may stand for (itself, its translations)."""
+    words = words_of(question)
+    places = placed_ordinals(words)
+    if not places:
         return {}
-    best: dict[tuple[str, int], tuple[int, str, Series, int]] = {}
+    forms = [forms_of.get(word) or {inflection_stem(word)} for word in words]
+    held = set().union(*forms)
+    best: dict[tuple[str, int], tuple[int, str, Series, int, bool]] = {}
     for entry in series:
-        needed = [w for w in entry.words if w != _VERSION]
-        if not needed or not all(inflection_stem(w) in forms for w in needed):
+        needed = {inflection_stem(w) for w in entry.words if w != _VERSION}
+        if not needed or not needed <= held:
             continue
-        number, path = next(((n, p) for n in numbers if (p := entry.member(n)) is not None), (0, None))
-        if path is None:
-            continue
-        key = (posixpath.dirname(path), number)
-        if key not in best or best[key][0] < len(needed):
-            best[key] = (len(needed), path, entry, max(entry.members) if number == LAST else number)
-    return {path: (entry, number) for _, path, entry, number in best.values()}
+        near = needed | {inflection_stem(_VERSION)}
+        for number, at in places:
+            path = entry.member(number)
+            close = any(
+                forms[j] & near for j in range(max(at - NEAR - 1, 0), min(at + NEAR + 2, len(words))) if j != at
+            )
+            if path is None or not close:
+                continue
+            key = (posixpath.dirname(path), number)
+            if key not in best or best[key][0] < len(needed):
+                last = number == LAST
+                best[key] = (len(needed), path, entry, max(entry.members) if last else number, last)
+            break  # the first place near the series' name
+    return {path: (entry, number, last) for _, path, entry, number, last in best.values()}
 
 
-def lift_named_members(scores: dict[str, float], named: dict[str, tuple[Series, int]]) -> dict[str, int]:
+def lift_named_members(
+    scores: dict[str, float], named: dict[str, tuple[Series, int, bool]]
+) -> dict[str, tuple[int, bool]]:
     """Raise each named member to its series' best score times ``SERIES_LIFT`` (in place); the
-    members raised, with the number they were named by."""
+    members raised, with the number they were named by and whether as the last."""
     lifted = {}
-    for path, (entry, number) in named.items():
+    for path, (entry, number, last) in named.items():
         best = max((scores.get(p, 0.0) for p in entry.members.values()), default=0.0)
         if best > 0 and best * SERIES_LIFT > scores.get(path, 0.0):
             scores[path] = best * SERIES_LIFT
-            lifted[path] = number
+            lifted[path] = (number, last)
     return lifted
 
 
@@ -137,15 +168,15 @@ def pick_series_members(
     scores: dict[str, float],
     damped: dict[str, str],
     allowed: set[str],
-) -> dict[str, int]:
+) -> dict[str, tuple[int, bool]]:
     """The member of a numbered series the question names by its place ("the second plan review")
     is not damped as a version and rises above its siblings (``core.series``), in place; those
     raised, with their number."""
     series = bank.extension("route.series", lambda bank, _: numbered_series(bank.documents.values()))
     if not series:
         return {}
-    forms = {inflection_stem(w) for term in terms for w in (term.literal, *term.translations, *term.cognates)}
-    picked = {p: entry for p, entry in named_members(series, question, forms).items() if p in allowed}
+    forms_of = {t.literal: {inflection_stem(w) for w in (t.literal, *t.translations, *t.cognates)} for t in terms}
+    picked = {p: named for p, named in named_members(series, question, forms_of).items() if p in allowed}
     for path in picked.keys() & damped.keys():
         scores[path] /= DRAFT_WEIGHT
         del damped[path]

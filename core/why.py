@@ -19,7 +19,7 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
     knowledge it uses."""
     parts = ["the question names it"] if b.named else []
     if b.place:
-        parts.append(f"the question asks for number {b.place} of its series")
+        parts.append(f"the question asks for {'the last' if b.place_last else f'number {b.place}'} of its series")
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
     title = b.title_words[:WHY_WORDS]

@@ -41,14 +41,14 @@ def test_a_series_is_one_folder_s_file_names_differing_by_a_trailing_number(tmp_
             "issues/0001/iterations/plan-review-2.md": doc("R2", "Review."),
             "issues/0001/iterations/plan-v1.md": doc("V1", "Plan."),
             "issues/0001/iterations/plan-v2.md": doc("V2", "Plan."),
-            "issues/0002/iterations/plan-review-1.md": doc("R1", "Review."),  # alone in its folder
+            "issues/0002/iterations/plan-review-1.md": doc("R1", "Review."),  # alone: still the first review
             "adr/ADR-001-storage.md": doc("ADR-001", "Storage."),  # the number is not trailing
             "features/legacy/001.md": doc("One", "Legacy."),  # a number alone names no series
             "features/legacy/002.md": doc("Two", "Legacy."),
         },
     )
     found = {(s.words, tuple(sorted(s.members))) for s in numbered_series(bank.documents.values())}
-    assert found == {(("plan", "review"), (1, 2)), (("plan", "version"), (1, 2))}
+    assert found == {(("plan", "review"), (1, 2)), (("plan", "version"), (1, 2)), (("plan", "review"), (1,))}
 
 
 REVIEW_BODY = (
@@ -92,12 +92,18 @@ def test_the_member_a_question_names_by_its_place_leads_its_series(tmp_path):
         assert first.path.endswith(expected), question
         assert first.breakdown.place == int(expected.rstrip(".md")[-1])
         assert first.breakdown.draft_of is None  # asked for by name: not damped as a version
-        assert f"the question asks for number {first.breakdown.place} of its series" in first.why
+        asked = "the last" if "last" in question else f"number {first.breakdown.place}"
+        assert f"the question asks for {asked} of its series" in first.why
+        assert first.breakdown.place_last == ("last" in question)
 
 
 def test_a_place_without_the_series_name_or_without_the_body_term_lifts_nothing(tmp_path):
     bank = _review_bank(tmp_path)
-    for question in ("what was checked first in the checkpoint store", "the checkpoint plan"):
+    for question in (
+        "what was checked first in the checkpoint store",
+        "the checkpoint plan",
+        "what should I check first in a checkpoint plan review",  # the place is far from the series' name
+    ):
         assert all(hit.breakdown.place == 0 for hit in route(bank, question).hits), question
     headers_only = route(bank, "the second review of the checkpoint plan", body_evidence=False)
     assert all(hit.breakdown.place == 0 for hit in headers_only.hits)  # the reference's ranking is kept
@@ -116,3 +122,27 @@ def test_on_a_real_bank_the_review_asked_for_comes_first():
     assert hits[0].path == "issues/0001-plugin-contract/iterations/plan/plan-review-2.md"
     hits = route(bank, "the last review of the plugin contract plan").hits
     assert hits[0].path == "issues/0001-plugin-contract/iterations/plan/plan-review-4.md"
+
+
+def test_a_lone_numbered_file_is_the_first_of_its_series(tmp_path):
+    body = "The plan for the {} was reviewed against its spec; the remarks concern retries and naming."
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "issues/0001-store/iterations/plan/plan-review-1.md": doc(
+                "Plan review 1", "Remarks.", body.format("store")
+            ),
+            "issues/0001-store/iterations/plan/plan-review-2.md": doc(
+                "Plan review 2", "Remarks.", body.format("store")
+            ),
+            "issues/0007-telegram/iterations/plan/plan-review-1.md": doc(
+                "Plan review 1", "Remarks.", body.format("telegram plugin")
+            ),
+            "issues/0007-telegram/plan.md": doc(
+                "Plan: telegram plugin", "How the telegram plugin is built.", body.format("telegram plugin")
+            ),
+        },
+    )
+    hits = route(bank, "the first plan review of the telegram plugin").hits
+    lone = next(hit for hit in hits if hit.path == "issues/0007-telegram/iterations/plan/plan-review-1.md")
+    assert lone.breakdown.place == 1 and hits.index(lone) < 2  # beside the plan it reviews, lifted as its series' first
