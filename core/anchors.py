@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from memorybank.core.parse import FenceTracker, setext_level, split_frontmatter
+from memorybank.core.parse import FenceTracker, split_frontmatter
+from memorybank.core.setext import setext_level
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _CUSTOM_ID = re.compile(r"\{#([^}\s]+)\}\s*$")

@@ -16,6 +16,7 @@ from typing import Any
 from memorybank.core.frontmatter import parse_frontmatter
 from memorybank.core.model import Document, Edge, Link, Section
 from memorybank.core.paths import BANK_DIR_NAMES, resolve_from, resolve_link
+from memorybank.core.setext import setext_level
 
 BOM = "\ufeff"
 
@@ -272,19 +273,6 @@ def _sections(heads: list[tuple[str, int]], stops: list[int], total_lines: int) 
     return tuple(sections)
 
 
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_PARAGRAPH = re.compile(r"^ {0,3}[^\s#>|*+=-]")
-"""A line a setext underline makes a heading: text, not a list item, a quote, a table row or a heading."""
-
-
-def setext_level(previous: str, line: str) -> int:
-    """1 or 2 when ``line`` underlines ``previous`` into a heading (``=`` or ``-``), else 0."""
-    underline = _SETEXT.match(line)
-    if underline is None or not previous.strip() or not _PARAGRAPH.match(previous):
-        return 0
-    return 1 if underline.group(1)[0] == "=" else 2
-
-
 SUBSECTION_LEVELS = (3, 4)
 """The heading levels a caller may also name a section by, below the ``##`` ones a document lists."""
 
@@ -320,7 +308,7 @@ def subsections(text: str) -> tuple[Section, ...]:
     for at, (depth, title, line) in enumerate(heads):
         if depth not in SUBSECTION_LEVELS or not title:
             continue
-        end = next((other - 1 for level, _, other in heads[at + 1 :] if level <= depth), total)
+        end = next((heads[i][2] - 1 for i in range(at + 1, len(heads)) if heads[i][0] <= depth), total)
         found.append(Section(title=title, line=line, end_line=max(end, line), level=depth))
     return tuple(found)
 

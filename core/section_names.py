@@ -22,6 +22,8 @@ PARTIAL_LETTERS = 3
 """The fewest letters a part of a heading may name it by."""
 PATH_MARK = ">"
 """Separates the headings of a path to a section."""
+LISTED = 10
+"""Headings an ambiguous name lists; the rest are counted."""
 
 _WORDS = re.compile(r"\w+")
 _MARKS = re.compile(r"^\s*(#{2,6})(?=[\s\w]|$)\s*")
@@ -75,10 +77,11 @@ def _one(
     for group in (tops, inner):
         equal = [s for s in group if (not wanted or normalise_heading(s.title) == wanted) and line in (None, s.line)]
         if len(equal) > 1:
-            shown = "; ".join(f'"{_path_of(s, doc, deeper)} (line {s.line})"' for s in equal)
+            shown = "; ".join(f'"{_path_of(s, doc, deeper)} (line {s.line})"' for s in equal[:LISTED])
+            more = f" and {len(equal) - LISTED} more" if len(equal) > LISTED else ""
             raise SectionAmbiguous(
-                f'Section "{name}" is the title of {len(equal)} headings of {doc.path}: {shown}. Name the one meant '
-                "as it is listed here (its path, its line, or both)."
+                f'Section "{name}" is the title of {len(equal)} headings of {doc.path}: {shown}{more}. Name the one '
+                "meant as it is listed here (its path, its line, or both)."
             )
         if equal:
             return equal[0]
@@ -93,6 +96,8 @@ def _one(
 
 def _path_of(section: Section, doc: Document, deeper: Sequence[Section]) -> str:
     """``Parent > Child`` for a deeper section: the headings that hold it, outermost first."""
+    if section.level == 2:
+        return section.title
     holders = [s for s in (*doc.sections, *deeper) if s.level < section.level and s.line < section.line <= s.end_line]
     holders.sort(key=lambda s: s.level)
     return f" {PATH_MARK} ".join([*(s.title for s in holders), section.title])

@@ -17,8 +17,9 @@ from memorybank.core.contract import parse_contract
 from memorybank.core.errors import Refusal
 from memorybank.core.layers import parse_layer_tables
 from memorybank.core.model import Contract, Document
-from memorybank.core.parse import FenceTracker, parse_document, setext_level
+from memorybank.core.parse import FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
+from memorybank.core.setext import setext_level
 from memorybank.core.versions import version_of
 from memorybank.core.write import firewall, values
 from memorybank.core.write.breaks import link_warnings
