@@ -216,7 +216,7 @@ def route(
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
         # POOL more than the limit: working copies a draft may follow
         ranked = _top(scores, limit + extra + POOL, first=owners, named=mentioned)
-        unnamed = [p for _, p in ranked if p not in named]
+        unnamed = [p for _, p in ranked if p not in named and p not in numbered]  # asked for: no one's draft
         versions = damp_drafts(scores, unnamed, catalog.words_of, found.of) if body_evidence else {}
         if versions:  # ranked again: among the pool alone while its undamped part fills the answer
             pool = {p: scores[p] for _, p in ranked} if len(ranked) - len(versions) >= limit + extra else scores

@@ -146,3 +146,17 @@ def test_a_lone_numbered_file_is_the_first_of_its_series(tmp_path):
     hits = route(bank, "the first plan review of the telegram plugin").hits
     lone = next(hit for hit in hits if hit.path == "issues/0007-telegram/iterations/plan/plan-review-1.md")
     assert lone.breakdown.place == 1 and hits.index(lone) < 2  # beside the plan it reviews, lifted as its series' first
+
+
+def test_a_member_asked_for_is_not_damped_as_a_near_copy_of_its_working_copy(tmp_path):
+    text = " ".join(f"word{n}" for n in range(60)) + " the brief says the adapter fetches channel messages."
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "issues/0006/brief.md": doc("Brief: adapter", "What the adapter must do.", text),
+            "issues/0006/iterations/brief/brief-v1.md": doc("Brief v1", "A draft.", text + " first"),
+            "issues/0006/iterations/brief/brief-v2.md": doc("Brief v2", "A draft.", text + " second"),
+        },
+    )
+    first = route(bank, "what did the second version of the adapter brief say").hits[0]
+    assert first.path == "issues/0006/iterations/brief/brief-v2.md" and first.breakdown.draft_of is None
