@@ -18,7 +18,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.model import Link
 from memorybank.core.parse import parse_document
 
-SHOWN = 5
+SHOWN = 10
 """Links named per lost heading; the rest are counted."""
 _LINE_FRAGMENT = re.compile(r"L\d+(?:-L?\d+)?")
 

@@ -243,13 +243,7 @@ def check_governance(
             targets.append(resolved)
     check_keys(bank, target, status, list(canonical_for), must_not_define)
     if contract.requires_derived_from and not entries and target not in contract.roots:
-        if status == "active":
-            raise Refusal(
-                "Governance requires every active non-root document to declare derived_from: give derivedFrom "
-                "(the documents it rests on, relative to it), or status draft until it has them.",
-                reason="missing-derived-from",
-            )
-        warnings.append("No derived_from: governance requires one before this document can become active.")
+        _needs_derived_from(bank, target, status, warnings)
     if contract.forbids_cycles and targets:
         cycle = _closes_cycle(bank, target, targets)
         if cycle:
@@ -262,6 +256,19 @@ def check_governance(
     if status and contract.statuses and status not in contract.statuses:
         warnings.append(f'status "{status}" is not among the values declared in dna/.')
     return warnings
+
+
+def _needs_derived_from(bank: Bank, target: str, status: str, warnings: list[str]) -> None:
+    """A document the contract wants upstreams for, given none: refused active, warned as a draft
+    (a note rests on nothing until the owner places it)."""
+    if status == "active":
+        raise Refusal(
+            "Governance requires every active non-root document to declare derived_from: give derivedFrom "
+            "(the documents it rests on, relative to it), or status draft until it has them.",
+            reason="missing-derived-from",
+        )
+    if bank.layers.layer_of(target) != "inbox":
+        warnings.append("No derived_from: governance requires one before this document can become active.")
 
 
 def _refuse_missing_outside(bank: Bank, target: str, entry: str) -> None:

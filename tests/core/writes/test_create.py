@@ -417,6 +417,7 @@ def test_inbox_capture_is_flattened_drafted_stamped_and_unregistered(fixture_cop
         client="claude-code",
     )
     assert result.path == "_inbox/idea.md" and result.template is None and result.registered_in == []
+    assert not any("derived_from" in w for w in result.warnings)  # a note rests on nothing until it is placed
     doc = fixture_copy.document("_inbox/idea.md")
     assert doc.status == "draft" and doc.layer == "inbox"
     assert doc.frontmatter["captured_by"] == "claude-code" and doc.frontmatter["captured_at"]
