@@ -47,7 +47,7 @@ _DICTIONARY = """
 пакет: package packages; сборк: build; тест: test testing tests; покрыт: coverage; отладк: debugging debug;
 баг: bug bugs; исправ: fix fixes; воспроизв: reproduce reproduction; регресс: regression;
 конфликт: conflict conflicts; инцидент: incident incidents; рефактор: refactoring refactor; депло: deployment deploy; разверт: deployment deploy; выкат: deployment rollout; откат: rollback;
-репозитор: repository repo; ветк: branch branches; коммит: commit commits; слиян: merge; ревью: review;
+репозитор: repository repo; ветк: branch branches; коммит: commit commits; код: code; кодировк: encoding charset; слиян: merge; ревью: review;
 интеграц: integration integrations; адаптер: adapter adapters; интерфейс: interface; событи: event events;
 сообщен: message messages; синхрониз: sync synchronization; обнов: update updates; загрузк: upload loading;
 загруж: upload uploaded; хран: store storage stored; запуск: launch run start; запуст: launch run start;
