@@ -16,7 +16,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError, SectionNotFound, UsageError
 from memorybank.core.model import Document
 from memorybank.core.parse import jsonable
-from memorybank.core.section_names import find_section
+from memorybank.core.section_names import PARTIAL_LETTERS, find_section, normalise_heading
 from memorybank.core.versions import version_of
 
 BATCH_CEILING = 40_000
@@ -41,7 +41,11 @@ def section_missing(doc: Document, name: str) -> SectionNotFound:
             "bank_edit its last line into that line and the new heading."
         )
     available = " | ".join(s.title for s in doc.sections)
-    return SectionNotFound(f'Section "{name}" not found in {doc.path}. Available: {available}')
+    short = len(normalise_heading(name)) < PARTIAL_LETTERS
+    hint = f" A part of a heading names it from {PARTIAL_LETTERS} letters on." if short else ""
+    return SectionNotFound(
+        f'Section "{name}" not found in {doc.path}. Available: {available} (and the ### headings under them).{hint}'
+    )
 
 
 def parse_line_range(spec: str, total: int) -> tuple[int, int]:

@@ -47,8 +47,11 @@ def test_a_part_of_one_heading_names_it_and_of_several_names_the_one_it_begins(f
 def test_a_name_inside_a_word_or_under_three_letters_names_no_section(fixture_bank, write_file, name):
     root = fixture_bank()
     write_file(root, "adr.md", ADR)
-    with pytest.raises(SectionNotFound, match=rf'Section "{name}" not found in adr.md. Available: Драйверы решения'):
+    with pytest.raises(
+        SectionNotFound, match=rf'Section "{name}" not found in adr.md. Available: Драйверы решения'
+    ) as refused:
         read_document(Bank.open(root), "adr.md", section=name)
+    assert ("from 3 letters on" in str(refused.value)) == (len(name) < 3)
 
 
 def test_a_name_that_begins_several_headings_is_refused_with_them_listed(fixture_bank, write_file):
