@@ -359,6 +359,26 @@ def test_explain_shows_a_drafts_damping_and_its_working_copy(tmp_path):
     assert "0.50" in row and "a draft of issues/0006-adapter/brief.md" in row
 
 
+def test_explain_shows_the_member_of_a_series_a_question_asked_for(tmp_path):
+    import io
+
+    from memorybank.core.route import route
+    from memorybank.tui.dialogs.explain import breakdown_table
+    from rich.console import Console
+
+    from tests.core.test_route_series import _review_bank
+
+    for question, said in (
+        ("the second review of the checkpoint plan", "the question asks for number 2 of its series"),
+        ("the last review of the checkpoint plan", "the question asks for the last, number 3, of its series"),
+    ):
+        hit = route(_review_bank(tmp_path / question.split()[1]), question).hits[0]
+        console = Console(width=120, file=io.StringIO(), record=True, color_system=None)
+        console.print(breakdown_table(hit))
+        row = next(line for line in console.export_text().splitlines() if "series' best" in line)
+        assert "× 1.50" in row and said in row
+
+
 def spy_on_routes(monkeypatch) -> list[tuple[str, bool]]:
     """Each question the pane routes from now on, with whether it was routed on the event loop
     (True) or in a worker."""

@@ -173,7 +173,11 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 + (f" + links to it {b.linked:g} ({', '.join(b.linked_words)})" if b.linked else "")
                 + (f" x words together {b.together:.2f}" if b.together != 1 else "")
                 + (f" x intent {b.intent:g}" if b.intent != 1 else "")
-                + (f"; number {b.place} of its series: its best x {SERIES_LIFT:g}" if b.place else "")
+                + (
+                    f"; {'the last, ' if b.place_last else ''}number {b.place} of its series: its best x {SERIES_LIFT:g}"
+                    if b.place
+                    else ""
+                )
             )
     return "\n".join(lines)
 

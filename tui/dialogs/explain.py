@@ -43,7 +43,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     if b.intent != 1:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     if b.place:
-        table.add_row("→ series' best", f"× {SERIES_LIFT:.2f}", f"the question asks for number {b.place} of its series")
+        asked = f"the last, number {b.place}," if b.place_last else f"number {b.place}"
+        table.add_row("→ series' best", f"× {SERIES_LIFT:.2f}", f"the question asks for {asked} of its series")
     if b.draft_of:
         table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a draft of {b.draft_of}")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
