@@ -7,6 +7,7 @@ Validation's ``broken-anchor`` and the writes that say which links they break re
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from memorybank.core.parse import FenceTracker, split_frontmatter
 from memorybank.core.setext import setext_level
@@ -15,6 +16,22 @@ _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _CUSTOM_ID = re.compile(r"\{#([^}\s]+)\}\s*$")
 _HTML_ID = re.compile(r"""<[a-zA-Z][^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""")
 _LINK_MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_LINE_FRAGMENT = re.compile(r"L\d+(?:-L?\d+)?")
+
+
+def link_fragment(raw: str) -> tuple[str, str]:
+    """A link target's path part and the heading it names ("" when it names none, or names a line:
+    ``#L12``)."""
+    path_part, hash_sign, fragment = raw.partition("#")
+    fragment = unquote(fragment).strip()
+    if not hash_sign or _LINE_FRAGMENT.fullmatch(fragment):
+        fragment = ""
+    return path_part, fragment
+
+
+def offers(offered: frozenset[str], fragment: str) -> bool:
+    """Whether a document offering ``offered`` anchors has the one a link names (in any case)."""
+    return fragment in offered or fragment.lower() in offered
 
 
 def slug(heading: str) -> str:

@@ -26,7 +26,8 @@ _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # whitespace is stripped in Python instead.
 _H2 = re.compile(r"^ {0,3}##[ \t]+(.*)$")
 _H1 = re.compile(r"^ {0,3}#[ \t]+(.*)$")
-_HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+"""Any ATX heading, its ``#`` marks in the group: a ``###`` section ends at one of level 3 or above."""
 _INLINE_CODE = re.compile(r"(?<!\\)(`+)(?:(?!\1).)+?\1")
 _LINK = re.compile(
     r"!?\[((?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
@@ -231,7 +232,7 @@ def scan_lines(
                 h1 = _strip_heading(previous.strip()) or None
         previous = "" if depth else line
         if line[:4].lstrip(" ").startswith("#"):
-            level = _HEADING_LEVEL.match(line)
+            level = HEADING_LEVEL.match(line)
             if level:
                 depth = len(level.group(1))
                 if depth == 2:
@@ -299,7 +300,7 @@ def subsections(text: str) -> tuple[Section, ...]:
             continue
         if not line[:4].lstrip(" ").startswith("#"):
             continue
-        level = _HEADING_LEVEL.match(line)
+        level = HEADING_LEVEL.match(line)
         if level:
             depth = len(level.group(1))
             heads.append((depth, _strip_heading(line.lstrip(" ")[depth:]), index + 1))

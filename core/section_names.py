@@ -42,10 +42,16 @@ def find_section(doc: Document, name: str, text: str | None = None) -> Section |
     Raises:
         SectionAmbiguous: the name fits several headings equally well.
     """
-    deeper = subsections(text) if text is not None else ()
-    if PATH_MARK not in name or text is None:
-        return _one(doc, name, doc.sections, deeper, deeper)
+    if text is None:
+        return _one(doc, name, doc.sections, (), ())
     wanted = normalise_heading(name)
+    plain = PATH_MARK not in name and not _MARKS.match(name) and not _AT_LINE.match(name)
+    equal = [s for s in doc.sections if normalise_heading(s.title) == wanted] if plain else []
+    if len(equal) == 1:
+        return equal[0]  # a ## heading named whole, the common case: the deeper ones are not read
+    deeper = subsections(text)
+    if PATH_MARK not in name:
+        return _one(doc, name, doc.sections, deeper, deeper)
     literal = [s for s in (*doc.sections, *deeper) if normalise_heading(s.title) == wanted]
     if literal:  # a heading that holds the mark itself ("Input > Output")
         return literal[0]

@@ -48,9 +48,8 @@ _RU_ORDINAL = re.compile(
 _LAST = re.compile(r"^(last|latest|final|последн\w*|финальн\w*)$")
 LAST = -1
 """The number "last" stands for: the series' highest."""
-_FIGURE = re.compile(r"(?<![\w.])v?(\d{1,3})(?![\w.]|\.\d)")
-
-
+_FIGURE = re.compile(r"v?(\d{1,3})")
+"""A word that is a place by figure (``3``, ``v2``); ``3.4`` is one word and none."""
 _WORD = re.compile(r"[\w\u0400-\u04ff]+(?:\.\d+)*")
 NEAR = 2
 """Words at most between a place and the series' name it belongs to ("the second review of the

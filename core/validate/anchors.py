@@ -6,11 +6,9 @@ other rule sees it: the file is still there. Anchors are read as ``core.anchors`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
-from memorybank.core.anchors import anchors
+from memorybank.core.anchors import anchors, link_fragment, offers
 from memorybank.core.validate.registry import RULES, Context, Finding, rule
 
 
@@ -32,14 +30,13 @@ def broken_anchor(ctx: Context) -> Iterator[Finding]:
         if doc.is_template or doc.is_inbox or not ctx.in_scope(doc.path):
             continue
         for link in doc.links:
-            path_part, hash_sign, fragment = link.raw.partition("#")
-            fragment = unquote(fragment).strip()
-            if not hash_sign or not fragment or re.fullmatch(r"L\d+(?:-L?\d+)?", fragment):
+            path_part, fragment = link_fragment(link.raw)
+            if not fragment:
                 continue
             target = doc.path if not path_part else link.resolved
             if target is None or target not in bank:
                 continue
             if target not in offered:
                 offered[target] = anchors(bank.text(target))
-            if fragment not in offered[target] and fragment.lower() not in offered[target]:
+            if not offers(offered[target], fragment):
                 yield me.finding(doc.path, f"Link names a heading {target} does not have: {link.raw}", link.line)

@@ -8,32 +8,16 @@ validation: an edit is not blamed for what it did not write.
 
 from __future__ import annotations
 
-import os
-import re
 from collections import Counter
-from urllib.parse import unquote
 
-from memorybank.core.anchors import anchors
+from memorybank.core.anchors import anchors, link_fragment, offers
 from memorybank.core.bank import Bank
 from memorybank.core.model import Link
 from memorybank.core.parse import parse_document
+from memorybank.core.write.gates import missing_target_warning
 
 SHOWN = 10
 """Links named per lost heading; the rest are counted."""
-_LINE_FRAGMENT = re.compile(r"L\d+(?:-L?\d+)?")
-
-
-def _fragment(link: Link) -> tuple[str, str]:
-    """A link's path part and its heading fragment ("" when it names none, or a line: ``#L12``)."""
-    path_part, hash_sign, fragment = link.raw.partition("#")
-    fragment = unquote(fragment).strip()
-    if not hash_sign or _LINE_FRAGMENT.fullmatch(fragment):
-        fragment = ""
-    return path_part, fragment
-
-
-def _has(offered: frozenset[str], fragment: str) -> bool:
-    return fragment in offered or fragment.lower() in offered
 
 
 def link_warnings(bank: Bank, path: str, before: str, after: str) -> list[str]:
@@ -48,15 +32,15 @@ def link_warnings(bank: Bank, path: str, before: str, after: str) -> list[str]:
         if had[link.raw]:
             had[link.raw] -= 1
             continue
-        path_part, fragment = _fragment(link)
+        path_part, fragment = link_fragment(link.raw)
         target = path if not path_part else link.resolved
         if target is None:
             continue  # a URL, or a path outside the project
         if target != path and target not in bank:
-            if not os.path.exists(bank.root / target):
-                warnings.append(f"Line {link.line} links to a file that does not exist: {link.raw}")
+            missing = missing_target_warning(bank, link)
+            warnings += [missing] if missing else []
             continue
-        if fragment and not _has(own if target == path else anchors(bank.text(target)), fragment):
+        if fragment and not offers(own if target == path else anchors(bank.text(target)), fragment):
             warnings.append(f"Line {link.line} links to a heading {target} does not have: {link.raw}")
     lost = anchors(before) - own
     if lost:
@@ -68,7 +52,7 @@ def _lost_anchor_warnings(bank: Bank, path: str, own_links: tuple[Link, ...], lo
     """Per heading anchor the write drops, the links that still point at it."""
     users: dict[str, list[str]] = {}
     for source, link in _links_to(bank, path, own_links):
-        _, fragment = _fragment(link)
+        _, fragment = link_fragment(link.raw)
         anchor = fragment if fragment in lost else fragment.lower()
         if fragment and anchor in lost:
             users.setdefault(anchor, []).append(f"{source}:{link.line}")

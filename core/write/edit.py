@@ -17,9 +17,9 @@ from memorybank.core.contract import parse_contract
 from memorybank.core.errors import Refusal
 from memorybank.core.layers import parse_layer_tables
 from memorybank.core.model import Contract, Document
-from memorybank.core.parse import FenceTracker, parse_document
+from memorybank.core.parse import HEADING_LEVEL, FenceTracker, parse_document
 from memorybank.core.read import find_section, section_missing
-from memorybank.core.setext import setext_level
+from memorybank.core.setext import RULE, setext_level
 from memorybank.core.versions import version_of
 from memorybank.core.write import firewall, values
 from memorybank.core.write.breaks import link_warnings
@@ -27,7 +27,7 @@ from memorybank.core.write.finding import closest_passage, lines_of
 from memorybank.core.write.gates import Planned, content_from, execute
 from memorybank.core.write.plan import unchanged_since_read
 from memorybank.core.write.rawdoc import RawDoc, head_of
-from memorybank.core.write.shape import HEADING_LEVEL, RULE, refuse_new_sections, refuse_what_the_edit_makes
+from memorybank.core.write.shape import refuse_new_sections, refuse_what_the_edit_makes
 from memorybank.core.write.transaction import Transaction
 
 CONTEXT_CHARS = 80

@@ -6,7 +6,7 @@ import contextlib
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal, StorageError, UsageError
+from memorybank.core.model import Link
 from memorybank.core.parse import parse_document
 from memorybank.core.paths import is_url, relative_link, resolve_from
 from memorybank.core.write import journal, values
@@ -337,10 +338,13 @@ def content_warnings(bank: Bank, path: str, text: str, extra_docs: Iterable[str]
     """Warnings about links in a document about to be written that lead nowhere in the bank."""
     doc, _ = parse_document(path, text.encode("utf-8"), bank_names=bank.paths.names)
     planned = set(extra_docs)
-    out = []
-    for link in doc.links:
-        target = link.resolved
-        if target is None or target in bank or target in planned or os.path.exists(bank.root / target):
-            continue
-        out.append(f"Line {link.line} links to a file that does not exist: {link.raw}")
-    return out
+    return [warning for link in doc.links if (warning := missing_target_warning(bank, link, planned))]
+
+
+def missing_target_warning(bank: Bank, link: Link, planned: Collection[str] = ()) -> str | None:
+    """The warning for a link to a file that is neither in the bank, nor planned beside the write,
+    nor on disk (a file of the project); None for a URL or a link that lands."""
+    target = link.resolved
+    if target is None or target in bank or target in planned or os.path.exists(bank.root / target):
+        return None
+    return f"Line {link.line} links to a file that does not exist: {link.raw}"

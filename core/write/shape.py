@@ -12,24 +12,11 @@ import re
 from collections import Counter
 
 from memorybank.core.errors import Refusal
-from memorybank.core.parse import FenceTracker
-
-RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-"""A thematic break (``---``, ``***``, ``___``): after a blank line, the rule an author closes a section with."""
+from memorybank.core.parse import HEADING_LEVEL, FenceTracker
+from memorybank.core.setext import setext_level
 
 OUTLINE_HEADING = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
 """A ``#`` or ``##`` heading: a line that starts or ends a ``##`` section."""
-HEADING_LEVEL = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-"""Any ATX heading, its ``#`` marks in the group: a ``###`` section ends at one of level 3 or above."""
-
-
-_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
-"""A line of ``=`` or ``-`` under a line of text: that text is a heading (``=`` level 1, ``-`` level 2)."""
-
-
-_PARAGRAPH = re.compile(r"^ {0,3}(?![-*+] |\d+[.)] |>|#|\||<|```|~~~)\S")
-"""A line a ``=`` or ``-`` line under it turns into a heading: paragraph text, not a list item, a
-quote, a heading, a table row or HTML (under those, ``---`` is a rule)."""
 
 
 def refuse_new_sections(content: str, path: str, section: str, level: int = 2) -> None:
@@ -43,7 +30,7 @@ def refuse_new_sections(content: str, path: str, section: str, level: int = 2) -
         if tracker.feed(line):
             previous = ""
             continue
-        underlined = _SETEXT.match(line) and _PARAGRAPH.match(previous) and not RULE.match(previous)
+        underlined = setext_level(previous, line)
         heading = HEADING_LEVEL.match(line)
         if (heading and len(heading.group(1)) <= level) or underlined:
             shown = (previous if underlined else line).strip()[:60]
