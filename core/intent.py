@@ -29,6 +29,9 @@ _WHY_WORDS = re.compile(r"\b(?:why|rationale|decision|decided)\b", re.ASCII | re
 _DEFINITION_WORDS = re.compile(r"\b(?:mean|means|meaning|definition|define|stands? for)\b", re.ASCII | re.IGNORECASE)
 _DEFINITION_SUBSTRINGS = (
     "что такое",
+    "кто такой",
+    "кто такая",
+    "кто такие",
     "что значит",
     "означает",
     "определени",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from memorybank.core.bank import Bank
-from memorybank.core.intent import has_why_intent
+from memorybank.core.intent import has_definition_intent, has_why_intent
 from memorybank.core.lang import (
     BUILTIN,
     BUILTIN_ENTRIES,
@@ -93,6 +93,19 @@ def test_why_intent_fires_on_rationale_questions(question):
 @pytest.mark.parametrize("question", ["filter thresholds", "где пороги", "list the decisions"])
 def test_why_intent_does_not_fire_on_topics(question):
     assert not has_why_intent(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what does lease mean", "what does NT- stand for", "что такое лиз", "кто такой requester", "Кто такие операторы?"],
+)
+def test_definition_intent_fires_on_questions_about_a_term(question):
+    assert has_definition_intent(question)
+
+
+@pytest.mark.parametrize("question", ["who approves a release", "кто одобряет релиз", "what does the worker do"])
+def test_definition_intent_does_not_fire_on_other_who_and_what_questions(question):
+    assert not has_definition_intent(question)
 
 
 @pytest.mark.parametrize("word", ["not", "no", "from", "can", "should", "must", "was", "been", "than", "such"])

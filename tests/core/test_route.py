@@ -180,6 +180,22 @@ def test_a_why_question_turns_the_order_of_knowledge_and_decision(tmp_path):
     assert paths(route(bank, "why is the cache invalidated on write"))[0] == "adr/ADR-007-cache.md"
 
 
+def test_a_question_asking_who_someone_is_leans_to_the_glossary(tmp_path):
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "glossary.md": doc(
+                "Glossary", "Terms of the project.", "- **Requester**: the client that orders a collection."
+            ),
+            "issues/0020/spec.md": doc(
+                "Tasks API", "The tasks endpoints.", "The requester sends a token; the requester may list its tasks."
+            ),
+        },
+    )
+    assert paths(route(bank, "requester"))[0] == "issues/0020/spec.md"
+    assert paths(route(bank, "кто такой requester"))[0] == "glossary.md"
+
+
 def test_body_evidence_lifts_an_unnamed_document_but_never_above_a_strong_header_match(tmp_path):
     prose = "The scheduler retries a failed upload with jittered backoff. " * 30
     bank = small_bank(
