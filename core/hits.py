@@ -42,7 +42,7 @@ def hit_of(
     together: float = 1.0,
     draft_of: str | None = None,
     named: bool = False,
-    series_place: tuple[int, bool] = (0, False),
+    series_place: tuple[int, bool, bool] = (0, False, False),
 ) -> RouteHit:
     body, words, section_points, place, linked, linked_words = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
@@ -69,6 +69,7 @@ def hit_of(
         named=named,
         place=series_place[0],
         place_last=series_place[1],
+        place_package=series_place[2],
     )
     section, line = acc.section, acc.section_line
     if place is not None:

@@ -237,6 +237,8 @@ class ScoreBreakdown:
     review", ``core.series``): it takes its series' best score, raised; 0 when none."""
     place_last: bool = False
     """The question named it as the last of its series ("the last code review")."""
+    place_package: bool = False
+    """Its lift came from its package's best document, not its series' (``core.series``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -206,7 +206,7 @@ def route(
             for path, factor in factors.items():
                 scores[path] *= factor
         named: dict[str, str] = {}
-        numbered: dict[str, tuple[int, bool]] = {}
+        numbered: dict[str, tuple[int, bool, bool]] = {}
         if body_evidence:  # a version or a review its file name declares is damped wherever it ranks
             named = damp_named(scores, bank.extension("route.versions", lambda bank, _: named_versions(bank.documents)))
             numbered = pick_series_members(bank, question, terms, scores, named, allowed)
@@ -245,7 +245,7 @@ def route(
                 together=together.get(path, 1.0),
                 draft_of=versions.get(path) or named.get(path),
                 named=path in mentioned,
-                series_place=numbered.get(path, (0, False)),
+                series_place=numbered.get(path, (0, False, False)),
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)

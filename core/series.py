@@ -9,7 +9,10 @@ question holds every word of its name (``plan`` and ``review``, in either langua
 inflection; ``v`` reads as "version" and is never required) and a number one of its members
 carries, as an ordinal word, a figure, or "last"/"последний" for the highest. The member so named
 takes the best score of its series, raised by ``SERIES_LIFT`` (the series' topic is what the rest
-of the question scored; the ordinal picks the member). Where two series of a folder are named with
+of the question scored; the ordinal picks the member), and at least just above the best document
+of its package (``issues/0001-plugin-contract/`` for a series in its ``iterations/brief/``), which
+the rest of the question may name where the series' own bodies do not (drafts in Russian asked
+about in English). Where two series of a folder are named with
 the same number (``brief-v8`` and ``brief-review-8`` for "the review of the eighth version of the
 brief"), the one whose name covers more of the question's words is chosen.
 """
@@ -146,17 +149,47 @@ def named_members(
     return {path: (entry, number, last) for _, path, entry, number, last in best.values()}
 
 
+PACKAGE_LIFT = 1.01
+"""A named member goes at least this far above the best document of its package: the rest of the
+question named the package (its brief, its report), the place names the member. Lifting it by
+``SERIES_LIFT`` above the package's best instead put a review asked about in passing ("what the fix
+step does if the last review left remarks") above the document that answers (tunable sets: 2
+questions up, 6 down; this way 2 up, 2 down, and a member whose series' bodies hold none of the
+question's words, such as Russian drafts asked about in English, is found)."""
+PACKAGE_DEPTH = 2
+"""Folders from the bank's root to a package (``issues/0001-plugin-contract/``): a series kept
+deeper (``iterations/brief/``) is the record of that package's rounds."""
+
+
+def package_of(path: str) -> str:
+    """The package folder a document belongs to: its folder ``PACKAGE_DEPTH`` deep, or its own
+    folder when it lies shallower."""
+    parts = path.split("/")
+    return "/".join(parts[:PACKAGE_DEPTH]) if len(parts) > PACKAGE_DEPTH else posixpath.dirname(path)
+
+
 def lift_named_members(
     scores: dict[str, float], named: dict[str, tuple[Series, int, bool]]
-) -> dict[str, tuple[int, bool]]:
-    """Raise each named member to its series' best score times ``SERIES_LIFT`` (in place); the
-    members raised, with the number they were named by and whether as the last."""
+) -> dict[str, tuple[int, bool, bool]]:
+    """Raise each named member to its series' best score times ``SERIES_LIFT``, and at least just
+    above its package's best (``PACKAGE_LIFT``), in place; the members raised, with the number they
+    were named by and whether as the last."""
     lifted = {}
+    packages = {package_of(path) for path in named}
+    package_best: dict[str, float] = defaultdict(float)
+    for path, score in scores.items():
+        root = path.split("/", PACKAGE_DEPTH)
+        if len(root) > PACKAGE_DEPTH:
+            package = "/".join(root[:PACKAGE_DEPTH])
+            if package in packages and score > package_best[package]:
+                package_best[package] = score
     for path, (entry, number, last) in named.items():
         best = max((scores.get(p, 0.0) for p in entry.members.values()), default=0.0)
-        if best > 0 and best * SERIES_LIFT > scores.get(path, 0.0):
-            scores[path] = best * SERIES_LIFT
-            lifted[path] = (number, last)
+        by_package = package_best.get(package_of(path), 0.0) * PACKAGE_LIFT
+        lift = max(best * SERIES_LIFT, by_package)
+        if lift > 0 and lift > scores.get(path, 0.0):
+            scores[path] = lift
+            lifted[path] = (number, last, by_package > best * SERIES_LIFT)
     return lifted
 
 
@@ -167,7 +200,7 @@ def pick_series_members(
     scores: dict[str, float],
     damped: dict[str, str],
     allowed: set[str],
-) -> dict[str, tuple[int, bool]]:
+) -> dict[str, tuple[int, bool, bool]]:
     """The member of a numbered series the question names by its place ("the second plan review")
     is not damped as a version and rises above its siblings (``core.series``), in place; those
     raised, with their number."""

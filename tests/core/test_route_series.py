@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from memorybank.core.bank import Bank
 from memorybank.core.route import route
-from memorybank.core.series import LAST, SERIES_LIFT, numbered_series, ordinals
+from memorybank.core.series import LAST, PACKAGE_LIFT, SERIES_LIFT, numbered_series, ordinals
 from memorybank.tui.cli.routing import format_route
 
 from tests.core.route_banks import doc, small_bank
@@ -113,6 +113,31 @@ def test_explain_shows_the_lift(tmp_path):
     bank = _review_bank(tmp_path)
     result = route(bank, "the second review of the checkpoint plan")
     assert f"number 2 of its series: its best x {SERIES_LIFT:g}" in format_route(result, explain=True)
+
+
+def test_the_package_the_question_names_chooses_whose_member_is_meant(tmp_path):
+    files = {
+        "issues/0001-plugin-contract/report.md": doc("Report: plugin contract", "How the plugin contract cycle went."),
+        "issues/0001-plugin-contract/brief.md": doc("Brief", "Черновик.", "Контракт шага синка."),
+        "issues/0006-telegram-client/report.md": doc("Report: Telegram client", "How the client cycle went."),
+        "issues/0006-telegram-client/brief.md": doc("Brief", "Draft.", "The Telegram client."),
+    }
+    for n in (1, 2, 3):
+        files[f"issues/0001-plugin-contract/iterations/brief/brief-v{n}.md"] = doc(
+            "Brief draft", "Черновик брифа.", f"Версия {n}: контракт шага синка и состояние."
+        )
+        files[f"issues/0006-telegram-client/iterations/brief/brief-v{n}.md"] = doc(
+            "Brief: Telegram client",
+            "A brief draft.",
+            f"Version {n} of the brief: the Telegram client fetches messages.",
+        )
+    bank = small_bank(tmp_path / "memory_bank", files)
+    result = route(bank, "the second version of the brief for the plugin contract")
+    first = result.hits[0]
+    assert first.path == "issues/0001-plugin-contract/iterations/brief/brief-v2.md"
+    assert first.breakdown.place == 2 and first.breakdown.place_package
+    assert first.score > next(h.score for h in result.hits if h.path.endswith("plugin-contract/report.md"))
+    assert f"number 2 of its series: its package's best x {PACKAGE_LIFT:g}" in format_route(result, explain=True)
 
 
 @pytest.mark.skipif(not BANKS.is_dir(), reason="needs ../shared/banks")

@@ -27,7 +27,7 @@ from memorybank.core.route import RouteHit, RouteResult, route
 from memorybank.core.search import DEFAULT_LIMIT as SEARCH_LIMIT
 from memorybank.core.search import EMPTY_HINT as NO_BODY
 from memorybank.core.search import SearchResult, search
-from memorybank.core.series import SERIES_LIFT
+from memorybank.core.series import PACKAGE_LIFT, SERIES_LIFT
 from memorybank.tui.cli.context import open_bank
 from memorybank.tui.cli.helptext import examples
 from memorybank.tui.cli.output import emit_json, in_cli_words, visible
@@ -174,7 +174,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 + (f" x words together {b.together:.2f}" if b.together != 1 else "")
                 + (f" x intent {b.intent:g}" if b.intent != 1 else "")
                 + (
-                    f"; {'the last, ' if b.place_last else ''}number {b.place} of its series: its best x {SERIES_LIFT:g}"
+                    f"; {'the last, ' if b.place_last else ''}number {b.place} of its series: "
+                    + (f"its package's best x {PACKAGE_LIFT:g}" if b.place_package else f"its best x {SERIES_LIFT:g}")
                     if b.place
                     else ""
                 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memorybank.core.drafts import DRAFT_WEIGHT
 from memorybank.core.route import RouteHit
-from memorybank.core.series import SERIES_LIFT
+from memorybank.core.series import PACKAGE_LIFT, SERIES_LIFT
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -44,7 +44,8 @@ def breakdown_table(hit: RouteHit) -> Table:
         table.add_row("× intent", f"{b.intent:.2f}", "the kind of answer asked for")
     if b.place:
         asked = f"the last, number {b.place}," if b.place_last else f"number {b.place}"
-        table.add_row("→ series' best", f"× {SERIES_LIFT:.2f}", f"the question asks for {asked} of its series")
+        source, lift = ("package's best", PACKAGE_LIFT) if b.place_package else ("series' best", SERIES_LIFT)
+        table.add_row(f"→ {source}", f"× {lift:.2f}", f"the question asks for {asked} of its series")
     if b.draft_of:
         table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a draft of {b.draft_of}")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
