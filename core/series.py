@@ -174,7 +174,9 @@ def lift_named_members(
     """Raise each named member to its series' best score times ``SERIES_LIFT``, and at least just
     above its package's best (``PACKAGE_LIFT``), in place; the members raised, with the number they
     were named by and whether as the last."""
-    lifted = {}
+    lifted: dict[str, tuple[int, bool, bool]] = {}
+    if not named:  # most questions name no place: no pass over every score
+        return lifted
     packages = {package_of(path) for path in named}
     package_best: dict[str, float] = defaultdict(float)
     for path, score in scores.items():
