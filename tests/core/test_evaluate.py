@@ -160,7 +160,8 @@ def test_the_bar_stays_on_the_original_sets_and_the_fresh_held_out_is_never_list
     assert "held-out-14" in route_quality.GROUPS["tunable"][0], "held-out-14 was measured once, then tuned on"
     assert "held-out-15" in route_quality.GROUPS["tunable"][0], "held-out-15 was measured once, then tuned on"
     assert "held-out-16" in route_quality.GROUPS["tunable"][0], "held-out-16 was measured once, then tuned on"
-    assert route_quality.NEVER_LOOKED_AT == ("held-out-3", "held-out-4", "held-out-17", "held-out-18")
+    assert "held-out-17" in route_quality.GROUPS["tunable"][0], "held-out-17 was measured once, then tuned on"
+    assert route_quality.NEVER_LOOKED_AT == ("held-out-3", "held-out-4", "held-out-18")
     assert (route_quality.SETS["tuning-2"] / "baseline.txt").is_file()
     for hidden in ("all", *route_quality.NEVER_LOOKED_AT):
         monkeypatch.setattr("sys.argv", ["route_quality", "--set", hidden, "--misses"])
