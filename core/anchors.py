@@ -44,22 +44,39 @@ def slug(heading: str) -> str:
 
 def anchors(text: str) -> frozenset[str]:
     """Every anchor a document's text offers: its headings' slugs and the ids it names itself."""
+    ids, headings, _ = _read(text)
+    return frozenset(ids | {anchor for anchor, _, _ in headings})
+
+
+def sections_by_anchor(text: str) -> dict[str, str]:
+    """Each heading's anchor and the text under it, up to the next heading of any level (stripped):
+    what tells, across an edit, which heading an anchor lands on."""
+    _, headings, lines = _read(text)
+    ends = [first for _, first, _ in headings[1:]] + [len(lines)]
+    return {anchor: "\n".join(lines[after:end]).strip() for (anchor, _, after), end in zip(headings, ends, strict=True)}
+
+
+def _read(text: str) -> tuple[set[str], list[tuple[str, int, int]], list[str]]:
+    """The ids a text names; its headings' anchors, each with the line its heading starts on and
+    the line after it (a setext heading is two lines); and its body's lines."""
     split = split_frontmatter(text)
     body = split.body(text) if split.closed else text
     found: set[str] = set()
+    headings: list[tuple[str, int, int]] = []
     slugs: set[str] = set()
     tracker = FenceTracker()
     lines = body.split("\n")
     previous = ""
-    for line in lines:
+    for at, line in enumerate(lines):
         if tracker.feed(line):
             previous = ""
             continue
         found.update(m.group(1) for m in _HTML_ID.finditer(line))
         heading = _HEADING.match(line)
         title = heading.group(2) if heading else None
+        first = at
         if title is None and setext_level(previous, line):
-            title = previous.strip()  # Title over a line of = or -
+            title, first = previous.strip(), at - 1  # Title over a line of = or -
         previous = line
         if title is None:
             continue
@@ -73,4 +90,5 @@ def anchors(text: str) -> frozenset[str]:
             number += 1
             candidate = f"{base}-{number}"
         slugs.add(candidate)
-    return frozenset(found | slugs)
+        headings.append((candidate, first, at + 1))
+    return found, headings, lines

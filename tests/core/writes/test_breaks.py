@@ -29,7 +29,7 @@ def test_renaming_a_heading_names_the_links_left_on_its_old_anchor(bank):
     result = edit(bank, path="retries.md", find="## Backoff", replace="## Backoff and jitter")
     assert result.warnings == [
         "No heading of retries.md has the anchor #backoff any more, and 2 links still point at it: "
-        "README.md:6, notes/ops.md:3. Point them at the heading's new anchor."
+        "README.md:6, notes/ops.md:3. Point them at #backoff-and-jitter."
     ]
 
 
@@ -67,3 +67,45 @@ def test_many_links_to_a_lost_anchor_are_counted_past_the_first_few(tmp_path, wr
     bank = Bank.open(tmp_path)
     (warning,) = edit(bank, path="retries.md", find="## Backoff", replace="## Waiting").warnings
     assert f"{SHOWN + 2} links still point at it" in warning and "and 2 more." in warning
+
+
+def test_removing_a_heading_leaves_no_new_anchor_to_name(bank):
+    result = edit(bank, path="retries.md", find="## Backoff\n\nDelays double.\n\n", replace="")
+    assert result.warnings == [
+        "No heading of retries.md has the anchor #backoff any more, and 2 links still point at it: "
+        "README.md:6, notes/ops.md:3. Point them at the heading's new anchor."
+    ]
+
+
+TWINS = "---\ntitle: Log\npurpose: A log.\n---\n# Log\n\n### Notes\n\nFirst notes.\n\n### Notes\n\nSecond notes.\n"
+
+
+def test_renaming_the_first_of_two_equal_headings_says_where_both_anchors_went(tmp_path, write_file):
+    write_file(tmp_path, "log.md", TWINS)
+    write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes) and [second](log.md#notes-1)\n")
+    bank = Bank.open(tmp_path)
+    result = edit(bank, path="log.md", find="### Notes\n\nFirst", replace="### Remarks\n\nFirst")
+    assert result.warnings == [
+        "The anchor #notes of log.md now lands on another heading (the one that was #notes-1), and 1 link "
+        "points at it: a.md:3. Point it at #remarks.",
+        "No heading of log.md has the anchor #notes-1 any more, and 1 link still points at it: a.md:3. "
+        "Point it at #notes.",
+    ]
+
+
+def test_a_heading_put_above_its_twin_takes_the_anchor_and_the_warning_says_so(tmp_path, write_file):
+    write_file(tmp_path, "log.md", TWINS)
+    write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes)\n")
+    bank = Bank.open(tmp_path)
+    result = edit(bank, path="log.md", find="# Log\n", replace="# Log\n\n### Notes\n\nNewest notes.\n")
+    assert result.warnings == [
+        "The anchor #notes of log.md now lands on another heading, and 1 link points at it: a.md:3. "
+        "Point it at #notes-1."
+    ]
+
+
+def test_rewriting_the_text_under_a_heading_moves_no_anchor(tmp_path, write_file):
+    write_file(tmp_path, "log.md", TWINS)
+    write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes) and [second](log.md#notes-1)\n")
+    bank = Bank.open(tmp_path)
+    assert update_section(bank, path="log.md", section="Notes (line 7)", content="Rewritten.").warnings == []
