@@ -102,8 +102,18 @@ class Landing:
             return  # the folder has its index, whatever the bank calls it
         verb = "would be created" if dry_run else "was created"
         tense = "does not exist yet" if dry_run else "did not exist yet"
-        self.warnings.append(f'Section "{index}" {tense} and {verb} to register this document.')
-        self.planned_text[index] = section_index_text(spec.directory)
+        text = section_index_text(spec.directory)
+        present = sorted(
+            doc.path
+            for doc in self.bank
+            if doc.path.startswith(f"{spec.directory}/") and not (doc.is_template or doc.is_inbox)
+        )
+        for path in present:  # the folder's documents so far are registered too, in path order
+            doc = self.bank.documents[path]
+            text = register_line(text, index, path, doc.title or path.rsplit("/", 1)[-1], doc.purpose)
+        also = f", with the {len(present)} already in the folder" if present else ""
+        self.warnings.append(f'Section "{index}" {tense} and {verb} to register this document{also}.')
+        self.planned_text[index] = text
         top = folder_index(self.bank, "")
         if top is not None:
             root = self.planned_text.get(top) or RawDoc.load(self.bank.root, top).text

@@ -68,9 +68,10 @@ def entry_for(
     """One index entry for a document, shaped like ``model`` (an existing entry line); a table row
     fills the columns its ``header`` names (see ``_row``)."""
     purpose = escape_text(" ".join(purpose.split()))
+    tail = f" — {purpose}" if purpose else ""  # a document found without a purpose is listed by title
     plain = escape_label(title) == title
     if model is None:
-        return f"- [{escape_label(title)}]({link}) — {purpose}"
+        return f"- [{escape_label(title)}]({link}){tail}"
     labels = _ENTRY_LINK.findall(model)
     backticked = bool(labels) and labels[0][0].startswith("`") and labels[0][0].endswith("`")
     label = f"`{title}`" if backticked and plain else escape_label(title)
@@ -80,11 +81,11 @@ def entry_for(
         return _row(model, link, title, purpose, header or [], status, anchor)
     numbered = _NUMBERED.match(model)
     if numbered:
-        return f"{numbered.group(1)}{int(numbered.group(2)) + 1}{numbered.group(3)} {anchor} — {purpose}"
+        return f"{numbered.group(1)}{int(numbered.group(2)) + 1}{numbered.group(3)} {anchor}{tail}"
     bullet = _BULLET.match(model)
     if bullet:
-        return f"{bullet.group(1)}{bullet.group(2)} {anchor} — {purpose}"
-    return f"- {anchor} — {purpose}"
+        return f"{bullet.group(1)}{bullet.group(2)} {anchor}{tail}"
+    return f"- {anchor}{tail}"
 
 
 _TITLE = frozenset("title name название наименование заголовок документ document".split())

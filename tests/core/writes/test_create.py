@@ -386,6 +386,30 @@ def test_lazy_section_is_created_once_with_its_root_entry(seeded):
     assert validate(seeded).total == 0
 
 
+def test_a_lazily_created_section_lists_the_documents_already_in_its_folder(seeded):
+    charter = "---\ntitle: EP-00 Charter\npurpose: The epic before the index.\n---\n# EP-00 Charter\n"
+    (seeded.root / "epics/EP-00").mkdir(parents=True)
+    (seeded.root / "epics/EP-00/charter.md").write_text(charter)
+    (seeded.root / "epics/EP-00/notes.md").write_text("# Loose notes\n")
+    bank = Bank.open(seeded.root)
+    result = create(
+        bank,
+        doc_kind="epic",
+        path="epics/EP-01/charter.md",
+        title="EP-01 Charter",
+        purpose="The first epic.",
+        derived_from=["../../dna/principles.md"],
+        body="Body.",
+    )
+    assert any("was created to register this document, with the 2 already in the folder." in w for w in result.warnings)
+    registry = (seeded.root / "epics/README.md").read_text().split("## Registry")[1]
+    assert registry.strip().splitlines() == [
+        "- [EP-00 Charter](EP-00/charter.md) — The epic before the index.",
+        "- [Loose notes](EP-00/notes.md)",
+        "- [EP-01 Charter](EP-01/charter.md) — The first epic.",
+    ]
+
+
 def test_a_refused_create_leaves_no_lazily_created_section(seeded):
     """The reference wrote the section index before the gates, and left it behind on a refusal."""
     before = tree_snapshot(seeded.root)
