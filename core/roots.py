@@ -46,12 +46,30 @@ def find_root(
 
 
 def refuse_a_project(root: Path) -> None:
-    """Raise ``BankNotFound`` naming the bank when ``root`` is its project (``project_bank``)."""
+    """Raise ``BankNotFound`` naming the bank when ``root`` is its project (``project_bank``) or a
+    folder inside it (``enclosing_bank``)."""
+    from memorybank.core.errors import BankNotFound
+
     inner = project_bank(root)
     if inner is not None:
-        from memorybank.core.errors import BankNotFound
-
         raise BankNotFound(f"No bank at {root}: that is the project, its bank is {inner}. Pass --root {inner}.")
+    outer = enclosing_bank(root)
+    if outer is not None:
+        folder = root.relative_to(outer).as_posix()
+        raise BankNotFound(f"No bank at {root}: that is the folder {folder}/ of the bank {outer}. Pass --root {outer}.")
+
+
+def enclosing_bank(root: Path) -> Path | None:
+    """The bank ``root`` lies inside, when it is not a bank itself: it has no ``dna/`` and an
+    ancestor is a bank folder (``memory_bank/``, ``memory-bank/``) or has a ``dna/`` beside a root
+    index. ``--root memory_bank/features`` would otherwise be read as a bank of its own, without
+    its contract and with every link out of it broken."""
+    if (root / "dna").is_dir() or root.name in BANK_DIR_NAMES:
+        return None
+    for parent in root.absolute().parents:
+        if parent.name in BANK_DIR_NAMES or ((parent / "dna").is_dir() and (parent / "README.md").is_file()):
+            return parent
+    return None
 
 
 def project_bank(root: Path) -> Path | None:

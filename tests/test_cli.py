@@ -31,8 +31,9 @@ def test_stats_text_names_the_contract_and_counts(capsys):
     assert re.search(r"^unreadable +0$", out, re.M)
 
 
-def test_stats_reports_degraded_mode(capsys):
-    assert main(["--root", str(FIXTURES / "reference" / "domain"), "stats"]) == 0
+def test_stats_reports_degraded_mode(capsys, tmp_path):
+    shutil.copytree(FIXTURES / "reference" / "domain", tmp_path / "domain")  # a bank of its own: no dna/
+    assert main(["--root", str(tmp_path / "domain"), "stats"]) == 0
     assert "ABSENT (degraded mode)" in capsys.readouterr().out
 
 
@@ -170,6 +171,20 @@ def test_a_root_that_is_the_project_names_its_bank_instead_of_validating_the_pro
     assert done.returncode == 2
     assert f"that is the project, its bank is {tmp_path / 'memory_bank'}" in done.stderr
     assert run("validate", "--root", str(tmp_path / "memory_bank")).returncode == 0
+
+
+def test_a_root_that_is_a_folder_of_a_bank_names_the_bank_instead_of_reading_the_folder(tmp_path):
+    """`--root memory_bank/features` once read one folder as a bank without its contract, every link
+    out of it broken; it now says which bank the folder belongs to."""
+    from memorybank.core.init import init
+
+    bank = tmp_path / "kb"
+    init(bank, name="Inner")  # not named memory_bank: found as a bank by its dna/ beside its index
+    for root, folder in ((bank / "adr", "adr"), (bank / "flows" / "templates", "flows/templates")):
+        done = run("route", "--root", str(root), "decisions")
+        assert done.returncode == 2, done.stdout
+        assert f"that is the folder {folder}/ of the bank {bank}. Pass --root {bank}." in done.stderr
+    assert run("validate", "--root", str(bank)).returncode == 0
 
 
 def test_the_workbench_without_a_terminal_is_refused_instead_of_drawing_into_a_pipe(tmp_path):

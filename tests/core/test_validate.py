@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -68,8 +69,9 @@ def test_contract_rules_do_not_run_where_dna_declares_nothing(tmp_path, write_fi
     assert not rules & {"missing-derived-from", "cycle-in-derived-from", "unknown-enum-value", "no-contract"}
 
 
-def test_degraded_bank_reports_no_contract_once_whatever_the_scope():
-    bank = Bank.open(FIXTURES / "reference" / "engineering")
+def test_degraded_bank_reports_no_contract_once_whatever_the_scope(tmp_path):
+    shutil.copytree(FIXTURES / "reference" / "engineering", tmp_path / "engineering")  # a bank without dna/
+    bank = Bank.open(tmp_path / "engineering")
     report = validate(bank, scope="architecture.md")
     assert [f.rule for f in report.findings][-1:] == ["no-contract"]
 
@@ -97,7 +99,7 @@ def test_filters_scope_severity_and_rule():
         validate(bank, severity="fatal")
 
 
-def test_files_keep_only_the_findings_on_them_and_a_conflict_for_each_of_its_owners():
+def test_files_keep_only_the_findings_on_them_and_a_conflict_for_each_of_its_owners(tmp_path):
     bank = Bank.open(FIXTURES / "reference")
     assert describe(validate(bank, files=["orphan.md", "engineering/architecture.md"]).findings) == [
         "broken-derived-from error engineering/architecture.md:8",
@@ -107,7 +109,8 @@ def test_files_keep_only_the_findings_on_them_and_a_conflict_for_each_of_its_own
     conflict = Bank.open(RULE_FIXTURES / "ssot-conflict" / "fires")
     for owner in ("domain/a.md", "domain/b.md"):  # reported on a.md, claimed by both
         assert validate(conflict, files=[owner]).by_rule == {"ssot-conflict": 1}
-    no_contract = Bank.open(FIXTURES / "reference" / "engineering")  # a folder with no dna/ of its own
+    shutil.copytree(FIXTURES / "reference" / "engineering", tmp_path / "engineering")
+    no_contract = Bank.open(tmp_path / "engineering")  # a bank with no dna/ of its own
     assert validate(no_contract, files=["nothing.md"]).by_rule == {"no-contract": 1}
 
 
