@@ -7,6 +7,7 @@ Validation's ``broken-anchor`` and the writes that say which links they break re
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from urllib.parse import unquote
 
 from memorybank.core.parse import FenceTracker, split_frontmatter
@@ -45,24 +46,46 @@ def slug(heading: str) -> str:
 def anchors(text: str) -> frozenset[str]:
     """Every anchor a document's text offers: its headings' slugs and the ids it names itself."""
     ids, headings, _ = _read(text)
-    return frozenset(ids | {anchor for anchor, _, _ in headings})
+    return frozenset(ids | {anchor for heading in headings for anchor in heading.anchors})
 
 
-def sections_by_anchor(text: str) -> dict[str, str]:
-    """Each heading's anchor and the text under it, up to the next heading of any level (stripped):
-    what tells, across an edit, which heading an anchor lands on."""
-    _, headings, lines = _read(text)
-    ends = [first for _, first, _ in headings[1:]] + [len(lines)]
-    return {anchor: "\n".join(lines[after:end]).strip() for (anchor, _, after), end in zip(headings, ends, strict=True)}
+@dataclass(frozen=True)
+class Heading:
+    """A heading as anchors see it: its slug before numbering (what tells equal titles), the
+    anchors it offers (its numbered slug, and its ``{#custom-id}`` when it has one) and the text
+    under it up to the next heading."""
+
+    base: str
+    anchors: tuple[str, ...]
+    text: str
 
 
-def _read(text: str) -> tuple[set[str], list[tuple[str, int, int]], list[str]]:
-    """The ids a text names; its headings' anchors, each with the line its heading starts on and
-    the line after it (a setext heading is two lines); and its body's lines."""
+def headings(text: str) -> list[Heading]:
+    """A document's headings in order, as anchors see them."""
+    _, found, lines = _read(text)
+    ends = [heading.first for heading in found[1:]] + [len(lines)]
+    return [
+        Heading(heading.base, heading.anchors, "\n".join(lines[heading.after : end]).strip())
+        for heading, end in zip(found, ends, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class _Found:
+    base: str
+    anchors: tuple[str, ...]
+    first: int
+    """The line the heading starts on (a setext heading's title)."""
+    after: int
+    """The line after it."""
+
+
+def _read(text: str) -> tuple[set[str], list[_Found], list[str]]:
+    """The ids a text names outside headings, its headings, and its body's lines."""
     split = split_frontmatter(text)
     body = split.body(text) if split.closed else text
     found: set[str] = set()
-    headings: list[tuple[str, int, int]] = []
+    headings: list[_Found] = []
     slugs: set[str] = set()
     tracker = FenceTracker()
     lines = body.split("\n")
@@ -81,8 +104,9 @@ def _read(text: str) -> tuple[set[str], list[tuple[str, int, int]], list[str]]:
         if title is None:
             continue
         custom = _CUSTOM_ID.search(title)
+        own: tuple[str, ...] = ()
         if custom:
-            found.add(custom.group(1))
+            own = (custom.group(1),)
             title = title[: custom.start()]
         base = candidate = slug(title)
         number = 0
@@ -90,5 +114,5 @@ def _read(text: str) -> tuple[set[str], list[tuple[str, int, int]], list[str]]:
             number += 1
             candidate = f"{base}-{number}"
         slugs.add(candidate)
-        headings.append((candidate, first, at + 1))
+        headings.append(_Found(base, (candidate, *own), first, at + 1))
     return found, headings, lines

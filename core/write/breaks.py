@@ -1,8 +1,9 @@
 """The links a write breaks, said as it is made: those it writes to a file or a heading that is not
 there, those from anywhere in the bank to a heading it renames or removes, and those whose anchor
 now lands on another heading (renaming the first of two ``### Notes`` hands ``#notes`` to the
-second). Where the heading a link meant was renamed, its new anchor is named: the heading whose
-text under it is the same.
+second). Which heading became which is read by aligning the headings before and after the write
+by their titles (``difflib``): a heading renamed in place keeps its identity, so the links that
+named it are told its new anchor; one removed is said to be gone.
 
 ``broken-link`` and ``broken-anchor`` find both later, over the whole bank; the writer is told now,
 while the change is in hand, with the lines to fix. Links the document already had are left to
@@ -12,8 +13,9 @@ validation: an edit is not blamed for what it did not write.
 from __future__ import annotations
 
 from collections import Counter
+from difflib import SequenceMatcher
 
-from memorybank.core.anchors import anchors, link_fragment, offers, sections_by_anchor
+from memorybank.core.anchors import Heading, anchors, headings, link_fragment, offers
 from memorybank.core.bank import Bank
 from memorybank.core.model import Link
 from memorybank.core.parse import parse_document
@@ -53,32 +55,45 @@ def link_warnings(bank: Bank, path: str, before: str, after: str) -> list[str]:
 
 
 def _moved_anchors(before: str, after: str, own: frozenset[str]) -> dict[str, tuple[str | None, str | None]]:
-    """Anchors the write takes from the heading they named: per anchor, the earlier anchor of the
-    heading it lands on now (None when that heading is new or the anchor is gone), and the new
-    anchor of the heading it named (None when none has the same text under it)."""
-    was, now = sections_by_anchor(before), sections_by_anchor(after)
-    if was == now:
-        return {}
-    where_now: dict[str, list[str]] = {}
-    for anchor, text in now.items():
-        where_now.setdefault(text, []).append(anchor)
-    where_was: dict[str, list[str]] = {}
-    for anchor, text in was.items():
-        where_was.setdefault(text, []).append(anchor)
+    """The heading anchors a write takes from the heading they named: per anchor, the earlier anchor
+    of the heading it lands on now ("" for a heading the write adds, None when no heading offers it
+    any more), and the anchor the heading it named has now (None when that heading is gone)."""
+    old, new = headings(before), headings(after)
+    if [h.anchors for h in old] == [h.anchors for h in new]:
+        return {}  # text under the headings changed, never which heading an anchor names
+    became = _align(old, new)
+    offered = {anchor: j for j, heading in enumerate(new) for anchor in heading.anchors}
+    was = {j: i for i, j in became.items()}
     moved: dict[str, tuple[str | None, str | None]] = {}
-    for anchor, text in was.items():
-        if not text or now.get(anchor) == text:
-            continue
-        homes = [other for other in where_now.get(text, []) if other != anchor]
-        home = homes[0] if len(homes) == 1 else None
-        if anchor not in own:
-            moved[anchor] = (None, home)
-            continue
-        earlier = [other for other in where_was.get(now[anchor], []) if other != anchor] if now[anchor] else []
-        taken = earlier[0] if len(earlier) == 1 else None
-        if home or taken:  # else the text under the heading was edited: the anchor still names it
-            moved[anchor] = (taken, home)
+    for i, heading in enumerate(old):
+        j = became.get(i)
+        home = new[j].anchors[-1] if j is not None else None  # its custom id when it has one
+        for anchor in heading.anchors:
+            if j is not None and anchor in new[j].anchors:
+                continue
+            holder = offered.get(anchor)
+            if holder is not None:
+                moved[anchor] = (old[was[holder]].anchors[0] if holder in was else "", home)
+            elif anchor not in own:
+                moved[anchor] = (None, home)
     return moved
+
+
+def _align(old: list[Heading], new: list[Heading]) -> dict[int, int]:
+    """Which heading of ``new`` each heading of ``old`` became: the same title over the same text
+    first, in order; then, between those, equal titles in order and a run of as many headings
+    renamed in place, one for one. A heading found in none is gone."""
+    became: dict[int, int] = {}
+    whole = SequenceMatcher(None, [(h.base, h.text) for h in old], [(h.base, h.text) for h in new], autojunk=False)
+    for tag, i1, i2, j1, j2 in whole.get_opcodes():
+        if tag == "equal":
+            became.update(zip(range(i1, i2), range(j1, j2), strict=True))
+        elif tag == "replace":
+            titles = SequenceMatcher(None, [h.base for h in old[i1:i2]], [h.base for h in new[j1:j2]], autojunk=False)
+            for part, a1, a2, b1, b2 in titles.get_opcodes():
+                if part == "equal" or (part == "replace" and a2 - a1 == b2 - b1):
+                    became.update(zip(range(i1 + a1, i1 + a2), range(j1 + b1, j1 + b2), strict=True))
+    return became
 
 
 def _anchor_warnings(
@@ -101,15 +116,21 @@ def _anchor_warnings(
         shown = ", ".join(places[:SHOWN]) + (f" and {len(places) - SHOWN} more" if len(places) > SHOWN else "")
         many = len(places) != 1
         links = f"{len(places)} link{'s' if many else ''}"
-        taken, new_home = moved.get(fragment, (None, None))
+        taken, home = moved.get(fragment, (None, None))
         them = "them" if many else "it"
-        advice = f"Point {them} at #{new_home}." if new_home else f"Point {them} at the heading's new anchor."
+        if home:
+            advice = f"Point {them} at #{home}."
+        elif fragment in moved:
+            advice = (
+                f"The heading {'they' if many else 'it'} named was removed: point {them} elsewhere or drop the anchor."
+            )
+        else:
+            advice = f"Point {them} at the heading's new anchor."
         if fragment in lost:
             said = f"No heading of {path} has the anchor #{fragment} any more, and {links} still point{'' if many else 's'} at it"
         else:
-            other = f" (the one that was #{taken})" if taken else ""
+            other = f" (the one that was #{taken})" if taken else " (one the edit added)"
             said = f"The anchor #{fragment} of {path} now lands on another heading{other}, and {links} point{'' if many else 's'} at it"
-            advice = advice if new_home else f"Check {them} still mean{'' if many else 's'} it."
         found.append(f"{said}: {shown}. {advice}")
     return found
 

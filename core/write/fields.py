@@ -13,6 +13,7 @@ from memorybank.core.errors import Refusal
 from memorybank.core.parse import FenceTracker
 from memorybank.core.paths import resolve_link
 from memorybank.core.write import firewall, values
+from memorybank.core.write.breaks import link_warnings
 from memorybank.core.write.edit import editable
 from memorybank.core.write.frontlines import (
     LIST_FIELDS,
@@ -249,6 +250,7 @@ def plan_set_field(
             new_line,
             indexes,
             heading,
+            link_warnings(bank, doc.path, raw.text, text) if heading else [],
         ),
         tx,
     )

@@ -73,7 +73,7 @@ def test_removing_a_heading_leaves_no_new_anchor_to_name(bank):
     result = edit(bank, path="retries.md", find="## Backoff\n\nDelays double.\n\n", replace="")
     assert result.warnings == [
         "No heading of retries.md has the anchor #backoff any more, and 2 links still point at it: "
-        "README.md:6, notes/ops.md:3. Point them at the heading's new anchor."
+        "README.md:6, notes/ops.md:3. The heading they named was removed: point them elsewhere or drop the anchor."
     ]
 
 
@@ -99,8 +99,8 @@ def test_a_heading_put_above_its_twin_takes_the_anchor_and_the_warning_says_so(t
     bank = Bank.open(tmp_path)
     result = edit(bank, path="log.md", find="# Log\n", replace="# Log\n\n### Notes\n\nNewest notes.\n")
     assert result.warnings == [
-        "The anchor #notes of log.md now lands on another heading, and 1 link points at it: a.md:3. "
-        "Point it at #notes-1."
+        "The anchor #notes of log.md now lands on another heading (one the edit added), and 1 link points at it: "
+        "a.md:3. Point it at #notes-1."
     ]
 
 
@@ -109,3 +109,56 @@ def test_rewriting_the_text_under_a_heading_moves_no_anchor(tmp_path, write_file
     write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes) and [second](log.md#notes-1)\n")
     bank = Bank.open(tmp_path)
     assert update_section(bank, path="log.md", section="Notes (line 7)", content="Rewritten.").warnings == []
+
+
+SAME = TWINS.replace("First notes.", "TBD.").replace("Second notes.", "TBD.")
+
+
+@pytest.fixture
+def same(tmp_path, write_file) -> Bank:
+    """Two equal headings over the same text, and a link to each."""
+    write_file(
+        tmp_path,
+        "log.md",
+        SAME.replace("# Log\n", "# Log\n\n## Alpha\n").replace("TBD.\n\n###", "TBD.\n\n## Beta\n\n###"),
+    )
+    write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes) and [second](log.md#notes-1)\n")
+    return Bank.open(tmp_path)
+
+
+def test_editing_the_text_under_one_of_two_equal_headings_moves_no_anchor(same):
+    assert update_section(same, path="log.md", section="Alpha > Notes", content="Done.").warnings == []
+    assert edit(same, path="log.md", find="TBD.", replace="Done.", section="Beta > Notes").warnings == []
+
+
+def test_removing_one_of_two_equal_headings_over_the_same_text_says_both_anchors_changed(same):
+    result = edit(same, path="log.md", find="## Alpha\n\n### Notes\n\nTBD.\n\n", replace="## Alpha\n\n")
+    assert result.warnings == [
+        "The anchor #notes of log.md now lands on another heading (the one that was #notes-1), and 1 link points "
+        "at it: a.md:3. The heading it named was removed: point it elsewhere or drop the anchor.",
+        "No heading of log.md has the anchor #notes-1 any more, and 1 link still points at it: a.md:3. "
+        "Point it at #notes.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("find", "replace", "expected"),
+    [
+        ("## Backoff\n", "## Backoff and jitter {#backoff}\n", []),  # renamed, its old anchor kept as its id
+        ("## Backoff\n\nDelays double.", "## Waiting\n\nDelays double, then cap.", ["#waiting"]),  # both at once
+        ("# Retries\n", "# Retry policy\n", []),  # nothing links to the H1: nothing to say
+    ],
+)
+def test_a_renamed_heading_is_known_by_its_place_whatever_else_the_edit_changed(bank, find, replace, expected):
+    warnings = edit(bank, path="retries.md", find=find, replace=replace).warnings
+    assert [w.rsplit("Point them at ", 1)[-1].rstrip(".") for w in warnings] == expected
+
+
+def test_dropping_a_custom_id_names_the_slug_left(tmp_path, write_file):
+    write_file(tmp_path, "g.md", "# G\n\n## Gamma {#custom-gamma}\n\nText.\n")
+    write_file(tmp_path, "a.md", "# A\n\n[g](g.md#custom-gamma)\n")
+    bank = Bank.open(tmp_path)
+    (warning,) = edit(bank, path="g.md", find=" {#custom-gamma}", replace="").warnings
+    assert warning.startswith("No heading of g.md has the anchor #custom-gamma any more") and warning.endswith(
+        "Point it at #gamma."
+    )

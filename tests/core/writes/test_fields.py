@@ -325,3 +325,15 @@ def test_no_document_rests_on_a_captured_note_or_a_template(seeded):
     for upstream in ("../_inbox/a-note.md", "../flows/templates/adr/ADR-ID.md"):
         with pytest.raises(Refusal, match="a document rests on documents of the bank"):
             set_field(seeded, path="product/context.md", field="derived_from", value=[upstream])
+
+
+def test_a_new_title_that_renames_the_h1_names_the_links_left_on_its_old_anchor(tmp_path, write_file):
+    write_file(tmp_path, "doc.md", "---\ntitle: Target Doc\npurpose: p.\n---\n# Target Doc\n\nText.\n")
+    write_file(tmp_path, "a.md", "# A\n\n[top](doc.md#target-doc)\n")
+    bank = Bank.open(tmp_path)
+    for dry_run in (True, False):
+        result = set_field(bank, path="doc.md", field="title", value="Target Document", dry_run=dry_run)
+        assert result.heading and result.warnings == [
+            "No heading of doc.md has the anchor #target-doc any more, and 1 link still points at it: a.md:3. "
+            "Point it at #target-document."
+        ]
