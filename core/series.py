@@ -57,7 +57,8 @@ _WORD = re.compile(r"[\w\u0400-\u04ff]+(?:\.\d+)*")
 NEAR = 2
 """Words at most between a place and the series' name it belongs to ("the second review of the
 plan", "ревью восьмой версии брифа"): an ordinal further away ("what should I check first in a code
-review") names no member."""
+review") names no member. A figure must follow a word of the name or "version" at once ("review
+3", "brief v2"): after another word it is that word's number ("the brief of issue 3", "step 2")."""
 
 
 def words_of(question: str) -> list[str]:
@@ -136,9 +137,12 @@ def named_members(
         near = needed | {inflection_stem(_VERSION)}
         for number, at in places:
             path = entry.member(number)
-            close = any(
-                forms[j] & near for j in range(max(at - NEAR - 1, 0), min(at + NEAR + 2, len(words))) if j != at
-            )
+            if _FIGURE.fullmatch(words[at]):  # "review 3", "brief v2"; not "the brief of issue 3"
+                close = at > 0 and bool(forms[at - 1] & near)
+            else:
+                close = any(
+                    forms[j] & near for j in range(max(at - NEAR - 1, 0), min(at + NEAR + 2, len(words))) if j != at
+                )
             if path is None or not close:
                 continue
             key = (posixpath.dirname(path), number)

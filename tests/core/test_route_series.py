@@ -103,6 +103,8 @@ def test_a_place_without_the_series_name_or_without_the_body_term_lifts_nothing(
         "what was checked first in the checkpoint store",
         "the checkpoint plan",
         "what should I check first in a checkpoint plan review",  # the place is far from the series' name
+        "the checkpoint plan review of issue 2",  # a figure after another word is that word's number
+        "step 3 of the checkpoint plan review",
     ):
         assert all(hit.breakdown.place == 0 for hit in route(bank, question).hits), question
     headers_only = route(bank, "the second review of the checkpoint plan", body_evidence=False)
