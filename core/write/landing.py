@@ -7,6 +7,7 @@ document in its nearest index, each written in the index's own shape and line en
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,23 +104,43 @@ class Landing:
         verb = "would be created" if dry_run else "was created"
         tense = "does not exist yet" if dry_run else "did not exist yet"
         text = section_index_text(spec.directory)
-        present = sorted(
-            doc.path
-            for doc in self.bank
-            if doc.path.startswith(f"{spec.directory}/") and not (doc.is_template or doc.is_inbox)
-        )
+        present = self._present(spec.directory)
+        titles = Counter(self.bank.documents[path].title for path in present)
         for path in present:  # the folder's documents so far are registered too, in path order
             doc = self.bank.documents[path]
-            text = register_line(text, index, path, doc.title or path.rsplit("/", 1)[-1], doc.purpose)
+            name = path.rsplit("/", 1)[-1]
+            label = f"{doc.title} ({name})" if titles[doc.title] > 1 else doc.title or name
+            text = register_line(text, index, path, label, doc.purpose)
         also = f", with the {len(present)} already in the folder" if present else ""
-        self.warnings.append(f'Section "{index}" {tense} and {verb} to register this document{also}.')
         self.planned_text[index] = text
         top = folder_index(self.bank, "")
         if top is not None:
             root = self.planned_text.get(top) or RawDoc.load(self.bank.root, top).text
-            self.planned_text[top] = register_section(
-                root, spec.directory, spec.route, known={s.directory for s in SECTIONS}
-            )
+            listed = register_section(root, spec.directory, spec.route, known={s.directory for s in SECTIONS})
+            if listed != root:
+                self.planned_text[top] = listed
+                also += f"; {top} {'would list' if dry_run else 'lists'} it"
+        self.warnings.append(f'Section "{index}" {tense} and {verb} to register this document{also}.')
+
+    def _present(self, directory: str) -> list[str]:
+        """The documents already in a section's folder, in path order; a subfolder with its own
+        index is listed by that index alone."""
+        found = []
+        indexes: dict[str, str | None] = {}
+        for doc in self.bank:
+            if not doc.path.startswith(f"{directory}/") or doc.is_template or doc.is_inbox:
+                continue
+            folder = doc.path.rsplit("/", 1)[0]
+            while folder != directory:  # an index between the document and the section speaks for it
+                if folder not in indexes:
+                    indexes[folder] = folder_index(self.bank, folder)
+                indexed = indexes[folder]
+                if indexed is not None and indexed != doc.path:
+                    break
+                folder = folder.rsplit("/", 1)[0]
+            else:
+                found.append(doc.path)
+        return sorted(found)
 
     def nearest_index(self) -> str | None:
         directory = self.target.rsplit("/", 1)[0] if "/" in self.target else ""

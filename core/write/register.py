@@ -191,9 +191,11 @@ def register_line(index_text: str, index_path: str, doc_path: str, title: str, p
     chosen = (siblings or entries or [None])[-1]
     if chosen is None:
         return text.rstrip() + f"\n\n{entry_for(None, link, title, purpose)}\n"
-    entry = entry_for(lines[chosen], link, title, purpose, _header(lines, chosen), status)
+    model = lines[chosen]
+    entry = entry_for(model, link, title, purpose, _header(lines, chosen), status)
     after = _continuation_end(lines, chosen)
-    lines.insert(after + 1, entry)
+    listed = bool(_BULLET.match(model) or _NUMBERED.match(model) or model.lstrip().startswith("|"))
+    lines[after + 1 : after + 1] = [entry] if listed else ["", entry]  # not glued under a paragraph
     return "\n".join(lines)
 
 

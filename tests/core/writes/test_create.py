@@ -391,6 +391,10 @@ def test_a_lazily_created_section_lists_the_documents_already_in_its_folder(seed
     (seeded.root / "epics/EP-00").mkdir(parents=True)
     (seeded.root / "epics/EP-00/charter.md").write_text(charter)
     (seeded.root / "epics/EP-00/notes.md").write_text("# Loose notes\n")
+    (seeded.root / "epics/EP-00/plan.md").write_text("# Loose notes\n")  # a title two documents share
+    (seeded.root / "epics/old").mkdir()
+    (seeded.root / "epics/old/README.md").write_text("# Old epics\n\n- [A](a.md)\n")
+    (seeded.root / "epics/old/a.md").write_text("# A\n")  # its folder's index speaks for it
     bank = Bank.open(seeded.root)
     result = create(
         bank,
@@ -401,13 +405,26 @@ def test_a_lazily_created_section_lists_the_documents_already_in_its_folder(seed
         derived_from=["../../dna/principles.md"],
         body="Body.",
     )
-    assert any("was created to register this document, with the 2 already in the folder." in w for w in result.warnings)
+    assert any(
+        "was created to register this document, with the 4 already in the folder; README.md lists it." in w
+        for w in result.warnings
+    )
     registry = (seeded.root / "epics/README.md").read_text().split("## Registry")[1]
     assert registry.strip().splitlines() == [
         "- [EP-00 Charter](EP-00/charter.md) — The epic before the index.",
-        "- [Loose notes](EP-00/notes.md)",
+        "- [Loose notes (notes.md)](EP-00/notes.md)",
+        "- [Loose notes (plan.md)](EP-00/plan.md)",
+        "- [Old epics](old/README.md)",
         "- [EP-01 Charter](EP-01/charter.md) — The first epic.",
     ]
+
+
+def test_an_entry_after_a_prose_line_is_set_apart_from_it(tmp_path, write_file):
+    write_file(tmp_path, "README.md", "# Index\n\n- [X](x/x.md) — x\n\nSee also [A](a.md) for agents.\n")
+    write_file(tmp_path, "a.md", "---\ntitle: A\npurpose: a\n---\n# A\n")
+    bank = Bank.open(tmp_path)
+    create(bank, doc_kind="guide", path="b.md", title="B", purpose="b.", body="Body.")
+    assert (tmp_path / "README.md").read_text().endswith("for agents.\n\n- [B](b.md) — b.\n")
 
 
 def test_a_refused_create_leaves_no_lazily_created_section(seeded):
