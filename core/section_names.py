@@ -27,7 +27,8 @@ LISTED = 10
 
 _WORDS = re.compile(r"\w+")
 _MARKS = re.compile(r"^\s*(#{2,6})(?=[\s\w]|$)\s*")
-_AT_LINE = re.compile(r"^(.*?)\s*\(line (\d+)\)\s*$")
+_AT_LINE = re.compile(r"^(.*?)\s*\(line (\d+)\)\s*$|^()line (\d+)\s*$", re.IGNORECASE)
+"""``Notes (line 40)``, or the line alone: ``(line 40)``, ``line 40``."""
 
 
 def normalise_heading(text: str) -> str:
@@ -76,8 +77,8 @@ def _one(
         tops, inner = (tops, ()) if level == 2 else ((), [s for s in inner if s.level == level])
         name = name[marks.end() :]
     at = _AT_LINE.match(name)
-    line = int(at.group(2)) if at else None
-    wanted = normalise_heading(at.group(1) if at else name)
+    line = int(at.group(2) or at.group(4)) if at else None
+    wanted = normalise_heading((at.group(1) or "") if at else name)
     if not wanted and line is None:
         return None
     for group in (tops, inner):
@@ -87,7 +88,7 @@ def _one(
             more = f" and {len(equal) - LISTED} more" if len(equal) > LISTED else ""
             raise SectionAmbiguous(
                 f'Section "{name}" is the title of {len(equal)} headings of {doc.path}: {shown}{more}. Name the one '
-                "meant as it is listed here (its path, its line, or both)."
+                f'meant as it is listed here, by its path, its line ("line {equal[0].line}") or both.'
             )
         if equal:
             return equal[0]

@@ -159,6 +159,10 @@ def test_equal_second_level_titles_are_refused_and_a_line_names_one(probe, tmp_p
     assert (tmp_path / "p.md").read_text() == PROBE
     update_section(probe, path="p.md", section="Log (line 28)", content="second log")
     assert (tmp_path / "p.md").read_text() == PROBE.replace("two\n", "second log\n")
+    for name in ("line 28", "(line 28)", "Line 28"):  # the line alone, as the refusal offers it
+        assert read_document(probe, "p.md", section=name).content.startswith("## Log\n\nsecond log")
+    with pytest.raises(SectionAmbiguous, match=r'by its path, its line \("line 24"\) or both'):
+        update_section(probe, path="p.md", section="Log", content="changed")
 
 
 def test_a_setext_heading_is_a_section_and_ends_the_one_above_it(probe, tmp_path):
