@@ -80,11 +80,16 @@ def test_removing_a_heading_leaves_no_new_anchor_to_name(bank):
 TWINS = "---\ntitle: Log\npurpose: A log.\n---\n# Log\n\n### Notes\n\nFirst notes.\n\n### Notes\n\nSecond notes.\n"
 
 
-def test_renaming_the_first_of_two_equal_headings_says_where_both_anchors_went(tmp_path, write_file):
+@pytest.fixture
+def twins(tmp_path, write_file) -> Bank:
+    """Two equal headings over different text, and a link to each."""
     write_file(tmp_path, "log.md", TWINS)
     write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes) and [second](log.md#notes-1)\n")
-    bank = Bank.open(tmp_path)
-    result = edit(bank, path="log.md", find="### Notes\n\nFirst", replace="### Remarks\n\nFirst")
+    return Bank.open(tmp_path)
+
+
+def test_renaming_the_first_of_two_equal_headings_says_where_both_anchors_went(twins):
+    result = edit(twins, path="log.md", find="### Notes\n\nFirst", replace="### Remarks\n\nFirst")
     assert result.warnings == [
         "The anchor #notes of log.md now lands on another heading (the one that was #notes-1), and 1 link "
         "points at it: a.md:3. Point it at #remarks.",
@@ -93,22 +98,18 @@ def test_renaming_the_first_of_two_equal_headings_says_where_both_anchors_went(t
     ]
 
 
-def test_a_heading_put_above_its_twin_takes_the_anchor_and_the_warning_says_so(tmp_path, write_file):
-    write_file(tmp_path, "log.md", TWINS)
-    write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes)\n")
-    bank = Bank.open(tmp_path)
-    result = edit(bank, path="log.md", find="# Log\n", replace="# Log\n\n### Notes\n\nNewest notes.\n")
+def test_a_heading_put_above_its_twin_takes_the_anchor_and_the_warning_says_so(twins):
+    result = edit(twins, path="log.md", find="# Log\n", replace="# Log\n\n### Notes\n\nNewest notes.\n")
     assert result.warnings == [
         "The anchor #notes of log.md now lands on another heading (one the edit added), and 1 link points at it: "
-        "a.md:3. Point it at #notes-1."
+        "a.md:3. Point it at #notes-1.",
+        "The anchor #notes-1 of log.md now lands on another heading (the one that was #notes), and 1 link points "
+        "at it: a.md:3. Point it at #notes-2.",
     ]
 
 
-def test_rewriting_the_text_under_a_heading_moves_no_anchor(tmp_path, write_file):
-    write_file(tmp_path, "log.md", TWINS)
-    write_file(tmp_path, "a.md", "# A\n\n[first](log.md#notes) and [second](log.md#notes-1)\n")
-    bank = Bank.open(tmp_path)
-    assert update_section(bank, path="log.md", section="Notes (line 7)", content="Rewritten.").warnings == []
+def test_rewriting_the_text_under_a_heading_moves_no_anchor(twins):
+    assert update_section(twins, path="log.md", section="Notes (line 7)", content="Rewritten.").warnings == []
 
 
 SAME = TWINS.replace("First notes.", "TBD.").replace("Second notes.", "TBD.")

@@ -356,9 +356,9 @@ def test_dry_run_computes_everything_and_writes_nothing(fixture_copy):
     assert tree_snapshot(fixture_copy.root) == before
 
 
-def test_lazy_section_is_created_once_with_its_root_entry(seeded):
-    first = create(
-        seeded,
+def _first_epic(bank: Bank):
+    return create(
+        bank,
         doc_kind="epic",
         path="epics/EP-01/charter.md",
         title="EP-01 Charter",
@@ -366,6 +366,10 @@ def test_lazy_section_is_created_once_with_its_root_entry(seeded):
         derived_from=["../../dna/principles.md"],
         body="Body.",
     )
+
+
+def test_lazy_section_is_created_once_with_its_root_entry(seeded):
+    first = _first_epic(seeded)
     assert "epics/README.md" in first.registered_in
     assert any('Section "epics/README.md" did not exist yet' in w for w in first.warnings)
     create(
@@ -396,15 +400,7 @@ def test_a_lazily_created_section_lists_the_documents_already_in_its_folder(seed
     (seeded.root / "epics/old/README.md").write_text("# Old epics\n\n- [A](a.md)\n")
     (seeded.root / "epics/old/a.md").write_text("# A\n")  # its folder's index speaks for it
     bank = Bank.open(seeded.root)
-    result = create(
-        bank,
-        doc_kind="epic",
-        path="epics/EP-01/charter.md",
-        title="EP-01 Charter",
-        purpose="The first epic.",
-        derived_from=["../../dna/principles.md"],
-        body="Body.",
-    )
+    result = _first_epic(bank)
     assert any(
         "was created to register this document, with the 4 already in the folder; README.md lists it." in w
         for w in result.warnings
