@@ -17,6 +17,7 @@ from typing import Any
 
 from memorybank.core import clock
 from memorybank.core.bank import Bank
+from memorybank.core.errors import Refusal
 from memorybank.core.frontmatter import parse_frontmatter
 from memorybank.core.parse import FenceTracker, scalar, split_frontmatter
 
@@ -108,9 +109,13 @@ def _matches(path: str, front: dict[str, Any], kind: str) -> bool:
     return any(path.startswith(f"flows/templates/{d}/") for d in kind_directories(kind))
 
 
-def find_template(bank: Bank, kind: str, target: str) -> TemplateSource | None:
-    """The template a new ``kind`` document at ``target`` is made from: the bank's first, then the
-    shipped set. None when neither has one."""
+def find_template(bank: Bank, kind: str, target: str, chosen: str | None = None) -> TemplateSource | None:
+    """The template a new ``kind`` document at ``target`` is made from: ``chosen`` when the caller
+    names one, else the bank's own, then the shipped set. None when neither has one.
+
+    Raises:
+        Refusal: ``chosen`` is not a template of ``kind`` (the message lists those there are).
+    """
     if not kind:
         return None
     own = [
@@ -118,17 +123,52 @@ def find_template(bank: Bank, kind: str, target: str) -> TemplateSource | None:
         for doc in bank
         if doc.is_template and _matches(doc.path, doc.frontmatter, kind)
     ]
-    chosen = _choose(own, target)
-    if chosen:
-        return TemplateSource(chosen[0], chosen[1], shipped=False)
     shipped = []
     for path, text in shipped_templates():
         front = _front(text)
         directory = path[len("flows/templates/") :].rsplit("/", 1)[0]
         if directory in kind_directories(kind) and _matches(path, front, kind):
             shipped.append((path, text, front))
-    chosen = _choose(shipped, target)
-    return TemplateSource(chosen[0], chosen[1], shipped=True) if chosen else None
+    if chosen is not None:
+        return _named(chosen, kind, own, shipped)
+    picked = _choose(own, target)
+    if picked:
+        return TemplateSource(picked[0], picked[1], shipped=False)
+    picked = _choose(shipped, target)
+    if picked is None:
+        return None
+    for path, text, _ in own:  # the shipped set's choice, in the bank's own words where it keeps a copy
+        if path == picked[0]:
+            return TemplateSource(path, text, shipped=False)
+    return TemplateSource(picked[0], picked[1], shipped=True)
+
+
+def undecided(bank: Bank, kind: str, target: str) -> list[str]:
+    """The bank's own templates of ``kind`` when there are several and none answers to ``target``'s
+    file name (the one used was then the shipped set's choice); empty otherwise."""
+    own = [
+        (doc.path, "", doc.frontmatter) for doc in bank if doc.is_template and _matches(doc.path, doc.frontmatter, kind)
+    ]
+    return sorted(p for p, _, _ in own) if len(own) > 1 and _choose(own, target) is None else []
+
+
+def _named(
+    chosen: str,
+    kind: str,
+    own: list[tuple[str, str, dict[str, Any]]],
+    shipped: list[tuple[str, str, dict[str, Any]]],
+) -> TemplateSource:
+    """The template the caller named, the bank's own before a shipped one of the same path."""
+    wanted = chosen.strip().removeprefix("./")
+    for candidates, is_shipped in ((own, False), (shipped, True)):
+        for path, text, _ in candidates:
+            if path == wanted:
+                return TemplateSource(path, text, shipped=is_shipped)
+    known = sorted({p for p, _, _ in own} | {p for p, _, _ in shipped})
+    offered = ", ".join(known) if known else "none"
+    raise Refusal(
+        f'"{chosen}" is not a template for doc_kind "{kind}". Templates for it: {offered}.', reason="unknown-template"
+    )
 
 
 def _fenced_block(lines: list[str], heading: str, languages: tuple[str, ...]) -> str | None:

@@ -42,10 +42,19 @@ class Inherited:
         return [str(k) for k in value] if isinstance(value, list) else []
 
 
-def inherit(bank: Bank, doc_kind: str, target: str, *, placeholders: str, given: Collection[str] = ()) -> Inherited:
-    """The template for ``doc_kind`` at ``target`` and what a new document takes from it (``given``:
-    the keys the document sets itself, whose placeholders in the template need no warning)."""
-    template = find_template(bank, doc_kind, target)
+def inherit(
+    bank: Bank,
+    doc_kind: str,
+    target: str,
+    *,
+    placeholders: str,
+    given: Collection[str] = (),
+    chosen: str | None = None,
+) -> Inherited:
+    """The template for ``doc_kind`` at ``target`` (``chosen``, when the caller named one) and what a
+    new document takes from it (``given``: the keys the document sets itself, whose placeholders in
+    the template need no warning)."""
+    template = find_template(bank, doc_kind, target, chosen)
     if template is None:
         return Inherited(None)
     instance = unwrap(template.text)

@@ -16,7 +16,7 @@ from typing import Any
 from memorybank.core.bank import Bank
 from memorybank.core.errors import Refusal
 from memorybank.core.parse import jsonable
-from memorybank.core.templates import retitle
+from memorybank.core.templates import retitle, undecided
 from memorybank.core.write import values
 from memorybank.core.write.compose import Inherited, NewDocument, compose, inherit
 from memorybank.core.write.edit import keep_the_law
@@ -185,6 +185,7 @@ def plan_create(
     body_file: str | None = None,
     extra: dict[str, Any] | None = None,
     inbox: bool = False,
+    template: str | None = None,
     dry_run: bool = True,
     client: str | None = None,
     cwd: Path | None = None,
@@ -216,8 +217,15 @@ def plan_create(
         raise Refusal("`docKind` is required: it chooses the template and the section.", reason="required")
     supplied = content_from(bank, body, body_file, "body", cwd=cwd)
     given = {*OWN_KEYS, *extras, *(["doc_function"] if function else [])}
-    inherited = Inherited(None) if inbox else inherit(bank, doc_kind, target, placeholders="warn", given=given)
-    warnings = inherited.warnings + inherited.placeholder_warnings
+    chosen = values.scalar("template", template) or None
+    if inbox and chosen:
+        raise Refusal("A note in _inbox/ has no template: leave `template` out.", reason="inbox-template")
+    inherited = (
+        Inherited(None) if inbox else inherit(bank, doc_kind, target, placeholders="warn", given=given, chosen=chosen)
+    )
+    warnings = (
+        inherited.warnings + inherited.placeholder_warnings + _unchosen(bank, doc_kind, target, inherited, chosen)
+    )
     if inbox and (path or "").strip() and not bank.resolve(path or "").startswith(INBOX):
         warnings.append(f"A note is captured into {INBOX}: {path} became {target}.")
     first = _note_name(bank, title, first_only=True) if inbox and not (path or "").strip() else target
@@ -268,12 +276,26 @@ def plan_create(
     return Planned(result, landing.tx)
 
 
+def _unchosen(bank: Bank, doc_kind: str, target: str, inherited: Inherited, chosen: str | None) -> list[str]:
+    """A warning when the bank has several templates of the kind and none answers to the new file's
+    name, so the one used was a default: the caller may name the one meant."""
+    own = undecided(bank, doc_kind, target) if doc_kind and not chosen else []
+    if not own:
+        return []
+    used = f"{inherited.template.path} was used" if inherited.template else "none was used"
+    return [
+        f'This bank has {len(own)} templates for doc_kind "{doc_kind}" ({", ".join(own)}) and none is named like '
+        f"the new file, so {used}. Pass `template` to choose another."
+    ]
+
+
 def create(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> CreateResult:
     """Create one governed document and register it, or refuse and write nothing.
 
     Takes ``plan_create``'s arguments: ``path``, ``title``, ``purpose``, ``doc_kind``,
     ``derived_from``, ``canonical_for``, ``must_not_define``, ``status``, ``body`` or ``body_file``,
-    ``extra``, ``inbox``, ``client``, ``cwd``, ``notes_locked``.
+    ``extra``, ``inbox``, ``template`` (a template of the kind to make it from, by path, where the
+    bank has several), ``client``, ``cwd``, ``notes_locked``.
 
     Raises:
         Refusal: a gate refused (the message names why; nothing was written).

@@ -47,6 +47,7 @@ def register(server: BankServer) -> None:
         bodyFile: FileArg = None,
         extra: Annotated[dict[str, Any] | None, Field(description="More frontmatter fields")] = None,
         inbox: Annotated[bool, Field(description="Capture a note into _inbox/ (draft, unregistered)")] = False,
+        template: Annotated[str | None, Field(description="Template path, where the kind has several")] = None,
         dryRun: bool = False,
     ) -> CreateResult:
         """Create a document from its template and register it in its section index, in one write.
@@ -66,6 +67,7 @@ def register(server: BankServer) -> None:
             body_file=bodyFile,
             extra=extra,
             inbox=inbox,
+            template=template,
             dry_run=dryRun,
             client=client_name(ctx) or "mcp-client",
             notes_locked=notes_locked,

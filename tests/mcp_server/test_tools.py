@@ -200,6 +200,35 @@ async def test_a_client_s_name_is_stamped_on_its_notes_as_one_plain_line(seeded_
     assert f"\ncaptured_by: '{stamped}'\n" in head and "\x1b" not in head and "\u202e" not in head
 
 
+async def test_create_takes_the_template_it_is_told_among_a_kind_s_several(open_session, seeded_root):
+    template = seeded_root / "flows/templates/feature/large.md"
+    template.parent.mkdir(parents=True, exist_ok=True)
+    template.write_text(
+        "---\ntitle: FT-XXX Large\ndoc_kind: feature\ndoc_function: template\npurpose: The large one.\n"
+        "status: active\n---\n# FT-XXX Large\n\n## Intent\n\nLarge words.\n"
+    )
+    async with open_session(seeded_root) as s:
+        made = await s.call(
+            "bank_create",
+            docKind="feature",
+            path="features/FT-9/feature.md",
+            title="FT-9",
+            purpose="What FT-9 does.",
+            template="flows/templates/feature/large.md",
+        )
+        assert made["template"] == "flows/templates/feature/large.md"
+        assert "Large words." in (seeded_root / "features/FT-9/feature.md").read_text()
+        refused = await s.refusal(
+            "bank_create",
+            docKind="feature",
+            path="features/FT-8/feature.md",
+            title="FT-8",
+            purpose="p.",
+            template="x.md",
+        )
+        assert "unknown-template" in refused and "flows/templates/feature/large.md" in refused
+
+
 async def test_create_refusals_name_their_reason_and_write_nothing(open_session, seeded_root):
     async with open_session(seeded_root) as s:
         before = tree_snapshot(seeded_root)

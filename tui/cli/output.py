@@ -119,7 +119,7 @@ def counted(number: int, one: str, many: str | None = None) -> str:
 def in_cli_words(message: str) -> str:
     """A core message as the command line says it: ``memorybank set-status`` for ``bank_set_status``,
     ``--release-canonical`` for ``releaseCanonical: true``, ``memorybank create --inbox`` for
-    ``bank_create inbox: true``."""
+    ``bank_create inbox: true``, ``--template`` for `` `template` ``."""
 
     def swap(found: re.Match[str]) -> str:
         if found.group("flag"):
@@ -129,7 +129,7 @@ def in_cli_words(message: str) -> str:
             return found.group(0)
         return f"memorybank {command}" + (" --inbox" if found.group("inbox") else "")
 
-    return _AGENT_WORDS.sub(swap, message)
+    return _AGENT_WORDS.sub(swap, message).replace("`template`", "--template")
 
 
 def error(message: str) -> None:

@@ -145,6 +145,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="an extra frontmatter field")
     p.add_argument("--inbox", action="store_true", help="capture into _inbox/ as a draft note")
+    p.add_argument(
+        "--template",
+        metavar="PATH",
+        help="the template to make it from, where its kind has several (flows/templates/feature/large.md)",
+    )
     _dry_run_flag(p)
     _json_flag(p)
     p.set_defaults(handler=run_create)
@@ -305,6 +310,7 @@ def run_create(args: argparse.Namespace) -> int:
         body_file=body_file,
         extra=_extras(args.set),
         inbox=args.inbox,
+        template=args.template,
         dry_run=args.dry_run,
         client=CLI_CLIENT,
     )

@@ -586,3 +586,46 @@ def test_a_document_may_take_a_function_the_bank_declares_through_extra(seeded):
     for function, said in (("index", "index"), ("template", "template"), ("convention", "not among those dna/")):
         with pytest.raises(Refusal, match=said):
             create(seeded, path=f"domain/{function}.md", extra={"doc_function": function}, **common)
+
+
+def _variant(name: str, words: str) -> str:
+    return (
+        f"---\ntitle: FT-XXX {name}\ndoc_kind: feature\ndoc_function: template\npurpose: The {name} feature.\n"
+        f"status: active\n---\n# FT-XXX {name}\n\n## What\n\n{words}\n"
+    )
+
+
+@pytest.fixture
+def variants(seeded) -> Bank:
+    """A bank with its own short and large feature templates, neither named like feature.md."""
+    for name in ("short", "large"):
+        (seeded.root / f"flows/templates/feature/{name}.md").parent.mkdir(parents=True, exist_ok=True)
+        (seeded.root / f"flows/templates/feature/{name}.md").write_text(_variant(name, f"The {name} one's words."))
+    return Bank.open(seeded.root)
+
+
+FEATURE = dict(doc_kind="feature", path="features/FT-9/feature.md", title="FT-9", purpose="What FT-9 does.")
+
+
+def test_a_kind_with_several_templates_says_which_was_used_and_the_caller_may_name_another(variants):
+    default = create(variants, **FEATURE, dry_run=True)
+    assert default.template == "flows/templates/feature/short.md"  # the bank's own copy of the default
+    assert "The short one's words." in default.preview
+    (warning,) = [w for w in default.warnings if "templates for doc_kind" in w]
+    assert "flows/templates/feature/large.md" in warning and warning.endswith(
+        "so flows/templates/feature/short.md was used. Pass `template` to choose another."
+    )
+    large = create(variants, **FEATURE, template="flows/templates/feature/large.md")
+    assert large.template == "flows/templates/feature/large.md"
+    assert "The large one's words." in (variants.root / "features/FT-9/feature.md").read_text()
+    assert not [w for w in large.warnings if "templates for doc_kind" in w]
+
+
+def test_a_template_of_another_kind_or_none_at_all_is_refused_and_nothing_is_written(variants):
+    before = tree_snapshot(variants.root)
+    for wrong in ("flows/templates/adr/ADR-XXX.md", "flows/templates/feature/nope.md"):
+        with pytest.raises(Refusal, match=r'is not a template for doc_kind "feature"\. Templates for it: .*large\.md'):
+            create(variants, **FEATURE, template=wrong)
+    with pytest.raises(Refusal, match="has no template"):
+        create(variants, title="Idea", purpose="A thought.", inbox=True, template="flows/templates/feature/large.md")
+    assert tree_snapshot(variants.root) == before
