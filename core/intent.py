@@ -41,9 +41,13 @@ _DEFINITION_SUBSTRINGS = (
 )
 
 
+_WHO_IS = re.compile(r"^\s*who (?:is|are) (?:an? |the )?[\w-]+\s*\??\s*$", re.ASCII | re.IGNORECASE)
+""""who is the requester?": a term asked about alone ("who is responsible for releases" is not)."""
+
+
 def has_definition_intent(question: str) -> bool:
     """True when the question asks what a term means, so the bank's glossary should be considered."""
-    if _DEFINITION_WORDS.search(question):
+    if _DEFINITION_WORDS.search(question) or _WHO_IS.match(question):
         return True
     lowered = fold(question)
     return any(s in lowered for s in _DEFINITION_SUBSTRINGS)

@@ -97,13 +97,24 @@ def test_why_intent_does_not_fire_on_topics(question):
 
 @pytest.mark.parametrize(
     "question",
-    ["what does lease mean", "what does NT- stand for", "что такое лиз", "кто такой requester", "Кто такие операторы?"],
+    [
+        "what does lease mean",
+        "what does NT- stand for",
+        "что такое лиз",
+        "кто такой requester",
+        "Кто такие операторы?",
+        "who is a requester?",
+        "Who are the operators",
+    ],
 )
 def test_definition_intent_fires_on_questions_about_a_term(question):
     assert has_definition_intent(question)
 
 
-@pytest.mark.parametrize("question", ["who approves a release", "кто одобряет релиз", "what does the worker do"])
+@pytest.mark.parametrize(
+    "question",
+    ["who approves a release", "who is responsible for releases", "кто одобряет релиз", "what does the worker do"],
+)
 def test_definition_intent_does_not_fire_on_other_who_and_what_questions(question):
     assert not has_definition_intent(question)
 
