@@ -45,8 +45,8 @@ def slug(heading: str) -> str:
 
 def anchors(text: str) -> frozenset[str]:
     """Every anchor a document's text offers: its headings' slugs and the ids it names itself."""
-    ids, headings, _ = _read(text)
-    return frozenset(ids | {anchor for heading in headings for anchor in heading.anchors})
+    ids, found, _ = _read(text)
+    return frozenset(ids | {anchor for heading in found for anchor in heading.anchors})
 
 
 @dataclass(frozen=True)
@@ -60,14 +60,16 @@ class Heading:
     text: str
 
 
-def headings(text: str) -> list[Heading]:
-    """A document's headings in order, as anchors see them."""
-    _, found, lines = _read(text)
+def outline(text: str) -> tuple[frozenset[str], list[Heading]]:
+    """Every anchor a document's text offers (as ``anchors``) and its headings in order, from one
+    reading of it."""
+    ids, found, lines = _read(text)
     ends = [heading.first for heading in found[1:]] + [len(lines)]
-    return [
+    headings = [
         Heading(heading.base, heading.anchors, "\n".join(lines[heading.after : end]).strip())
         for heading, end in zip(found, ends, strict=True)
     ]
+    return frozenset(ids | {anchor for heading in headings for anchor in heading.anchors}), headings
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ LISTED = 10
 
 _WORDS = re.compile(r"\w+")
 _MARKS = re.compile(r"^\s*(#{2,6})(?=[\s\w]|$)\s*")
-_AT_LINE = re.compile(r"^(.*?)\s*\(line (\d+)\)\s*$|^()line (\d+)\s*$", re.IGNORECASE)
-"""``Notes (line 40)``, or the line alone: ``(line 40)``, ``line 40``."""
+_AT_LINE = re.compile(r"^(.*?)\s*\(line (\d+)\)\s*$", re.IGNORECASE)
+"""``Notes (line 40)``, or the line alone: ``(line 40)`` (``line 40`` is read as that)."""
+_LINE_ALONE = re.compile(r"^\s*line (\d+)\s*$", re.IGNORECASE)
 
 
 def normalise_heading(text: str) -> str:
@@ -76,9 +77,9 @@ def _one(
         level = len(marks.group(1))
         tops, inner = (tops, ()) if level == 2 else ((), [s for s in inner if s.level == level])
         name = name[marks.end() :]
-    at = _AT_LINE.match(name)
-    line = int(at.group(2) or at.group(4)) if at else None
-    wanted = normalise_heading((at.group(1) or "") if at else name)
+    at = _AT_LINE.match(_LINE_ALONE.sub(r"(line \1)", name))
+    line = int(at.group(2)) if at else None
+    wanted = normalise_heading(at.group(1) if at else name)
     if not wanted and line is None:
         return None
     for group in (tops, inner):

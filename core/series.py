@@ -165,11 +165,11 @@ PACKAGE_DEPTH = 2
 deeper (``iterations/brief/``) is the record of that package's rounds."""
 
 
-def package_of(path: str) -> str:
-    """The package folder a document belongs to: its folder ``PACKAGE_DEPTH`` deep, or its own
-    folder when it lies shallower."""
-    parts = path.split("/")
-    return "/".join(parts[:PACKAGE_DEPTH]) if len(parts) > PACKAGE_DEPTH else posixpath.dirname(path)
+def package_of(path: str) -> str | None:
+    """The package folder a document belongs to: its folder ``PACKAGE_DEPTH`` deep; None when it
+    lies shallower (``adr/ADR-1.md`` is in a section, not a package)."""
+    parts = path.split("/", PACKAGE_DEPTH)
+    return "/".join(parts[:PACKAGE_DEPTH]) if len(parts) > PACKAGE_DEPTH else None
 
 
 def lift_named_members(
@@ -181,14 +181,12 @@ def lift_named_members(
     lifted: dict[str, tuple[int, bool, bool]] = {}
     if not named:  # most questions name no place: no pass over every score
         return lifted
-    packages = {package_of(path) for path in named}
-    package_best: dict[str, float] = defaultdict(float)
+    packages = {package_of(path) for path in named} - {None}
+    package_best: dict[str | None, float] = defaultdict(float)
     for path, score in scores.items():
-        root = path.split("/", PACKAGE_DEPTH)
-        if len(root) > PACKAGE_DEPTH:
-            package = "/".join(root[:PACKAGE_DEPTH])
-            if package in packages and score > package_best[package]:
-                package_best[package] = score
+        package = package_of(path)
+        if package in packages and score > package_best[package]:
+            package_best[package] = score
     for path, (entry, number, last) in named.items():
         best = max((scores.get(p, 0.0) for p in entry.members.values()), default=0.0)
         by_package = package_best.get(package_of(path), 0.0) * PACKAGE_LIFT

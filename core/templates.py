@@ -118,11 +118,7 @@ def find_template(bank: Bank, kind: str, target: str, chosen: str | None = None)
     """
     if not kind:
         return None
-    own = [
-        (doc.path, bank.text(doc.path), doc.frontmatter)
-        for doc in bank
-        if doc.is_template and _matches(doc.path, doc.frontmatter, kind)
-    ]
+    own = _own(bank, kind)
     shipped = []
     for path, text in shipped_templates():
         front = _front(text)
@@ -146,10 +142,17 @@ def find_template(bank: Bank, kind: str, target: str, chosen: str | None = None)
 def undecided(bank: Bank, kind: str, target: str) -> list[str]:
     """The bank's own templates of ``kind`` when there are several and none answers to ``target``'s
     file name (the one used was then the shipped set's choice); empty otherwise."""
-    own = [
-        (doc.path, "", doc.frontmatter) for doc in bank if doc.is_template and _matches(doc.path, doc.frontmatter, kind)
-    ]
+    own = _own(bank, kind)
     return sorted(p for p, _, _ in own) if len(own) > 1 and _choose(own, target) is None else []
+
+
+def _own(bank: Bank, kind: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """The bank's own templates of ``kind``: path, text and frontmatter."""
+    return [
+        (doc.path, bank.text(doc.path), doc.frontmatter)
+        for doc in bank
+        if doc.is_template and _matches(doc.path, doc.frontmatter, kind)
+    ]
 
 
 def _named(

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from difflib import SequenceMatcher
 
-from memorybank.core.anchors import Heading, anchors, headings, link_fragment, offers
+from memorybank.core.anchors import Heading, anchors, link_fragment, offers, outline
 from memorybank.core.bank import Bank
 from memorybank.core.model import Link
 from memorybank.core.parse import parse_document
@@ -30,7 +30,8 @@ def link_warnings(bank: Bank, path: str, before: str, after: str) -> list[str]:
     names = bank.paths.names
     old_doc, _ = parse_document(path, before.encode("utf-8"), bank_names=names)
     new_doc, _ = parse_document(path, after.encode("utf-8"), bank_names=names)
-    own = anchors(after)
+    offered, old = outline(before)
+    own, new = outline(after)
     had = Counter(link.raw for link in old_doc.links)
     warnings = []
     for link in new_doc.links:
@@ -47,18 +48,19 @@ def link_warnings(bank: Bank, path: str, before: str, after: str) -> list[str]:
             continue
         if fragment and not offers(own if target == path else anchors(bank.text(target)), fragment):
             warnings.append(f"Line {link.line} links to a heading {target} does not have: {link.raw}")
-    lost = anchors(before) - own
-    moved = _moved_anchors(before, after, own)
+    lost = offered - own
+    moved = _moved_anchors(old, new, own)
     if lost or moved:
         warnings += _anchor_warnings(bank, path, new_doc.links, lost, moved)
     return warnings
 
 
-def _moved_anchors(before: str, after: str, own: frozenset[str]) -> dict[str, tuple[str | None, str | None]]:
+def _moved_anchors(
+    old: list[Heading], new: list[Heading], own: frozenset[str]
+) -> dict[str, tuple[str | None, str | None]]:
     """The heading anchors a write takes from the heading they named: per anchor, the earlier anchor
     of the heading it lands on now ("" for a heading the write adds, None when no heading offers it
     any more), and the anchor the heading it named has now (None when that heading is gone)."""
-    old, new = headings(before), headings(after)
     if [h.anchors for h in old] == [h.anchors for h in new]:
         return {}  # text under the headings changed, never which heading an anchor names
     became = _align(old, new)

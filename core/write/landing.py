@@ -109,7 +109,7 @@ class Landing:
         for path in present:  # the folder's documents so far are registered too, in path order
             doc = self.bank.documents[path]
             name = path.rsplit("/", 1)[-1]
-            label = f"{doc.title} ({name})" if titles[doc.title] > 1 else doc.title or name
+            label = f"{doc.title} ({name})" if doc.title and titles[doc.title] > 1 else doc.title or name
             text = register_line(text, index, path, label, doc.purpose)
         also = f", with the {len(present)} already in the folder" if present else ""
         self.planned_text[index] = text

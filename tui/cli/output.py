@@ -106,8 +106,11 @@ _FLAGS = {
     "mustNotDefine": "--must-not-define",
     "releaseCanonical": "--release-canonical",
 }
+_QUOTED = {"template": "--template"}
+"""Parameters named by a word too common to swap bare: swapped where a message backticks them."""
 _AGENT_WORDS = re.compile(
     r"\b(?:(?P<tool>bank_[a-z_]+)(?P<inbox> inbox: true)?|(?P<flag>" + "|".join(_FLAGS) + r")(?:: true)?)\b"
+    r"|`(?P<quoted>" + "|".join(_QUOTED) + r")`"
 )
 
 
@@ -124,12 +127,14 @@ def in_cli_words(message: str) -> str:
     def swap(found: re.Match[str]) -> str:
         if found.group("flag"):
             return _FLAGS[found.group("flag")]
+        if found.group("quoted"):
+            return _QUOTED[found.group("quoted")]
         command = _COMMANDS.get(found.group("tool"))
         if command is None:
             return found.group(0)
         return f"memorybank {command}" + (" --inbox" if found.group("inbox") else "")
 
-    return _AGENT_WORDS.sub(swap, message).replace("`template`", "--template")
+    return _AGENT_WORDS.sub(swap, message)
 
 
 def error(message: str) -> None:
