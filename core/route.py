@@ -30,6 +30,7 @@ from memorybank.core.drafts import POOL, damp_drafts, damp_named, named_versions
 from memorybank.core.duplicates import copies
 from memorybank.core.errors import UsageError
 from memorybank.core.families import families, share_family_headers
+from memorybank.core.glossary import glossary_term
 from memorybank.core.headers import PURPOSE_WEIGHT, Fields, HeaderMatch, details, header_index
 from memorybank.core.hits import Evidence, enclosing, finished, hit_of
 from memorybank.core.intent import (
@@ -154,8 +155,8 @@ def route(
         index = header_index(bank)
         vocabulary = vocabulary_for(bank)
         terms = vocabulary.terms(route_tokens(question))
-        if terms and has_definition_intent(question):
-            terms.append(vocabulary.term("glossary"))  # "what does X mean" is a glossary's question
+        if has_definition_intent(question) and (glossary := glossary_term(bank, index, vocabulary, terms)):
+            terms.append(glossary)  # "what does X mean" is a question for the glossary defining X
         why_intent = has_why_intent(question)
         weights = layer_weights(bank, why_intent, soften=body_evidence)
         catalog = body_index(bank)

@@ -196,6 +196,22 @@ def test_a_question_asking_who_someone_is_leans_to_the_glossary(tmp_path):
     assert paths(route(bank, "кто такой requester"))[0] == "glossary.md"
 
 
+def test_a_definition_question_leaves_a_glossary_that_defines_none_of_its_words(tmp_path):
+    """The glossary is considered because it defines terms: one holding none of the question's words
+    is not put first on the word "glossary" the reader never typed."""
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "glossary.md": doc("Glossary", "Terms of the project.", "- **Requester**: the client that orders."),
+            "prd/PRD.md": doc("Product", "What the service does.", "Every retry is idempotent: sent twice, done once."),
+        },
+    )
+    assert paths(route(bank, "кто такой Иван Петров")) == []
+    assert paths(route(bank, "what does idempotent mean?")) == ["prd/PRD.md"]
+    assert "glossary" not in route(bank, "what does idempotent mean?").hits[0].why
+    assert paths(route(bank, "what does requester mean?"))[0] == "glossary.md"
+
+
 def test_body_evidence_lifts_an_unnamed_document_but_never_above_a_strong_header_match(tmp_path):
     prose = "The scheduler retries a failed upload with jittered backoff. " * 30
     bank = small_bank(
