@@ -4,7 +4,10 @@ Written for memory banks: their structure, governance, decisions and delivery, p
 engineering, UI, text, and common nouns; then the everyday words of engineering prose (saved,
 snapshot, corrupted, device, confirm, return, empty, order), chosen from the Russian words most
 frequent across real banks that it did not know, and from the Russian questions it missed: a
-question about English prose is made of those as much as of the bank's own terms. A bank extends it with ``dna/vocabulary.md`` and with the
+question about English prose is made of those as much as of the bank's own terms. The words of
+engineering work that no cognate reaches (raw, array, liveness, worker, the core) came last, from
+the Russian words of eight real banks that had no translation. "лог" stays out: as "log" it lost
+more questions than it won on the tunable sets (Recall@1 1,536 without it, 1,530 with it). A bank extends it with ``dna/vocabulary.md`` and with the
 pairs its own titles teach (``core.lexicon``); ``core.lang`` matches words against it.
 """
 
@@ -152,6 +155,14 @@ _DICTIONARY = """
 заполн: fill filled; перечисл: enumeration enum list; разверн: deploy deployed; разреш: allow allowed;
 подпис: sign signed signature; напис: write written; прочит: read; запланир: planned plan; задат: set specify;
 задает: set specify; опублик: publish published publication
+сыр: raw; массив: array arrays; изоляц: isolation isolated; изолир: isolated isolate; атомарн: atomic atomically;
+уничтож: destroy destroyed; ядр: core kernel; синк: sync; живост: liveness; здоров: health healthy;
+парамет: parameter parameters params; аргумент: argument arguments args; воркер: worker workers;
+замечани: finding findings remark; бриф: brief briefs; итерац: iteration iterations; выгруз: export unload;
+идемпотент: idempotent idempotency; эндпоинт: endpoint endpoints; провайдер: provider providers;
+контекст: context; пагинац: pagination; мок: mock mocks; покрыти: coverage; утечк: leak; гонк: race;
+конкурентн: concurrent concurrency; асинхрон: async asynchronous; синхрон: synchronous sync;
+вебхук: webhook webhooks; колбэк: callback; просроч: expired overdue; истек: expired expire; ревизи: revision
 """
 
 

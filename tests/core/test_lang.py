@@ -172,6 +172,15 @@ def test_product_nouns_translate(word, english):
     assert english in BUILTIN.term(word).translations
 
 
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [("сырых", "raw"), ("идемпотентность", "idempotent"), ("воркер", "worker"), ("живости", "liveness"),
+     ("ядра", "core"), ("параметры", "parameters"), ("вебхуков", "webhook")],
+)  # fmt: skip
+def test_engineering_words_no_cognate_reaches_translate(word, english):
+    assert english in BUILTIN.term(word).translations
+
+
 def test_homonyms_split_by_the_longest_key():
     assert set(BUILTIN.term("словарь").translations) >= {"glossary", "vocabulary", "dictionary"}
     assert "word" not in BUILTIN.term("словарь").translations
