@@ -4,6 +4,7 @@ and "why" multipliers, body evidence as a secondary term, and the route command.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -277,6 +278,8 @@ def test_the_route_command_prints_results_explains_them_and_speaks_json(capsys):
     out = capsys.readouterr().out
     assert out.startswith(" 1. domain/rules.md") and "owns canonical_for: filter_thresholds" in out
     assert "x layer 1.5" in out and "read: ## Thresholds (line 17)" in out
+    parts = [line for line in out.splitlines() if line.startswith(("    headers:", "    x layer"))]
+    assert parts and not [n for line in parts for n in re.findall(r"\d+\.\d{3,}", line)]  # two decimals at most
     assert main(["route", "где пороги фильтрации", "--root", str(FIXTURE), "--json", "-n", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["hits"][0]["path"] == "domain/rules.md" and "breakdown" not in data["hits"][0]

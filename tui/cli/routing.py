@@ -140,6 +140,11 @@ CLI_HINTS = {
 """The core's hints name the agents' tools (``bank_search``); a shell user has the commands."""
 
 
+def _n(value: float) -> str:
+    """A part of a score as the explanation shows it: two decimals at most (``4.09``, ``0``, ``1.2``)."""
+    return f"{round(value, 2):g}"
+
+
 def format_route(result: RouteResult, *, explain: bool = False) -> str:
     if not result.hits:
         return CLI_HINTS.get(result.hint or "", in_cli_words(result.hint or "")) or "No match."
@@ -157,22 +162,22 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
         if explain:
             b = hit.breakdown
             fields = [
-                f"canonical_for {b.canonical:g}" + (f" ({b.canonical_key})" if b.canonical_key else ""),
-                f"purpose {b.purpose:g}",
-                f"title {b.title:g}",
-                f"section {b.heading:g}",
+                f"canonical_for {_n(b.canonical)}" + (f" ({b.canonical_key})" if b.canonical_key else ""),
+                f"purpose {_n(b.purpose)}",
+                f"title {_n(b.title)}",
+                f"section {_n(b.heading)}",
             ]
-            lines.append(f"    headers: {', '.join(fields)} = {b.raw:g}")
+            lines.append(f"    headers: {', '.join(fields)} = {_n(b.raw)}")
             lines.append(
-                f"    x layer {b.layer_weight:g} x status {b.status_weight:g}"
-                + (f" x closed work {b.closed_work:g}" if b.closed_work != 1 else "")
-                + (f" + family headers {b.family:g}" if b.family else "")
-                + f" + body {b.body:g}"
+                f"    x layer {_n(b.layer_weight)} x status {_n(b.status_weight)}"
+                + (f" x closed work {_n(b.closed_work)}" if b.closed_work != 1 else "")
+                + (f" + family headers {_n(b.family)}" if b.family else "")
+                + f" + body {_n(b.body)}"
                 + (f" ({', '.join(b.body_words)})" if b.body_words else "")
-                + f" + best section {b.section:g}"
-                + (f" + links to it {b.linked:g} ({', '.join(b.linked_words)})" if b.linked else "")
-                + (f" x words together {b.together:.2f}" if b.together != 1 else "")
-                + (f" x intent {b.intent:g}" if b.intent != 1 else "")
+                + f" + best section {_n(b.section)}"
+                + (f" + links to it {_n(b.linked)} ({', '.join(b.linked_words)})" if b.linked else "")
+                + (f" x words together {_n(b.together)}" if b.together != 1 else "")
+                + (f" x intent {_n(b.intent)}" if b.intent != 1 else "")
                 + (
                     f"; {'the last, ' if b.place_last else ''}number {b.place} of its series: "
                     + (f"its package's best x {PACKAGE_LIFT:g}" if b.place_package else f"its best x {SERIES_LIFT:g}")
