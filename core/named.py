@@ -11,6 +11,11 @@ it: the start of a file name (``ADR-001-mvp-cli-architecture.md``), of a folder
 first part is letters and whose last part holds a digit, so ``FT-HW1-07`` never names
 ``FT-HW1-05``, and ``utf-8`` could only name a document whose own name starts with it. A file name
 the bank repeats in several folders (``plan-v2.md``, ``code-review-1.md``) is a role, not a name.
+
+People type identifiers loosely: ``FT-45``, ``FT 45``, ``ft045`` and ``ADR 4`` name ``FT-045`` and
+``ADR-004`` when the bank has them. Numbers are compared without their leading zeros, and letters
+followed by a number (glued, or after one space) are read as the identifier they spell, but only
+when the bank has that identifier (``step 2`` names nothing in a bank without a ``STEP-2``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,13 @@ _LETTERS = re.compile(r"[a-z\u0400-\u04ff]+")
 _DIGIT = re.compile(r"\d")
 _DASH = re.compile(r"(?<=\w)[\u2010-\u2015](?=\w)")
 """A hyphen, an en dash or an em dash a writer's keyboard put inside an identifier."""
+_LOOSE = re.compile(r"(?<![\w-])([a-z]{2,8}) ?(\d{1,5})(?![\w-])")
+"""Letters and a number typed without the hyphen: ``ft 45``, ``ft045``."""
+
+
+def _unpadded(key: str) -> str:
+    """An identifier with its numbers' leading zeros dropped: ``ft-045`` and ``ft-45`` give ``ft-45``."""
+    return "-".join(part.lstrip("0") or "0" if part.isdigit() else part for part in key.split("-"))
 
 
 def identifier(run: str) -> str:
@@ -68,6 +80,10 @@ class Names:
         for key, folders in folders_of_file_name.items():
             if len(folders) > 1:  # plan-v2.md in every issue folder: a role, not a name
                 self.by_id.pop(key, None)
+        self.unpadded: dict[str, set[str]] = defaultdict(set)
+        """The same documents by ``_unpadded`` identifier: what a loosely typed one is looked up by."""
+        for key, paths in self.by_id.items():
+            self.unpadded[_unpadded(key)] |= paths
 
     def named_in(self, question: str) -> list[set[str]]:
         """The documents the question names, one set per name: the document at a path it writes,
@@ -85,10 +101,16 @@ class Names:
                 if chosen is not None:
                     found.append({self.paths[chosen]})
             rest = rest.replace(written, " ")  # the identifier inside a path names nothing more
-        for run in _RUN.findall(_DASH.sub("-", fold(rest))):
+        rest = _DASH.sub("-", fold(rest))
+        for run in _RUN.findall(rest):
             key = identifier(run)
             if key in self.by_id:
                 found.append(self.by_id[key])
+            elif key and _unpadded(key) in self.unpadded:  # FT-45 for FT-045
+                found.append(self.unpadded[_unpadded(key)])
+        for letters, number in _LOOSE.findall(_RUN.sub(" ", rest)):  # FT 45, ft045
+            if (key := _unpadded(f"{letters}-{number}")) in self.unpadded:
+                found.append(self.unpadded[key])
         return found
 
 

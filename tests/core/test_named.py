@@ -63,6 +63,29 @@ def test_a_named_document_leads_and_says_so(bank, question, first):
     assert not any(h.why.startswith("the question names it") for h in hits[1:])
 
 
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("ADR-1", "adr/ADR-001-storage-choice.md"),  # without its leading zeros
+        ("what did ADR 1 decide", "adr/ADR-001-storage-choice.md"),  # a space for the hyphen
+        ("adr001", "adr/ADR-001-storage-choice.md"),  # glued
+        ("ADR 10", "adr/ADR-010-queue.md"),  # not ADR-001
+        ("FT 10 export", "features/FT-0010-export/brief.md"),
+        ("PROMPT 3", "prompts/PROMPT-003-review.md"),
+        ("FT-HW1-5 links", "features/FT-HW1-05-links/feature.md"),
+    ],
+)
+def test_an_identifier_typed_loosely_still_names_its_document(bank, question, first):
+    hits = route(bank, question).hits
+    assert hits[0].path == first and hits[0].why.startswith("the question names it")
+
+
+def test_letters_and_a_number_name_nothing_the_bank_has_no_identifier_for(bank):
+    for question in ("step 2 storage", "top 10 storage", "ADR 999 storage", "storage v2", "FT-HW1-7 links"):
+        hits = route(bank, question).hits
+        assert hits and not any(h.breakdown.named for h in hits), question
+
+
 def test_a_package_named_by_its_folder_takes_one_place_its_best_member(bank):
     hits = route(bank, "FT-001").hits
     assert hits[0].path == "features/FT-001-import/feature.md"  # its body says FT-001 too
