@@ -100,7 +100,16 @@ class Document:
 
     @property
     def is_template(self) -> bool:
-        return self.doc_function == "template"
+        """``doc_function: template``, or a document under ``flows/templates/`` that is not its
+        index: where the convention keeps templates, whatever function a copied one still declares
+        (an ADR template saying ``canonical`` is still placeholders, not a decision)."""
+        if self.doc_function == "template":
+            return True
+        return (
+            self.path.startswith("flows/templates/")
+            and self.doc_function != "index"
+            and not self.path.endswith("/README.md")
+        )
 
     @property
     def is_index(self) -> bool:

@@ -197,6 +197,23 @@ def test_a_question_asking_who_someone_is_leans_to_the_glossary(tmp_path):
     assert paths(route(bank, "кто такой requester"))[0] == "glossary.md"
 
 
+def test_a_template_under_flows_templates_is_never_routed_whatever_function_it_declares(tmp_path):
+    """A copied ADR template still saying ``doc_function: canonical`` is placeholders, not a decision."""
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "flows/templates/adr/adr.md": doc(
+                "ADR-<id>", "Record the decision.", "## Decision\n", doc_function="canonical"
+            ),
+            "flows/templates/README.md": doc("Templates", "Where the decision templates live.", doc_function="index"),
+            "adr/ADR-002-session.md": doc("ADR-002: Session", "The decision on sessions.", "## Decision\n"),
+        },
+    )
+    assert bank.documents["flows/templates/adr/adr.md"].is_template
+    assert not bank.documents["flows/templates/README.md"].is_template
+    assert "flows/templates/adr/adr.md" not in paths(route(bank, "decision", limit=25))
+
+
 def test_a_definition_question_leaves_a_glossary_that_defines_none_of_its_words(tmp_path):
     """The glossary is considered because it defines terms: one holding none of the question's words
     is not put first on the word "glossary" the reader never typed."""
