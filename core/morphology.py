@@ -88,3 +88,15 @@ def lemma(token: str) -> str:
 def is_function_word(token: str) -> bool:
     """True for a Russian word that carries no topic (see the module's docstring)."""
     return analyse(token)[1]
+
+
+def is_known_word(token: str) -> bool:
+    """True for a Russian word the dictionaries know in some form (``заплатить``, ``балансировки``);
+    False for a slip (``аутентификацыя``), jargon they lack, any other token, or without the analyser."""
+    if not _CYRILLIC.search(token) or _IDENTIFIER.search(token):
+        return False
+    analyser = _analyser()
+    if analyser is None:
+        return False
+    with _LOCK:
+        return bool(analyser.word_is_known(token))

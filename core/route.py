@@ -53,6 +53,7 @@ from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, check_filters, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
 from memorybank.core.series import pick_series_members
+from memorybank.core.unmatched import read_typos
 
 WHY_DECISION = 4 / 3
 WHY_KNOWLEDGE = 0.8
@@ -160,7 +161,7 @@ def route(
         why_intent = has_why_intent(question)
         weights = layer_weights(bank, why_intent, soften=body_evidence)
         catalog = body_index(bank)
-        terms = catalog.with_cognates(terms)
+        terms, unmatched = read_typos(catalog, index, vocabulary, catalog.with_cognates(terms), question)
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed
         lifts: dict[str, float] = {}
@@ -249,7 +250,7 @@ def route(
                 series_place=numbered.get(path, (0, False, False)),
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
-        return RouteResult(question, tuple(hits), why_intent, None if hits else EMPTY_HINT)
+        return RouteResult(question, tuple(hits), why_intent, unmatched.hint() if hits else EMPTY_HINT)
 
 
 PHRASE_WORDS = 4

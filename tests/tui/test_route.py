@@ -30,6 +30,18 @@ async def test_typing_a_question_shows_ranked_results_with_the_why(demo_source):
         assert "owns canonical_for: invoice_numbering" in str(route.query_one("#route-detail").render())
 
 
+async def test_a_slip_read_as_the_banks_word_is_said_beside_the_result(demo_source):
+    app = make_app(demo_source, poll_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"numbreing")
+        await settle(pilot)
+        route = app.screen.query_one(RoutePane)
+        assert route.result is not None and route.result.hits[0].path == "domain/invoicing-rules.md"
+        detail = " ".join(str(route.query_one("#route-detail").render()).split())
+        assert 'Read "numbreing" as "numbering".' in detail
+
+
 async def test_choosing_a_result_opens_its_document_at_the_best_section(demo_source):
     app = make_app(demo_source, poll_seconds=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -151,6 +151,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
     lines = []
     if result.why_intent:
         lines.append("(a why-question: decision records are favoured)")
+    if result.hint:  # a word read as the bank's, or one no document mentions
+        lines.append(f"({in_cli_words(result.hint)})")
     for rank, hit in enumerate(result.hits, start=1):
         lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]")
         lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""))

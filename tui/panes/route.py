@@ -274,6 +274,8 @@ class RoutePane(Pane):
                 text.append(", ".join(hit.copies), style="dim")
             if self.result.why_intent:
                 text.append("\nA “why” question: decision records were favoured.", style="italic dim")
+            if self.result.hint:  # a word read as the bank's, or one no document mentions
+                text.append(f"\n{self.result.hint}", style="italic")
             if hit.path in self.pinned:
                 rank = [h.path for h in self.result.hits].index(hit.path) + 1
                 text.append(
