@@ -86,6 +86,7 @@ def hit_of(
         section,
         line,
         breakdown,
+        progress=doc.delivery_status or doc.decision_status,
     )
 
 

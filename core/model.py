@@ -269,6 +269,9 @@ class RouteHit:
     breakdown: ScoreBreakdown
     copies: tuple[str, ...] = ()
     """Other paths holding byte for byte the same file, folded into this hit (``core.duplicates``)."""
+    progress: str = ""
+    """The document's ``delivery_status`` or ``decision_status`` (``in_progress``, ``done``,
+    ``accepted``), when it declares one: what a status question asks, which ``status`` does not say."""
 
 
 @dataclass(frozen=True, slots=True)

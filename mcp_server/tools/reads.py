@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal, NotRequired
 
 from memorybank.core.errors import UsageError
+from memorybank.core.intent import intents
 from memorybank.core.read import BATCH_CEILING, MIN_BUDGET, BatchReadResult, read_many
 from memorybank.core.route import DEFAULT_LIMIT as ROUTE_DEFAULT
 from memorybank.core.route import MAX_LIMIT as ROUTE_MAX
@@ -32,8 +33,9 @@ class ReadItem(TypedDict):
 
 class RouteHit(TypedDict):
     """One routed document, compact: ``why`` says in one line what matched; ``section`` is the ``##``
-    heading to read first (at ``line``); ``status`` appears only when it is not ``active``; ``copies``
-    names other paths holding the same file."""
+    heading to read first (at ``line``); ``status`` appears only when it is not ``active``; ``progress``
+    (its delivery or decision status) only for a status question; ``copies`` names other paths holding
+    the same file."""
 
     path: str
     title: str
@@ -43,6 +45,7 @@ class RouteHit(TypedDict):
     section: NotRequired[str]
     line: NotRequired[int]
     status: NotRequired[str]
+    progress: NotRequired[str]
     copies: NotRequired[list[str]]
 
 
@@ -53,8 +56,9 @@ class RouteAnswer:
     hint: str | None = None
 
 
-def compact_hit(hit: CoreRouteHit) -> RouteHit:
-    """A hit as an agent needs it: where to read and why, in about 200 characters."""
+def compact_hit(hit: CoreRouteHit, progress: bool = False) -> RouteHit:
+    """A hit as an agent needs it: where to read and why, in about 200 characters; with its
+    ``progress`` when the question asks for a status ("is the booking widget done?")."""
     found = RouteHit(path=hit.path, title=hit.title, layer=hit.layer, score=hit.score, why=hit.why)
     if hit.section:
         found["section"] = hit.section
@@ -62,6 +66,8 @@ def compact_hit(hit: CoreRouteHit) -> RouteHit:
             found["line"] = hit.section_line
     if hit.status != "active":
         found["status"] = hit.status or "none"
+    if progress and hit.progress:
+        found["progress"] = hit.progress
     if hit.copies:
         found["copies"] = list(hit.copies)
     return found
@@ -83,7 +89,8 @@ def register(server: BankServer) -> None:
         (canonical_for, purpose, title, ## headings; bodies only as secondary evidence) and says why, with
         the section to read. Call before reading files. For a literal string use bank_search."""
         found = route(bank, question, limit=limit, doc_kind=docKind, layer=layer)
-        return RouteAnswer([compact_hit(h) for h in found.hits], found.why_intent, found.hint)
+        status = "status" in intents(question)
+        return RouteAnswer([compact_hit(h, status) for h in found.hits], found.why_intent, found.hint)
 
     @tool(server, read_only=True)
     def bank_read(

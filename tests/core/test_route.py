@@ -364,3 +364,21 @@ def test_a_description_stands_for_a_missing_purpose(tmp_path):
     assert hit.breakdown.purpose > 0 and "exponentially" in hit.breakdown.purpose_words
     limits = route(bank, "rate limits of the public API", body_evidence=False).hits[0]
     assert limits.path == "api/limits.md" and "webhook" not in limits.breakdown.purpose_words
+
+
+def test_a_hit_carries_its_delivery_or_decision_status_and_the_command_line_shows_it(tmp_path, capsys):
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "features/FT-010-widget/feature.md": doc(
+                "FT-010: Booking widget", "The widget guests book with.", "The widget.", delivery_status="in_progress"
+            ),
+            "domain/widgets.md": doc("Widgets", "Widget rules.", "Booking widget rules."),
+        },
+    )
+    hits = {h.path: h for h in route(bank, "booking widget").hits}
+    assert hits["features/FT-010-widget/feature.md"].progress == "in_progress"
+    assert hits["domain/widgets.md"].progress == ""
+    assert main(["route", "is the booking widget done", "--root", str(bank.root)]) == 0
+    assert "features/FT-010-widget/feature.md" in (out := capsys.readouterr().out)
+    assert "[delivery, active, in_progress]" in out

@@ -67,3 +67,25 @@ async def test_an_edit_that_keeps_size_and_mtime_is_searched_and_routed_at_once(
         assert target.stat().st_size == stat.st_size
         assert [h["path"] for h in (await s.call("bank_search", query="Zorblaxq"))["hits"]] == ["README.md"]
         assert [h["path"] for h in (await s.call("bank_route", question="zorblaxq"))["hits"]][:1] == ["README.md"]
+
+
+async def test_a_status_question_gets_each_hits_progress_and_others_do_not_pay_for_it(open_session, tmp_path):
+    """ "Is the booking widget done?": ``active`` reads as yes; the delivery status says in progress."""
+    from tests.core.route_banks import doc, small_bank
+
+    root = tmp_path / "memory_bank"
+    small_bank(
+        root,
+        {
+            "features/FT-010-widget/feature.md": doc(
+                "FT-010: Booking widget", "The widget guests book with.", "The widget.", delivery_status="in_progress"
+            ),
+            "adr/ADR-004-cents.md": doc("ADR-004: Cents", "Money in cents.", "Cents.", decision_status="accepted"),
+        },
+    )
+    async with open_session(root) as s:
+        asked = (await s.call("bank_route", question="is the booking widget done"))["hits"]
+        assert asked[0]["path"] == "features/FT-010-widget/feature.md" and asked[0]["progress"] == "in_progress"
+        told = (await s.call("bank_route", question="booking widget"))["hits"]
+        assert told[0]["path"] == "features/FT-010-widget/feature.md" and "progress" not in told[0]
+        assert (await s.call("bank_route", question="what is the status of cents"))["hits"][0]["progress"] == "accepted"

@@ -154,7 +154,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
     if result.hint:  # a word read as the bank's, or one no document mentions
         lines.append(f"({in_cli_words(result.hint)})")
     for rank, hit in enumerate(result.hits, start=1):
-        lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]")
+        states = ", ".join(s for s in (hit.layer, hit.status, hit.progress) if s)
+        lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{states}]")
         lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""))
         if hit.section:
             lines.append(f"    read: ## {hit.section} (line {hit.section_line})")

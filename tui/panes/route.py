@@ -267,6 +267,9 @@ class RoutePane(Pane):
             text.append(hit.title, style="bold")
             text.append(f"  {hit.path}\n", style="dim")
             text.append(f"{hit.purpose}\n" if hit.purpose else "")
+            if hit.progress:  # what a status question asks: in progress, done, accepted
+                text.append("progress  ", style="bold")
+                text.append(f"{hit.progress}\n")
             text.append("why  ", style="bold")
             text.append(hit.why or "-")
             if hit.copies:  # the same file at other paths, folded into this hit
