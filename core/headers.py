@@ -285,13 +285,15 @@ class HeaderMatch:
         return total
 
     def words(self, slot: int) -> tuple[str, ...]:
-        """The question's words (or their translations) that matched a slot, one per concept."""
+        """The words of a slot that matched the question, one per concept, as the slot writes them
+        (``guest`` for "guesty", ``решение`` for "adr", ``local`` for "локально"): a ``why`` quotes
+        what the document says, not a stem or the word as asked."""
         postings = self.index.postings
         found = []
         for _, matches, _ in self.concepts:
-            for _, _, word, token in reversed(matches):
+            for _, _, _, token in reversed(matches):
                 if slot in postings[token]:
-                    found.append(word)
+                    found.append(token)
                     break
         return tuple(dict.fromkeys(found))
 

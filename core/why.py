@@ -23,7 +23,8 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
     title = b.title_words[:WHY_WORDS]
-    purpose = tuple(w for w in b.purpose_words if w not in title)[:WHY_WORDS]
+    said = {inflection_stem(w) for w in title}  # "job" in the title and "jobs" in the purpose: once
+    purpose = tuple(w for w in b.purpose_words if inflection_stem(w) not in said)[:WHY_WORDS]
     if purpose:
         parts.append(f'purpose matches "{", ".join(purpose)}"')
     if title:
@@ -31,7 +32,8 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
     if section and b.heading and not (title or purpose or b.canonical_key):
         parts.append(f'has section "{section}"')
     shown = {*title, *purpose}
-    body = [w for w in b.body_words if w not in shown][:WHY_WORDS]
+    said.update(inflection_stem(w) for w in purpose)
+    body = [w for w in b.body_words if w not in shown and inflection_stem(w) not in said][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')
     told = {inflection_stem(w) for w in b.body_words} if b.linked_words else set()

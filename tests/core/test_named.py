@@ -102,3 +102,10 @@ def test_filters_still_hold_for_a_named_document(bank):
     hits = route(bank, "ADR-001", layer="delivery").hits
     assert all(h.layer == "delivery" for h in hits)
     assert "adr/ADR-001-storage-choice.md" not in [h.path for h in hits]
+
+
+def test_explain_says_a_named_document_leads_whatever_its_score(bank, capsys):
+    from memorybank.tui.cli.main import main
+
+    assert main(["route", "ADR-010", "--root", str(bank.root), "--explain", "--limit", "1"]) == 0
+    assert "; first whatever its score: the question names it" in capsys.readouterr().out

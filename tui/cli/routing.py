@@ -181,6 +181,7 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 + (f" + links to it {_n(b.linked)} ({', '.join(b.linked_words)})" if b.linked else "")
                 + (f" x words together {_n(b.together)}" if b.together != 1 else "")
                 + (f" x intent {_n(b.intent)}" if b.intent != 1 else "")
+                + ("; first whatever its score: the question names it" if b.named else "")
                 + (
                     f"; {'the last, ' if b.place_last else ''}number {b.place} of its series: "
                     + (f"its package's best x {PACKAGE_LIFT:g}" if b.place_package else f"its best x {SERIES_LIFT:g}")

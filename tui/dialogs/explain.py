@@ -49,6 +49,8 @@ def breakdown_table(hit: RouteHit) -> Table:
     if b.draft_of:
         table.add_row("× draft", f"{DRAFT_WEIGHT:.2f}", f"a draft of {b.draft_of}")
     table.add_row(Text("score", style="bold"), Text(f"{hit.score:.2f}", style="bold"), "")
+    if b.named:  # it leads whatever its score: a higher score may follow it
+        table.add_row("→ first", "", "the question names it, so it leads whatever its score")
     return table
 
 
