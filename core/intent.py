@@ -24,8 +24,11 @@ from typing import Any
 from memorybank.core.lang import fold
 from memorybank.core.model import Document
 
-_WHY_SUBSTRINGS = ("instead of", "trade-off", "tradeoff", "почему", "зачем", "обоснован", "вместо", "решени")
-_WHY_WORDS = re.compile(r"\b(?:why|rationale|decision|decided)\b", re.ASCII | re.IGNORECASE)
+_WHY_SUBSTRINGS = (
+    "instead of", "trade-off", "tradeoff", "почему", "зачем", "обоснован", "вместо", "решени",
+    "по какой причине", "по каким причинам", "с какой целью",
+)  # fmt: skip
+_WHY_WORDS = re.compile(r"\b(?:why|rationale|decision|decided|reasons?|reasoning)\b", re.ASCII | re.IGNORECASE)
 _DEFINITION_WORDS = re.compile(r"\b(?:mean|means|meaning|definition|define|stands? for)\b", re.ASCII | re.IGNORECASE)
 _DEFINITION_SUBSTRINGS = (
     "что такое",

@@ -84,6 +84,9 @@ def test_identifiers_never_touch_the_dictionary():
         "обоснование",
         "one queue instead of many",
         "what was decided",
+        "what was the reason for dropping axios",
+        "по какой причине отказались от axios",
+        "с какой целью завели очередь",
     ],
 )
 def test_why_intent_fires_on_rationale_questions(question):
