@@ -163,6 +163,7 @@ _DICTIONARY = """
 контекст: context; пагинац: pagination; мок: mock mocks; покрыти: coverage; утечк: leak; гонк: race;
 конкурентн: concurrent concurrency; асинхрон: async asynchronous; синхрон: synchronous sync;
 вебхук: webhook webhooks; колбэк: callback; просроч: expired overdue; истек: expired expire; ревизи: revision
+отказал: dropped abandoned refused; отказыва: drop abandon refuse
 """
 
 

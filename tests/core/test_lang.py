@@ -195,6 +195,8 @@ def test_homonyms_split_by_the_longest_key():
     assert BUILTIN.term("ответ").translations == ("response", "answer")
     assert BUILTIN.term("кода").translations == ("code",)  # "ревью кода": the code review
     assert "code" not in BUILTIN.term("кодировка").translations
+    assert "dropped" in BUILTIN.term("отказались").translations  # gave up on, not a failure
+    assert "failure" in BUILTIN.term("отказа").translations
 
 
 def test_the_builtin_dictionary_covers_at_least_the_references_size_with_distinct_keys():
