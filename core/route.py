@@ -20,7 +20,6 @@ its working copy (``drafts``).
 from __future__ import annotations
 
 import heapq
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -53,6 +52,7 @@ from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, check_filters, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
 from memorybank.core.series import pick_series_members
+from memorybank.core.specific import SPECIFIC_CANDIDATES, reward_specific_matches, section_quoting
 from memorybank.core.unmatched import read_typos
 
 WHY_DECISION = 4 / 3
@@ -177,7 +177,7 @@ def route(
             listing = bank.extension("registries", registries)
             own_evidence(bodies, listing, catalog, concepts)  # entries repeat other documents' headers
             leading = _best(bodies, max(SPECIFIC_CANDIDATES, SECTION_CANDIDATES))
-            _reward_specific_matches(bodies, leading, question, catalog.bodies)
+            reward_specific_matches(bodies, leading, question, catalog.bodies)
             candidates = [p for p in _candidates(headers, bodies, leading) if p != ROUTE_CHECKS and p not in listing]
             sections = best_sections(catalog.sections_of, candidates, concepts)
             scale = max(max(headers.values(), default=0.0), FULL_MATCH * match.known_weight, BODY_FLOOR)
@@ -227,6 +227,8 @@ def route(
             acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
+            if path in bodies and (quoted := section_quoting(catalog.sections_of(path), question)):
+                best = (best[0] if best else 0.0, quoted)  # read where it writes the identifier asked
             place = enclosing(bank.documents[path], best[1].line) if best else None
             said = linked_points.get(path, 0.0)
             evidence = Evidence(
@@ -251,34 +253,6 @@ def route(
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, unmatched.hint() if hits else EMPTY_HINT)
-
-
-PHRASE_WORDS = 4
-"""A run of this many consecutive question words found verbatim in a body is specific evidence."""
-SPECIFIC_REWARD = 2.0
-SPECIFIC_CANDIDATES = 30
-_IDENTIFIER = re.compile(r"[a-z0-9]+(?:[_.-][a-z0-9]+)+|[a-z]+[0-9]+[a-z0-9]*", re.ASCII)
-
-
-def _reward_specific_matches(
-    bodies: dict[str, float], leading: list[str], question: str, texts: dict[str, str]
-) -> None:
-    """Double the body evidence of a document whose body holds what the question names exactly:
-    an identifier it quotes (``registry_unknown_field``, ``FT-042``) or its words in its order
-    (``two active records for the same pane``), whatever stands between the words. Both are the
-    strongest sign that the body answers exactly this. Only the best candidates are checked (from
-    ``leading``, the documents at or above the cut of the best), so the cost stays flat."""
-    lowered = question.lower()
-    words = re.findall(r"\w+", lowered)
-    runs = [words[i : i + PHRASE_WORDS] for i in range(len(words) - PHRASE_WORDS + 1)]
-    phrases = [re.compile(r"\W+".join(map(re.escape, run))) for run in runs if sum(1 for w in run if len(w) > 3) >= 2]
-    identifiers = [t for t in _IDENTIFIER.findall(lowered) if len(t) > 4]
-    if not phrases and not identifiers:
-        return
-    for path in heapq.nlargest(SPECIFIC_CANDIDATES, leading, key=bodies.__getitem__):
-        body = texts.get(path, "")
-        if any(i in body for i in identifiers) or any(p.search(body) for p in phrases):
-            bodies[path] *= SPECIFIC_REWARD
 
 
 def _roles(bank: Bank, _previous: object = None) -> dict[str, frozenset[str]]:

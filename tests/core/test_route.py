@@ -382,3 +382,18 @@ def test_a_hit_carries_its_delivery_or_decision_status_and_the_command_line_show
     assert main(["route", "is the booking widget done", "--root", str(bank.root)]) == 0
     assert "features/FT-010-widget/feature.md" in (out := capsys.readouterr().out)
     assert "[delivery, active, in_progress]" in out
+
+
+def test_the_section_to_read_is_the_one_writing_the_identifier_asked_about(tmp_path):
+    """For "BL-30": not the section where "bl" and "30" score best, the one listing BL-30."""
+    closed = "\n".join(f"- BL-{n}: closed in 30 days, bl item" for n in range(1, 9))
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "backlog.md": doc(
+                "Backlog", "Open work.", f"## Closed\n\n{closed}\n\n## Deferred\n\n- BL-30: threads as a view\n"
+            ),
+        },
+    )
+    hit = route(bank, "BL-30").hits[0]
+    assert hit.path == "backlog.md" and hit.section == "Deferred"
