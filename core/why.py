@@ -30,7 +30,7 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
     if title:
         parts.append(f'title matches "{", ".join(title)}"')
     if section and b.heading and not (title or purpose or b.canonical_key):
-        parts.append(f'has section "{section}"')
+        parts.append(f'heading matches "{section}"')  # a match, like the title's: `read:` may differ
     shown = {*title, *purpose}
     said.update(inflection_stem(w) for w in purpose)
     body = [w for w in b.body_words if w not in shown and inflection_stem(w) not in said][:WHY_WORDS]

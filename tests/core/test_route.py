@@ -310,7 +310,7 @@ def test_the_why_names_the_heading_that_matched_not_the_section_chosen_to_read(t
     bank = small_bank(tmp_path / "bank", {"guide.md": doc("Guide", "Miscellany.", body)})
     hit = route(bank, "login work").hits[0]
     assert hit.section == "Tests"  # where the question's words stand together
-    assert 'has section "Handing work over"' in hit.why  # the heading that scored
+    assert 'heading matches "Handing work over"' in hit.why  # the heading that scored
 
 
 @pytest.mark.parametrize(
