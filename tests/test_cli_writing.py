@@ -320,3 +320,22 @@ def test_a_note_needs_no_path_and_a_document_says_it_needs_one(tmp_path, capsys)
     note = ["create", "--inbox", "--title", "PDF test needs the Inter font", "--purpose", "Why it fails."]
     assert main([*note, "--root", root]) == 0
     assert "CREATED _inbox/pdf-test-needs-the-inter-font.md" in capsys.readouterr().out
+
+
+def test_an_error_under_json_is_json_on_stdout_too(tmp_path, capsys):
+    """A script reading the JSON reads the failure: the kind, the message, a refusal's reason."""
+    root = seeded_root(tmp_path, capsys)
+    assert main(["create", "domain/model.md", "--kind", "domain", "--title", "M", "--purpose", "m.",
+                 "--canonical", "document_model", "--root", root]) == 0  # fmt: skip
+    capsys.readouterr()
+    args = ["create", "domain/other.md", "--kind", "domain", "--title", "O", "--purpose", "o."]
+    assert main([*args, "--canonical", "document_model", "--root", root, "--json"]) == 1
+    out, err = capsys.readouterr()
+    failure = json.loads(out)["error"]
+    assert failure["kind"] == "refused" and failure["reason"] == "key-owned" and "document_model" in failure["message"]
+    assert "refused (key-owned)" in err
+    assert main(["route", "queue", "--root", root, "--limit", "99", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"error": {"kind": "usage", "message": "limit must be between 1 and 25, not 99"}}
+    assert main(["route", "queue", "--root", root, "--limit", "99"]) == 2
+    assert capsys.readouterr().out == ""  # text output: the error on stderr alone

@@ -3,7 +3,9 @@
 0 success; 1 an error or a refusal (which names its reason), or output that could not be written;
 2 a usage error (a malformed argument, a ref naming no commit, a scope outside the bank, a root
 that names no bank); 3 the operating system refused (read-only file system, no space left, permission
-denied: nothing was written); 130 interrupted.
+denied: nothing was written); 130 interrupted. A command asked for JSON (``--json``, ``--format
+json``) also prints the error as JSON on standard output, ``{"error": {"kind", "message", "reason"?}}``,
+so a script reading its output reads the failure too.
 
 A reader that goes away early (``memorybank validate | head``) ends the output quietly, but not the
 verdict: a handler that knows its exit code before it prints sets ``args.verdict``, and that is the
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -28,7 +31,7 @@ from memorybank.core.errors import (
     UsageError,
     storage_error,
 )
-from memorybank.tui.cli.output import error, escape_unencodable
+from memorybank.tui.cli.output import error, escape_unencodable, in_cli_words
 
 
 class OutputFailed(Exception):
@@ -76,10 +79,10 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
             sys.stdout.flush()  # a failure to deliver the output is this command's, not the exit's
         return code
     except (UsageError, BankNotFound) as exc:  # a malformed argument, or a root that names no bank
-        error(exc.message)
+        _failed(args, "usage", exc.message)
         return 2
     except StorageError as exc:
-        error(exc.message)
+        _failed(args, "storage", exc.message)
         return 3
     except BrokenPipeError:
         # The reader went away (``memorybank stats | head``): stop quietly, and point stdout at
@@ -93,14 +96,39 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
         error(f"could not write the output to standard output ({exc}); what the command did is done.")
         return 1
     except OSError as exc:  # a refusal of the OS outside a write (a read, a mkdir): still one line
-        error(storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message)
+        _failed(
+            args,
+            "storage",
+            storage_error(exc, exc.filename or "the bank", "read" if not exc.filename else "use").message,
+        )
         return 3
     except BankError as exc:
-        prefix = f"refused ({exc.reason}): " if isinstance(exc, (Refusal, PathRefused)) else ""
+        refused = isinstance(exc, (Refusal, PathRefused))
+        prefix = f"refused ({exc.reason}): " if refused else ""
         error(prefix + exc.message)
+        if _wants_json(args):
+            reason = {"reason": exc.reason} if refused else {}
+            _emit({"kind": "refused" if refused else "error", "message": in_cli_words(exc.message), **reason})
         return 1
     except KeyboardInterrupt:
         return 130
     finally:
         if guarded:
             sys.stdout = stream
+
+
+def _wants_json(args: argparse.Namespace) -> bool:
+    return getattr(args, "json", False) is True or getattr(args, "format", None) == "json"
+
+
+def _failed(args: argparse.Namespace, kind: str, message: str) -> None:
+    """The error on stderr, and as JSON on stdout when the command was asked for JSON."""
+    error(message)
+    if _wants_json(args):
+        _emit({"kind": kind, "message": in_cli_words(message)})
+
+
+def _emit(failure: dict[str, str]) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.write(json.dumps({"error": failure}, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
