@@ -56,6 +56,8 @@ class Unmatched:
 def held(catalog: BodyIndex, index: HeaderIndex, vocabulary: Vocabulary, term: QueryTerm) -> bool:
     """True when some document holds the word in a form the ranking counts: a header match of any
     kind, or a body form as typed, inflected or translated."""
+    if term.literal in catalog.postings or term.literal in index.table.tokens:  # as typed: most words
+        return True
     if index.table.matches(term.literal, vocabulary):
         return True
     concept = concept_of(catalog, term, vocabulary)
