@@ -110,7 +110,9 @@ class Landing:
             doc = self.bank.documents[path]
             name = path.rsplit("/", 1)[-1]
             label = f"{doc.title} ({name})" if doc.title and titles[doc.title] > 1 else doc.title or name
-            text = register_line(text, index, path, label, doc.purpose)
+            if doc.status in ("archived", "deprecated", "superseded"):  # listed, but not as current
+                label = f"{label} ({doc.status})"
+            text = register_line(text, index, path, label, doc.purpose, doc.status)
         also = f", with the {len(present)} already in the folder" if present else ""
         self.planned_text[index] = text
         top = folder_index(self.bank, "")

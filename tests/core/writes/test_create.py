@@ -396,13 +396,16 @@ def test_a_lazily_created_section_lists_the_documents_already_in_its_folder(seed
     (seeded.root / "epics/EP-00/charter.md").write_text(charter)
     (seeded.root / "epics/EP-00/notes.md").write_text("# Loose notes\n")
     (seeded.root / "epics/EP-00/plan.md").write_text("# Loose notes\n")  # a title two documents share
+    archived = "---\ntitle: EP-X Charter\npurpose: An epic dropped.\nstatus: archived\n---\n# EP-X\n"
+    (seeded.root / "epics/EP-X").mkdir(parents=True)
+    (seeded.root / "epics/EP-X/charter.md").write_text(archived)
     (seeded.root / "epics/old").mkdir()
     (seeded.root / "epics/old/README.md").write_text("# Old epics\n\n- [A](a.md)\n")
     (seeded.root / "epics/old/a.md").write_text("# A\n")  # its folder's index speaks for it
     bank = Bank.open(seeded.root)
     result = _first_epic(bank)
     assert any(
-        "was created to register this document, with the 4 already in the folder; README.md lists it." in w
+        "was created to register this document, with the 5 already in the folder; README.md lists it." in w
         for w in result.warnings
     )
     registry = (seeded.root / "epics/README.md").read_text().split("## Registry")[1]
@@ -410,6 +413,7 @@ def test_a_lazily_created_section_lists_the_documents_already_in_its_folder(seed
         "- [EP-00 Charter](EP-00/charter.md) — The epic before the index.",
         "- [Loose notes (notes.md)](EP-00/notes.md)",
         "- [Loose notes (plan.md)](EP-00/plan.md)",
+        "- [EP-X Charter (archived)](EP-X/charter.md) — An epic dropped.",
         "- [Old epics](old/README.md)",
         "- [EP-01 Charter](EP-01/charter.md) — The first epic.",
     ]
