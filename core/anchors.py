@@ -89,7 +89,7 @@ def _read(text: str) -> tuple[set[str], list[_Found], list[str]]:
     found: set[str] = set()
     headings: list[_Found] = []
     slugs: set[str] = set()
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     lines = body.split("\n")
     previous = ""
     for at, line in enumerate(lines):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from memorybank.core.fences import FenceTracker
 from memorybank.core.frontmatter import parse_frontmatter
 from memorybank.core.model import Document, Edge, Link, Section
 from memorybank.core.paths import BANK_DIR_NAMES, resolve_from, resolve_link
@@ -20,7 +21,6 @@ from memorybank.core.setext import setext_level
 
 BOM = "\ufeff"
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # Every pattern here runs on lines an agent may write: no lazy group followed by optional
 # whitespace and an anchor, which backtracks quadratically on a long run of spaces. Trailing
 # whitespace is stripped in Python instead.
@@ -33,52 +33,6 @@ _LINK = re.compile(
     r"!?\[((?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)"
 )
 _LINK_DEF = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s*(<[^>]*>|\S+)")  # not footnotes ([^x]:)
-
-
-class FenceTracker:
-    """Tracks fenced code blocks line by line, matching the opening fence's character and length.
-
-    A fence closes only on a line of the same character at least as long as the opener, so a
-    three-backtick block nested in a four-backtick one does not end it.
-    """
-
-    __slots__ = ("char", "length")
-
-    def __init__(self) -> None:
-        self.char = ""
-        self.length = 0
-
-    @property
-    def inside(self) -> bool:
-        return bool(self.char)
-
-    def feed(self, line: str) -> bool:
-        """Consume one line; True when the line is part of a fence (its delimiters included)."""
-        if self.char:
-            # A closer is at most three spaces in (a tab is four), then the fence's character, then
-            # spaces or tabs only (a no-break space after it is text, as CommonMark reads it).
-            stripped = line.rstrip(" \t\r")
-            indent = len(stripped) - len(stripped.lstrip(" "))
-            stripped = stripped[indent:]
-            if (
-                stripped
-                and indent <= 3
-                and stripped[0] == self.char
-                and len(stripped) >= self.length
-                and stripped == self.char * len(stripped)
-            ):
-                self.char = ""
-                self.length = 0
-            return True
-        match = _FENCE_OPEN.match(line)
-        if match:
-            fence, info = match.group(1), match.group(2)
-            if fence[0] == "`" and "`" in info:
-                return False
-            self.char = fence[0]
-            self.length = len(fence)
-            return True
-        return False
 
 
 def decode(data: bytes) -> tuple[str, bool, bool]:
@@ -210,7 +164,7 @@ def scan_lines(
     path: str, lines: list[str], start_line: int, total_lines: int, bank_names: tuple[str, ...] = BANK_DIR_NAMES
 ) -> BodyScan:
     """Headings and links of body ``lines`` (the first being raw line ``start_line``), outside fences."""
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     heads: list[tuple[str, int]] = []  # (title, line) of level-2 headings
     stops: list[int] = []  # lines of level-1/level-2 headings, which end a section
     links: list[Link] = []
@@ -285,7 +239,7 @@ def subsections(text: str) -> tuple[Section, ...]:
     lines = text.split("\n")
     split = split_frontmatter(text)
     start = split.body_line - 1 if split.closed else 0
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     heads: list[tuple[int, str, int]] = []  # (level, title, line) of every heading
     previous = ""
     for index in range(start, len(lines)):

@@ -64,12 +64,18 @@ def split_sections(lines: list[str], first_line: int) -> list[SectionEntry]:
     number of the first one. Every token of the body is in exactly one section."""
     sections: list[SectionEntry] = []
     heading, line, heading_tokens, start = "", first_line, frozenset(), 0
-    fenced = False
+    fenced = commented = False
     for offset, text in enumerate(lines):
-        if not text or text[0] not in "#`~ ":
+        if commented:  # a heading inside an HTML comment is no heading (``parse.FenceTracker``)
+            commented = "-->" not in text
+            continue
+        if not text or text[0] not in "#`~ <":
             continue
         if _FENCE.match(text):
             fenced = not fenced
+            continue
+        if not fenced and text[:7].lstrip(" ").startswith("<!--"):
+            commented = "-->" not in text[text.index("<!--") + 4 :]
             continue
         found = None if fenced else HEADING.match(text)
         if found is None:

@@ -224,7 +224,7 @@ def unwrap(text: str) -> Instance:
 def retitle(body: str, title: str) -> str:
     """Make the body's first level-one heading (outside fences) ``# title``; add one if missing."""
     lines = body.split("\n")
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     for index, line in enumerate(lines):
         if tracker.feed(line):
             continue

@@ -55,7 +55,7 @@ def unresolved_rule_reference(ctx: Context) -> Iterator[Finding]:
         if not any(verb in lowered for verb in _VERBS) or not _QUICK.search(text):
             continue
         directory = doc.path.rsplit("/", 1)[0] if "/" in doc.path else ""
-        fences = FenceTracker()
+        fences = FenceTracker(comments=True)
         for number, line in enumerate(text.split("\n"), start=1):
             if number >= doc.body_line and fences.feed(line):
                 continue

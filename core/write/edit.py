@@ -382,7 +382,7 @@ def _appended(own: str, incoming: str) -> list[str]:
 
 def _inner_headings(lines: list[str], level: int) -> list[tuple[int, str]]:
     """The headings below ``level`` in a section's lines (outside fences): index and line."""
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     found = []
     for index, line in enumerate(lines):
         if tracker.feed(line):

@@ -270,7 +270,7 @@ def set_field(bank: Bank, *, dry_run: bool = False, **arguments: Any) -> FieldRe
 
 def _rename_h1(body: str, old: str, new: str) -> tuple[str, bool]:
     lines = body.split("\n")
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     for index, line in enumerate(lines):
         if tracker.feed(line):
             continue

@@ -53,7 +53,7 @@ def foldable_body(body: str) -> str:
     lines = body.strip().split("\n")
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     for index, line in enumerate(lines):
         if tracker.feed(line):
             continue

@@ -27,7 +27,7 @@ def _body_start(lines: list[str], text: str) -> int:
 def _entry_lines(lines: list[str], start: int) -> list[int]:
     """Indexes of lines, outside fences and frontmatter, that link a markdown document or a
     package folder."""
-    tracker = FenceTracker()
+    tracker = FenceTracker(comments=True)
     found = []
     for index, line in enumerate(lines):
         if index < start or tracker.feed(line):
