@@ -54,8 +54,8 @@ class FenceTracker:
                 self.char = ""
                 self.length = 0
             return True
-        if self.comments and line[:7].lstrip(" ").startswith("<!--") and len(line) - len(line.lstrip(" ")) <= 3:
-            self.in_comment = "-->" not in line[line.index("<!--") + 4 :]
+        if self.comments and (opened := comment_opens(line)) is not None:
+            self.in_comment = opened
             return True
         match = _FENCE_OPEN.match(line)
         if match:
@@ -66,3 +66,11 @@ class FenceTracker:
             self.length = len(fence)
             return True
         return False
+
+
+def comment_opens(line: str) -> bool | None:
+    """For a line starting (at most three spaces in) with ``<!--``: True when the comment runs on
+    past it, False when it closes on it; None for any other line."""
+    if not line[:7].lstrip(" ").startswith("<!--") or len(line) - len(line.lstrip(" ")) > 3:
+        return None
+    return "-->" not in line[line.index("<!--") + 4 :]

@@ -52,7 +52,7 @@ from memorybank.core.search import body_evidence as body_evidence_of
 from memorybank.core.search import body_words, check_filters, round_half_up
 from memorybank.core.section_index import SectionEntry, best_sections
 from memorybank.core.series import pick_series_members
-from memorybank.core.specific import SPECIFIC_CANDIDATES, reward_specific_matches, section_quoting
+from memorybank.core.specific import SPECIFIC_CANDIDATES, identifiers, reward_specific_matches, section_quoting
 from memorybank.core.unmatched import read_typos
 
 WHY_DECISION = 4 / 3
@@ -215,6 +215,7 @@ def route(
         owners = _owners_named(bank, terms, coverage, headers) & allowed
         mentioned = _mentioned(bank, question, scores, allowed)
         found, hits = copies(bank), []
+        quoted = identifiers(question)  # the section to read is the one writing them
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
         # POOL more than the limit: working copies a draft may follow
         ranked = _top(scores, limit + extra + POOL, first=owners, named=mentioned)
@@ -227,8 +228,8 @@ def route(
             acc = details(index, match, path) if path in headers else Fields()
             words = body_words(bank, terms, path) if path in bodies else ()
             best = sections.get(path)
-            if path in bodies and (quoted := section_quoting(catalog.sections_of(path), question)):
-                best = (best[0] if best else 0.0, quoted)  # read where it writes the identifier asked
+            if quoted and path in bodies and (writing := section_quoting(catalog.sections_of(path), quoted)):
+                best = (best[0] if best else 0.0, writing)
             place = enclosing(bank.documents[path], best[1].line) if best else None
             said = linked_points.get(path, 0.0)
             evidence = Evidence(

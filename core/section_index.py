@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memorybank.core.fences import comment_opens
 from memorybank.core.lang import search_tokens, token_parts
 
 HEADING_EXTRA = 2
@@ -66,7 +67,7 @@ def split_sections(lines: list[str], first_line: int) -> list[SectionEntry]:
     heading, line, heading_tokens, start = "", first_line, frozenset(), 0
     fenced = commented = False
     for offset, text in enumerate(lines):
-        if commented:  # a heading inside an HTML comment is no heading (``parse.FenceTracker``)
+        if commented:  # a heading inside an HTML comment is no heading (``fences.FenceTracker``)
             commented = "-->" not in text
             continue
         if not text or text[0] not in "#`~ <":
@@ -74,8 +75,8 @@ def split_sections(lines: list[str], first_line: int) -> list[SectionEntry]:
         if _FENCE.match(text):
             fenced = not fenced
             continue
-        if not fenced and text[:7].lstrip(" ").startswith("<!--"):
-            commented = "-->" not in text[text.index("<!--") + 4 :]
+        if not fenced and (opened := comment_opens(text)) is not None:
+            commented = opened
             continue
         found = None if fenced else HEADING.match(text)
         if found is None:

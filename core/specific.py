@@ -44,12 +44,9 @@ def identifiers(question: str) -> list[str]:
     return [t for t in _IDENTIFIER.findall(question.lower()) if len(t) > 4]
 
 
-def section_quoting(entries: list[SectionEntry], question: str) -> SectionEntry | None:
-    """The section of a body that writes most often the identifiers the question quotes, or None
-    when the question quotes none or the body writes none of them whole."""
-    quoted = identifiers(question)
-    if not quoted:
-        return None
+def section_quoting(entries: list[SectionEntry], quoted: list[str]) -> SectionEntry | None:
+    """The section of a body that writes most often the identifiers a question quotes
+    (``identifiers``), or None when the body writes none of them whole."""
     best, most = None, 0
     for entry in entries:
         count = sum(entry.counts.get(token, 0) for token in quoted)

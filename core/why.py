@@ -33,7 +33,7 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
         parts.append(f'heading matches "{section}"')  # a match, like the title's: `read:` may differ
     shown = {*title, *purpose}
     said.update(inflection_stem(w) for w in purpose)
-    body = [w for w in b.body_words if w not in shown and inflection_stem(w) not in said][:WHY_WORDS]
+    body = [w for w in b.body_words if inflection_stem(w) not in said][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')
     told = {inflection_stem(w) for w in b.body_words} if b.linked_words else set()

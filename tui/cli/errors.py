@@ -103,12 +103,10 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
         )
         return 3
     except BankError as exc:
-        refused = isinstance(exc, (Refusal, PathRefused))
-        prefix = f"refused ({exc.reason}): " if refused else ""
-        error(prefix + exc.message)
-        if _wants_json(args):
-            reason = {"reason": exc.reason} if refused else {}
-            _emit({"kind": "refused" if refused else "error", "message": in_cli_words(exc.message), **reason})
+        if isinstance(exc, (Refusal, PathRefused)):
+            _failed(args, "refused", exc.message, reason=exc.reason)
+        else:
+            _failed(args, "error", exc.message)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -117,18 +115,12 @@ def run_handler(handler: Callable[[argparse.Namespace], int | None], args: argpa
             sys.stdout = stream
 
 
-def _wants_json(args: argparse.Namespace) -> bool:
-    return getattr(args, "json", False) is True or getattr(args, "format", None) == "json"
-
-
-def _failed(args: argparse.Namespace, kind: str, message: str) -> None:
-    """The error on stderr, and as JSON on stdout when the command was asked for JSON."""
-    error(message)
-    if _wants_json(args):
-        _emit({"kind": kind, "message": in_cli_words(message)})
-
-
-def _emit(failure: dict[str, str]) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        sys.stdout.write(json.dumps({"error": failure}, ensure_ascii=False) + "\n")
-        sys.stdout.flush()
+def _failed(args: argparse.Namespace, kind: str, message: str, *, reason: str | None = None) -> None:
+    """The error on stderr (a refusal names its ``reason``), and as JSON on stdout too when the
+    command was asked for JSON."""
+    error(f"refused ({reason}): {message}" if reason else message)
+    if getattr(args, "json", False) is True or getattr(args, "format", None) == "json":
+        failure = {"kind": kind, "message": in_cli_words(message), **({"reason": reason} if reason else {})}
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.write(json.dumps({"error": failure}, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
