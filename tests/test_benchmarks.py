@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from memorybank.core.bank import Bank
 
 from tests.benchmarks import probe_mcp
@@ -49,13 +50,28 @@ def test_every_gold_section_is_a_heading_of_its_document():
 
     files = sorted(section_quality.GOLD.glob("*.md"))
     assert len(files) == 8
-    for path in files:
+    held_out = sorted(section_quality.SETS["held-out-21"].glob("*.md"))
+    assert [path.stem for path in held_out] == [
+        "4itosik__feedium",
+        "asromanychev__ai-setup",
+        "lynxlg__telegram_shop_bot",
+    ]
+    for path in files + held_out:
         root = section_quality.BANKS / path.stem / "memory_bank"
         checks = section_quality.load(path)
         assert checks, path
         for check in checks:
             assert (root / check.document).is_file(), check
             assert all(section_quality.heading_lines(root, check).values()), check
+
+
+def test_the_held_out_section_gold_is_never_listed(capsys, monkeypatch):
+    from tests.benchmarks import section_quality
+
+    monkeypatch.setattr("sys.argv", ["section_quality", "--set", "held-out-21", "--misses"])
+    with pytest.raises(SystemExit):
+        section_quality.main()
+    assert "refused" in capsys.readouterr().err
 
 
 def test_the_section_benchmark_finds_most_shown_sections_answer_on_a_real_bank():

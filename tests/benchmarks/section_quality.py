@@ -1,6 +1,6 @@
 """Where a route hit says to start reading: how often that section is one that answers.
 
-    python -m tests.benchmarks.section_quality [--misses]
+    python -m tests.benchmarks.section_quality [--set tuning|held-out-21] [--misses]
 
 A hit names its best section (``read: ## Rollback (line 117)``): the ``##`` section holding the part
 of the body that best matched the question (``core.section_index``). The gold is in
@@ -9,6 +9,12 @@ document the router ranks first, each with the section(s) that answer it, chosen
 document. A hit is right when its section is a gold section or the ``##`` section holding one (a
 ``###`` answer inside it). A question whose document is not among the first ten hits counts as a
 miss and is counted apart. It is a tuning set: section choice may be tuned on it.
+
+``--set held-out-21`` measures held-out gold instead (``route-sections/held-out-21/``): the sections
+answering every question of the route set ``held-out-21``, chosen by reading each question's first
+expected document without running any ranker, for questions the router may not rank first. Its
+questions are never looked at (``--misses`` is refused): it is measured once, at the end of the
+round it was written for.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ GOLD = PROJECT / "tests" / "fixtures" / "route-sections"
 BANKS = PROJECT.parent / "shared" / "banks"
 LIMIT = 10
 SEPARATOR = " ; "
+SETS = {"tuning": GOLD, "held-out-21": GOLD / "held-out-21"}
+NEVER_LOOKED_AT = ("held-out-21",)
 
 
 @dataclass(frozen=True)
@@ -53,8 +61,8 @@ def heading_lines(root: Path, check: SectionCheck) -> dict[str, list[int]]:
     for number, text in enumerate((root / check.document).read_text(encoding="utf-8").splitlines(), 1):
         if text.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
-        elif not fenced and text.startswith("#"):
-            heading = text.lstrip("#").strip()
+        elif not fenced and text.lstrip(" ").startswith("#") and len(text) - len(text.lstrip(" ")) <= 3:
+            heading = text.strip().lstrip("#").strip()
             if heading in lines:
                 lines[heading].append(number)
     return lines
@@ -69,11 +77,11 @@ class Outcome:
     found: bool
 
 
-def measure(bank_name: str) -> list[Outcome]:
+def measure(bank_name: str, gold: Path = GOLD) -> list[Outcome]:
     root = BANKS / bank_name / "memory_bank"
     bank = Bank.open(root)
     outcomes = []
-    for check in load(GOLD / f"{bank_name}.md"):
+    for check in load(gold / f"{bank_name}.md"):
         doc = bank.documents[check.document]
         gold: set[int] = set()
         for found in heading_lines(root, check).values():
@@ -87,12 +95,15 @@ def measure(bank_name: str) -> list[Outcome]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=list(SETS), default="tuning", help="which gold")
     parser.add_argument("--misses", action="store_true", help="list the questions whose section is wrong")
     args = parser.parse_args()
+    if args.misses and args.set in NEVER_LOOKED_AT:
+        parser.error(f"--misses is refused on {args.set}: its questions are never looked at")
     print(f"{'bank':32} {'n':>4} {'right':>6} {'share':>6} {'not in hits':>12}")
     total = right = absent = 0
-    for path in sorted(GOLD.glob("*.md")):
-        outcomes = measure(path.stem)
+    for path in sorted(SETS[args.set].glob("*.md")):
+        outcomes = measure(path.stem, SETS[args.set])
         good = sum(o.right for o in outcomes)
         lost = sum(not o.found for o in outcomes)
         total, right, absent = total + len(outcomes), right + good, absent + lost
