@@ -70,6 +70,7 @@ def hit_of(
         place=series_place[0],
         place_last=series_place[1],
         place_package=series_place[2],
+        heading_section=acc.section if acc.heading else None,
     )
     section, line = acc.section, acc.section_line
     if place is not None:

@@ -248,6 +248,9 @@ class ScoreBreakdown:
     """The question named it as the last of its series ("the last code review")."""
     place_package: bool = False
     """Its lift came from its package's best document, not its series' (``core.series``)."""
+    heading_section: str | None = None
+    """The heading whose words scored ``heading`` (None when none did): not always the section to
+    read, which the body's best section decides when there is one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,34 @@ def test_a_body_is_cut_at_its_headings_but_not_inside_code_fences():
     assert sum(s.length for s in sections) == 9
 
 
+def test_a_heading_indented_up_to_three_spaces_cuts_a_body_as_the_parser_reads_it():
+    lines = ["  ## goals", "ship", "   ### users", "buyers", "    ## code, not a heading", "more"]
+    sections = split_sections(lines, first_line=1)
+    assert [(s.heading, s.line) for s in sections] == [("goals", 1), ("users", 3)]
+
+
+def test_a_fence_nested_in_a_longer_one_does_not_end_it():
+    lines = ["## example", "````markdown", "```yaml", "# a yaml comment", "```", "# title of the example", "````"]
+    lines += ["## naming", "adr-001"]
+    sections = split_sections(lines, first_line=1)
+    assert [s.heading for s in sections] == ["example", "naming"]
+
+
+def test_a_hit_is_read_from_the_best_section_under_its_title_not_from_the_title_line(tmp_path):
+    body = (  # under the title heading ``doc`` writes
+        "## Context\n\nThe singleton held one callback per screen, so a second screen overwrote the first.\n\n"
+        "## Decision\n\nA session class the application instantiates.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {"adr/ADR-2.md": doc("ADR-2: Session instance over singleton", "Record the session decision.", body)},
+    )
+    lead = split_sections(["", "# adr-2: session instance over singleton", "", *body.lower().splitlines()], 1)[1]
+    assert lead.title and lead.counts["singleton"] == 1  # the title's words still count as evidence
+    hit = route(bank, "why did the singleton go when a second screen overwrote the first").hits[0]
+    assert (hit.section, hit.section_line) == ("Context", 8)
+
+
 def test_the_document_whose_section_answers_beats_the_package_index_that_lists_it(tmp_path):
     index = "Documents of the import package: [design](design.md), [brief](brief.md). Import of ledgers."
     design = (

@@ -354,6 +354,32 @@ def test_explain_names_the_opening_when_the_best_section_is_above_any_heading(tm
     assert "the opening, above the first ## heading" in row
 
 
+def test_explain_names_a_best_heading_only_when_a_heading_matched(tmp_path):
+    """The section to read (the body's best) is not the heading that scored: a heading row naming
+    it beside 0.00 points would claim a match that did not happen."""
+    import io
+
+    from memorybank.core.bank import Bank
+    from memorybank.core.route import route
+    from memorybank.tui.dialogs.explain import breakdown_table
+    from rich.console import Console
+
+    from tests.tui.conftest import write_doc
+
+    write_doc(tmp_path, "README.md", "title: Bank", "# Bank\n\n- [Queue](queue.md)\n")
+    body = (
+        "# Job Queue\n\n## Context\n\nWe chose sidekiq over resque: threads need less memory.\n\n## Retries\n\nThree.\n"
+    )
+    write_doc(tmp_path, "queue.md", "title: Job Queue\npurpose: How background work runs.", body)
+    hit = route(Bank.open(tmp_path), "why sidekiq instead of resque").hits[0]
+    assert hit.section == "Context" and hit.breakdown.heading == 0
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(breakdown_table(hit))
+    rows = console.export_text().splitlines()
+    assert "Context" not in next(line for line in rows if "best heading" in line)
+    assert "Context" in next(line for line in rows if "+ best section" in line)
+
+
 def test_explain_shows_a_drafts_damping_and_its_working_copy(tmp_path):
     import io
 

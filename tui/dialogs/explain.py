@@ -24,7 +24,7 @@ def breakdown_table(hit: RouteHit) -> Table:
     table.add_row("canonical_for", f"{b.canonical:.2f}", b.canonical_key or "")
     table.add_row("purpose", f"{b.purpose:.2f}", ", ".join(b.purpose_words))
     table.add_row("title", f"{b.title:.2f}", ", ".join(b.title_words))
-    table.add_row("best heading", f"{b.heading:.2f}", hit.section or "")
+    table.add_row("best heading", f"{b.heading:.2f}", b.heading_section or "")
     table.add_row(Text("header sum", style="bold"), Text(f"{b.raw:.2f}", style="bold"), "")
     table.add_row("× layer", f"{b.layer_weight:.2f}", hit.layer)
     table.add_row("× status", f"{b.status_weight:.2f}", hit.status or "(none)")
