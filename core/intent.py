@@ -87,6 +87,15 @@ the tunable sets' questions asking whether something is allowed or required are 
 against one in fifteen of the others (measured on the tunable sets: Recall@1 691 to 696, Recall@3
 870 to 875, 12 questions up and 6 down; ``can`` is left out, it asks what a product does as often)."""
 
+WHY_SECTIONS = (
+    "rationale", "alternativ", "option", "driver", "considered", "why",
+    "почему", "обоснован", "вариант", "альтернатив", "драйвер",
+)  # fmt: skip
+"""Beginnings of the heading words of a section that answers a why-question: the options
+considered, the decision's drivers, its rationale (MADR's and the Russian ADR templates' names).
+A why-question is read there rather than from the decision itself or its consequences, which
+restate the choice without the reasons against the others."""
+
 _HOW = re.compile(
     r"\bhow (?:do|can|should|to|would)\b|\bwhat (?:do|should) i do\b|\bsteps? to\b|"
     r"\bкак (?:мне |нам )?(?:запуст|настро|установ|разверн|выпуст|сдела|добав|подключ|обнов|почин|исправ|прогна|собра|подня)|"

@@ -52,6 +52,22 @@ def test_a_hit_is_read_from_the_best_section_under_its_title_not_from_the_title_
     assert (hit.section, hit.section_line) == ("Context", 8)
 
 
+def test_a_why_question_is_read_from_the_options_considered_a_what_question_from_the_decision(tmp_path):
+    body = (
+        "## Context\n\nScreens call the API.\n\n"
+        "## Decision\n\nEvery HTTP request goes through axios, with one interceptor for the token.\n\n"
+        "## Considered Options\n\nAxios for HTTP requests, or a thin wrapper over fetch repeating retry code per call.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {"adr/ADR-3.md": doc("ADR-3: HTTP client", "Record the HTTP client choice.", body, doc_kind="adr")},
+    )
+    why = route(bank, "why do HTTP requests go through axios").hits[0]
+    assert (why.path, why.section) == ("adr/ADR-3.md", "Considered Options")
+    what = route(bank, "do HTTP requests go through axios").hits[0]
+    assert what.section == "Decision"
+
+
 def test_the_document_whose_section_answers_beats_the_package_index_that_lists_it(tmp_path):
     index = "Documents of the import package: [design](design.md), [brief](brief.md). Import of ledgers."
     design = (
