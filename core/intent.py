@@ -95,6 +95,27 @@ WHY_SECTIONS = (
 considered, the decision's drivers, its rationale (MADR's and the Russian ADR templates' names).
 A why-question is read there rather than from the decision itself or its consequences, which
 restate the choice without the reasons against the others."""
+WHAT_IF_SECTIONS = (
+    "failure", "exception", "edge", "error", "negative", "alternate", "fallback",
+    "ошибк", "исключен", "отказ", "сбо", "граничн", "альтернативн",
+)  # fmt: skip
+"""Beginnings of the heading words of a section that answers a what-if question: failure modes,
+exceptions and alternate flows, edge cases and boundary values, fallbacks."""
+_WHAT_IF = re.compile(r"\bif\b|\bfails?\b|\bfailed\b|\bdown\b|\bwhat happens\b|если|упал|не удал|не загруж|что будет")
+"""A conditional or a failure: "what if the rates service is down", "что будет, если нажать минус"
+(a word like "unavailable" or "error" alone names a topic as often, and is left out)."""
+
+
+def reading_roles(question: str) -> tuple[str, ...]:
+    """Beginnings of the heading words of the sections that answer this kind of question (a why, a
+    what-if), for the section to read (``section_index.best_sections``); empty for other kinds.
+    Measured on the section gold: 175 to 179 of 220 with the why's, 182 with the what-if's, none lost."""
+    if has_why_intent(question):
+        return WHY_SECTIONS
+    if _WHAT_IF.search(fold(question)):
+        return WHAT_IF_SECTIONS
+    return ()
+
 
 _HOW = re.compile(
     r"\bhow (?:do|can|should|to|would)\b|\bwhat (?:do|should) i do\b|\bsteps? to\b|"

@@ -34,12 +34,12 @@ from memorybank.core.headers import PURPOSE_WEIGHT, Fields, HeaderMatch, details
 from memorybank.core.hits import Evidence, enclosing, finished, hit_of
 from memorybank.core.intent import (
     INTENT_BOOST,
-    WHY_SECTIONS,
     answering_roles,
     has_definition_intent,
     has_why_intent,
     intent_factor,
     intents,
+    reading_roles,
     role_words,
 )
 from memorybank.core.lang import check_question, inflection_stem, route_tokens
@@ -180,7 +180,7 @@ def route(
             leading = _best(bodies, max(SPECIFIC_CANDIDATES, SECTION_CANDIDATES))
             reward_specific_matches(bodies, leading, question, catalog.bodies)
             candidates = [p for p in _candidates(headers, bodies, leading) if p != ROUTE_CHECKS and p not in listing]
-            sections = best_sections(catalog.sections_of, candidates, concepts, WHY_SECTIONS if why_intent else ())
+            sections = best_sections(catalog.sections_of, candidates, concepts, reading_roles(question))
             scale = max(max(headers.values(), default=0.0), FULL_MATCH * match.known_weight, BODY_FLOOR)
             body_scale = _scale(bodies, BODY_SHARE * scale, leading)
             bodies = bodies if body_scale else {}

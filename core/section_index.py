@@ -115,10 +115,10 @@ def best_sections(
     among the candidates' sections (see the module's docstring), and the section to read: the best
     one, or when that is the title's lead (its words count as evidence, but the title line is no
     place to start), the best under it, a section whose heading begins with one of ``favoured``
-    (the headings that answer the question's kind, ``intent.WHY_SECTIONS``) counting ``READ_LIFT``
+    (the headings that answer the question's kind, ``intent.reading_roles``) counting ``READ_LIFT``
     times. Measured on the section gold (``section_quality``): 172 to 175 of 220 right for the
-    title, 179 with the lift (four why-questions sent to the options considered, none lost),
-    routing unchanged.
+    title, 179 with the why's lift (four why-questions sent to the options considered), 182 with
+    the what-if's (failures, exceptions, edge cases), none lost; routing unchanged.
 
     Args:
         sections_of: path -> its sections.

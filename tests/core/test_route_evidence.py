@@ -6,7 +6,7 @@ from __future__ import annotations
 import memorybank.core.body_index as body_index_module
 from memorybank.core.body_index import body_index
 from memorybank.core.cognates import CognateIndex
-from memorybank.core.intent import INTENT_BOOST, intents, role_words
+from memorybank.core.intent import INTENT_BOOST, intents, reading_roles, role_words
 from memorybank.core.lang import BUILTIN, lemma
 from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
 from memorybank.core.proximity import FLOOR, closeness
@@ -66,6 +66,22 @@ def test_a_why_question_is_read_from_the_options_considered_a_what_question_from
     assert (why.path, why.section) == ("adr/ADR-3.md", "Considered Options")
     what = route(bank, "do HTTP requests go through axios").hits[0]
     assert what.section == "Decision"
+
+
+def test_a_what_if_question_is_read_from_the_exceptions_a_how_question_from_the_main_flow(tmp_path):
+    body = (
+        "## Main Flow\n\nThe buyer presses minus on a cart line and its quantity drops by one.\n\n"
+        "## Alternate Flows / Exceptions\n\nA quantity of one: minus removes the line from the cart.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {"use-cases/UC-2.md": doc("UC-2: Manage the basket", "What the buyer does with the basket.", body)},
+    )
+    what_if = route(bank, "what happens if minus is pressed on a cart line").hits[0]
+    assert (what_if.path, what_if.section) == ("use-cases/UC-2.md", "Alternate Flows / Exceptions")
+    assert route(bank, "minus is pressed on a cart line").hits[0].section == "Main Flow"
+    assert reading_roles("что будет, если нажать минус") == reading_roles("what if it fails") != ()
+    assert reading_roles("why minus") != reading_roles("what if minus") and reading_roles("minus") == ()
 
 
 def test_the_document_whose_section_answers_beats_the_package_index_that_lists_it(tmp_path):
