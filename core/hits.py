@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
 from memorybank.core.headers import CLOSED_WORK, OTHER_STATUS, STATUS_WEIGHTS, Fields
 from memorybank.core.model import Document, RouteHit, ScoreBreakdown
+from memorybank.core.parse import subsections
 from memorybank.core.search import round_half_up
 from memorybank.core.why import explain
 
 
-def enclosing(doc: Document, line: int) -> tuple[str, int] | None:
-    """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name)."""
+def enclosing(doc: Document, line: int, text: Callable[[], str] | None = None) -> tuple[str, int] | None:
+    """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name); with
+    the document's ``text``, a line under no ``##`` heading (a plan of ``###`` steps straight under
+    its title) is placed in the innermost ``###`` or ``####`` section holding it, which they open
+    by name too."""
     for section in doc.sections:
         if section.line <= line <= section.end_line:
             return section.title, section.line
-    return None
+    if text is None:
+        return None
+    holding = [s for s in subsections(text()) if s.line <= line <= s.end_line]
+    return (holding[-1].title, holding[-1].line) if holding else None
 
 
 class Evidence(NamedTuple):

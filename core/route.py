@@ -231,7 +231,7 @@ def route(
             best = sections.get(path)
             if quoted and path in bodies and (writing := section_quoting(catalog.sections_of(path), quoted)):
                 best = (best[0] if best else 0.0, writing)
-            place = enclosing(bank.documents[path], best[1].line) if best else None
+            place = enclosing(bank.documents[path], best[1].line, lambda path=path: bank.text(path)) if best else None
             said = linked_points.get(path, 0.0)
             evidence = Evidence(
                 bodies.get(path, 0.0) * body_scale,

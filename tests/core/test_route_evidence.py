@@ -10,6 +10,7 @@ from memorybank.core.intent import INTENT_BOOST, intents, reading_roles, role_wo
 from memorybank.core.lang import BUILTIN, lemma
 from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
 from memorybank.core.proximity import FLOOR, closeness
+from memorybank.core.read import read_document
 from memorybank.core.route import route
 from memorybank.core.section_index import split_sections
 
@@ -50,6 +51,20 @@ def test_a_hit_is_read_from_the_best_section_under_its_title_not_from_the_title_
     assert lead.title and lead.counts["singleton"] == 1  # the title's words still count as evidence
     hit = route(bank, "why did the singleton go when a second screen overwrote the first").hits[0]
     assert (hit.section, hit.section_line) == ("Context", 8)
+
+
+def test_a_plan_of_steps_straight_under_its_title_is_read_from_the_step_that_answers(tmp_path):
+    body = (
+        "### 1. Add the cart models\n\nA cart row per buyer.\n\n"
+        "### 2. Service tests\n\nA test reopens the database session and finds the cart rows again.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {"features/FT-2/plan.md": doc("FT-2: Plan", "Steps of the cart work.", body)},
+    )
+    hit = route(bank, "which test checks the cart survives a new database session").hits[0]
+    assert (hit.path, hit.section, hit.section_line) == ("features/FT-2/plan.md", "2. Service tests", 12)
+    assert read_document(bank, hit.path, section=hit.section).content.startswith("### 2. Service tests")
 
 
 def test_a_why_question_is_read_from_the_options_considered_a_what_question_from_the_decision(tmp_path):
