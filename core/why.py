@@ -11,9 +11,9 @@ WHY_WORDS = 3
 
 def explain(b: ScoreBreakdown, section: str | None) -> str:
     """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it.
-    ``section`` is the heading that matched, named only when no key, purpose or title did (the
-    section to read first is the hit's own field, and may be another one, where the body holds the
-    question's words). The layer is the hit's own field too, so unlike the reference the line does
+    ``section`` is the heading that matched, named only when no key, purpose or title did; the
+    hit passes it when reading starts there (the section to read is the hit's own field, and may be
+    another one, where the body holds the question's words). The layer is the hit's own field too, so unlike the reference the line does
     not add "delivery layer, ranked below knowledge": it took 40 characters in a third of the hits
     on the real banks, and it was false whenever a delivery document's body lifted it above the
     knowledge it uses."""

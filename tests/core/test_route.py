@@ -305,12 +305,17 @@ def test_the_route_command_prints_results_explains_them_and_speaks_json(capsys):
     assert main(["route", "queue", "--root", str(FIXTURE), "--limit", "99"]) == 2
 
 
-def test_the_why_names_the_heading_that_matched_not_the_section_chosen_to_read(tmp_path):
+def test_the_why_names_a_matched_heading_only_where_reading_starts(tmp_path):
+    """A heading that scored but is not the section to read is left out of the why: beside a
+    `read:` line naming another section it sent the reader two ways (the explain still shows it)."""
     body = "## Handing work over\n\nNothing of the question here.\n\n## Tests\n\nLogin tests cover login and work.\n"
     bank = small_bank(tmp_path / "bank", {"guide.md": doc("Guide", "Miscellany.", body)})
     hit = route(bank, "login work").hits[0]
     assert hit.section == "Tests"  # where the question's words stand together
-    assert 'heading matches "Handing work over"' in hit.why  # the heading that scored
+    assert "heading" not in hit.why and 'body mentions "login, work"' in hit.why
+    assert hit.breakdown.heading > 0 and hit.breakdown.heading_section == "Handing work over"
+    only = route(bank, "handing over").hits[0]
+    assert only.section == "Handing work over" and 'heading matches "Handing work over"' in only.why
 
 
 @pytest.mark.parametrize(
