@@ -26,6 +26,9 @@ os.environ["TZ"] = "UTC"
 os.environ.pop("MEMORYBANK_NOW", None)
 time.tzset()
 os.environ["LC_ALL"] = os.environ["LANG"] = "C.UTF-8"
+# The CLI folds its answers to COLUMNS (pytest-xdist's workers set it to 80): a test sees whole
+# lines unless it sets a width itself.
+os.environ.pop("COLUMNS", None)
 # Caches of the many temporary banks tests make go to a folder of this run, not the user's.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="memorybank-test-cache-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)

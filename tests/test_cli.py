@@ -228,3 +228,20 @@ def test_a_bank_named_by_the_environment_is_said_to_come_from_it(tmp_path, monke
     assert f"No bank at {tmp_path / 'nope'} ($MEMORYBANK_ROOT): the directory does not exist" in capsys.readouterr().err
     assert main(["validate", "--root", str(tmp_path / "other")]) == 2  # --root wins, and is not blamed on it
     assert "$MEMORYBANK_ROOT" not in capsys.readouterr().err
+
+
+def test_route_folds_its_lines_to_the_terminal_and_leaves_a_pipe_whole(capsys, monkeypatch):
+    """At 80 columns every line of the answer fits, a folded one indented under its text; written
+    to a pipe (no terminal, no COLUMNS) each line stays whole, for grep."""
+    root = str(next(bank for bank in REAL_BANKS if bank.parent.name == "dapi__zelma"))
+    question = "Какой интервал обновления по умолчанию у TUI монитора и почему?"
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["route", "--root", root, "--explain", question]) == 0
+    folded = capsys.readouterr().out.splitlines()
+    assert max(map(len, folded)) <= 80
+    assert any(line.startswith("      ") for line in folded)  # a continuation, under its text
+    monkeypatch.delenv("COLUMNS")
+    assert main(["route", "--root", root, "--explain", question]) == 0  # capsys: not a terminal
+    whole = capsys.readouterr().out.splitlines()
+    assert max(map(len, whole)) > 80
+    assert " ".join(" ".join(folded).split()) == " ".join(" ".join(whole).split())  # the same words

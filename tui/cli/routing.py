@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 import posixpath
+import sys
+import textwrap
 from pathlib import Path
 
 from memorybank.core.errors import UsageError
@@ -117,8 +119,27 @@ def run_route(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result if args.explain else _without_breakdown(result))
     else:
-        print(visible(format_route(result, explain=args.explain)))
+        print(visible(format_route(result, explain=args.explain, width=terminal_width())))
     return 0
+
+
+def terminal_width() -> int:
+    """The columns of the terminal the answer is printed on (``COLUMNS`` when set), or 0 when it
+    goes to no terminal: a pipe or a file gets each line whole, for grep."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else 0
+    except (AttributeError, OSError, ValueError):  # a stream with no descriptor
+        return 0
+
+
+def _wrapped(line: str, width: int, hang: int) -> str:
+    """A line of the answer folded to ``width`` columns, its continuation lines indented ``hang``
+    spaces under its text (paths and words are never cut); as it is when ``width`` is 0."""
+    if not width or len(line) <= width:
+        return line
+    return textwrap.fill(line, width, subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False)
 
 
 def _without_breakdown(result: RouteResult) -> dict[str, object]:
@@ -145,7 +166,9 @@ def _n(value: float) -> str:
     return f"{round(value, 2):g}"
 
 
-def format_route(result: RouteResult, *, explain: bool = False) -> str:
+def format_route(result: RouteResult, *, explain: bool = False, width: int = 0) -> str:
+    """The answer as the CLI prints it; with a ``width``, each line of a hit below its first is
+    folded to it, its continuation indented under its text."""
     if not result.hits:
         return CLI_HINTS.get(result.hint or "", in_cli_words(result.hint or "")) or "No match."
     lines = []
@@ -156,10 +179,10 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
     for rank, hit in enumerate(result.hits, start=1):
         states = ", ".join(s for s in (hit.layer, hit.status, hit.progress) if s)
         lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{states}]")
-        lines.append(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""))
+        lines.append(_wrapped(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""), width, 6))
         if hit.section:
-            lines.append(f"    read: ## {hit.section} (line {hit.section_line})")
-        lines.append(f"    why: {hit.why}")
+            lines.append(_wrapped(f"    read: ## {hit.section} (line {hit.section_line})", width, 10))
+        lines.append(_wrapped(f"    why: {hit.why}", width, 9))
         if hit.copies:
             lines.append(f"    same file: {', '.join(hit.copies)}")
         if explain:
@@ -170,8 +193,8 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                 f"title {_n(b.title)}",
                 f"section {_n(b.heading)}",
             ]
-            lines.append(f"    headers: {', '.join(fields)} = {_n(b.raw)}")
-            lines.append(
+            lines.append(_wrapped(f"    headers: {', '.join(fields)} = {_n(b.raw)}", width, 6))
+            formula = (
                 f"    x layer {_n(b.layer_weight)} x status {_n(b.status_weight)}"
                 + (f" x closed work {_n(b.closed_work)}" if b.closed_work != 1 else "")
                 + (f" + family headers {_n(b.family)}" if b.family else "")
@@ -189,6 +212,7 @@ def format_route(result: RouteResult, *, explain: bool = False) -> str:
                     else ""
                 )
             )
+            lines.append(_wrapped(formula, width, 6))
     return "\n".join(lines)
 
 
