@@ -65,7 +65,7 @@ SEARCH_STOPWORDS = RUSSIAN_STOPWORDS | frozenset(
 )
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
-_ROUTE_SPLIT = re.compile("[^a-z0-9\u0400-\u04ff]+")
+ROUTE_SPLIT = re.compile("[^a-z0-9\u0400-\u04ff]+")
 _SEARCH_TOKEN = re.compile("[a-z0-9\u0400-\u04ff]+(?:[-_]+[a-z0-9\u0400-\u04ff]+)*")
 _PARTS = re.compile("[-_]+")
 _ENGLISH_WORD = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -87,7 +87,7 @@ def route_tokens(text: str) -> list[str]:
     words in any form (``core.morphology``) dropped, repeats kept."""
     return [
         t
-        for t in _ROUTE_SPLIT.split(fold(text))
+        for t in ROUTE_SPLIT.split(fold(text))
         if len(t) >= 2 and t not in ROUTE_STOPWORDS and not (t >= "Ѐ" and is_function_word(t))
     ]
 

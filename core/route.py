@@ -47,6 +47,7 @@ from memorybank.core.lexicon import vocabulary_for
 from memorybank.core.model import ROUTE_CHECKS, RouteResult
 from memorybank.core.model import RouteHit as RouteHit  # the hit callers import with the route
 from memorybank.core.named import names
+from memorybank.core.phrasal import joined_words
 from memorybank.core.proximity import PAIR_BOOST, closeness, pairs_held
 from memorybank.core.registries import own_evidence, registries
 from memorybank.core.search import body_evidence as body_evidence_of
@@ -156,12 +157,13 @@ def route(
         check_filters(bank, doc_kind=doc_kind, layer=layer)
         index = header_index(bank)
         vocabulary = vocabulary_for(bank)
-        terms = vocabulary.terms(route_tokens(question))
+        catalog = body_index(bank)
+        known = lambda word: word in catalog.table or word in index.table  # noqa: E731
+        terms = vocabulary.terms([*route_tokens(question), *joined_words(question, known)])
         if has_definition_intent(question) and (glossary := glossary_term(bank, index, vocabulary, terms)):
             terms.append(glossary)  # "what does X mean" is a question for the glossary defining X
         why_intent = has_why_intent(question)
         weights = layer_weights(bank, why_intent, soften=body_evidence)
-        catalog = body_index(bank)
         terms, unmatched = read_typos(catalog, index, vocabulary, catalog.with_cognates(terms), question)
         match = HeaderMatch(index, terms, vocabulary)
         headers, coverage = match.scores(weights)  # templates and inbox notes are never indexed

@@ -9,6 +9,7 @@ from memorybank.core.cognates import CognateIndex
 from memorybank.core.intent import INTENT_BOOST, intents, reading_roles, role_words
 from memorybank.core.lang import BUILTIN, lemma
 from memorybank.core.lexicon import bank_pairs, document_phrases, vocabulary_for
+from memorybank.core.phrasal import joined_words
 from memorybank.core.proximity import FLOOR, closeness
 from memorybank.core.read import read_document
 from memorybank.core.route import route
@@ -97,6 +98,19 @@ def test_a_what_if_question_is_read_from_the_exceptions_a_how_question_from_the_
     assert route(bank, "minus is pressed on a cart line").hits[0].section == "Main Flow"
     assert reading_roles("что будет, если нажать минус") == reading_roles("what if it fails") != ()
     assert reading_roles("why minus") != reading_roles("what if minus") and reading_roles("minus") == ()
+
+
+def test_a_phrasal_verb_meets_the_noun_the_bank_writes_as_one_word(tmp_path):
+    known = {"rollback", "setup", "login", "orders"}.__contains__
+    assert joined_words("How do I roll back, set up or log in?", known) == ["rollback", "setup", "login"]
+    assert joined_words("the order's status, roll forward", known) == []  # no particle, no noun
+    assert joined_words("rollback: roll back", known) == []  # the question has the noun already
+    body = (
+        "## Safety Rules\n\nNever release a broken build.\n\n"
+        "## Rollback\n\nRedeploy the previous release tag with the deploy script.\n"
+    )
+    bank = small_bank(tmp_path / "memory_bank", {"ops/release.md": doc("Release", "How releases ship.", body)})
+    assert route(bank, "how do I roll back a broken release").hits[0].section == "Rollback"
 
 
 def test_the_document_whose_section_answers_beats_the_package_index_that_lists_it(tmp_path):
