@@ -16,7 +16,7 @@ from memorybank.core.bank import Bank
 from memorybank.core.errors import BankError, SectionNotFound, UsageError
 from memorybank.core.model import Document
 from memorybank.core.parse import jsonable
-from memorybank.core.section_names import PARTIAL_LETTERS, find_section, normalise_heading
+from memorybank.core.section_names import PARTIAL_LETTERS, find_section, narrower_sections, normalise_heading
 from memorybank.core.versions import version_of
 
 BATCH_CEILING = 40_000
@@ -84,6 +84,8 @@ class ReadResult:
     """UTF-8 bytes of ``content``."""
     truncated: bool
     available_sections: list[str]
+    """The document's ``##`` sections; when ``truncated``, also the ``###`` and ``####`` ones inside
+    what was read, by the names that open them (``Parent > Child``)."""
     section: str | None = None
     lines: list[int] | None = None
     """``[first, last]`` raw-file lines returned by a line-range read."""
@@ -185,8 +187,11 @@ def read_document(
         first = doc.body_line + skipped
     if chosen is not None or span is not None:
         front = {key: front[key] for key in PART_KEYS if key in front}
+    last = found.end_line if chosen is not None else (span[1] if span is not None else len(raw_lines))
     content, continue_at = _cut(content, first, min(max_bytes, SINGLE_CEILING))
     truncated = continue_at is not None
+    if truncated:  # what it can ask for instead of the whole part: the deeper sections inside it
+        available = [*available, *narrower_sections(doc, text, first, last)]
     if span is not None and continue_at is not None:
         span = [span[0], continue_at - 1]
     return ReadResult(

@@ -102,6 +102,18 @@ def _one(
     return None
 
 
+NARROWER = 40
+"""Deeper sections a cut read lists at most."""
+
+
+def narrower_sections(doc: Document, text: str, first: int, last: int) -> list[str]:
+    """The ``###`` and ``####`` sections between lines ``first`` and ``last``, each by the name that
+    opens it (``Parent > Child``): what a read cut at its byte budget can ask for instead of the
+    whole part (at most ``NARROWER``)."""
+    deeper = subsections(text)
+    return [_path_of(s, doc, deeper) for s in deeper if first <= s.line <= last][:NARROWER]
+
+
 def _path_of(section: Section, doc: Document, deeper: Sequence[Section]) -> str:
     """``Parent > Child`` for a deeper section: the headings that hold it, outermost first."""
     if section.level == 2:

@@ -169,3 +169,27 @@ def test_a_section_asked_of_a_document_without_any_says_how_to_add_one(fixture_b
     write_file(root, "flat.md", "---\ntitle: Flat\n---\n# Flat\n\nNo sections here.\n")
     with pytest.raises(SectionNotFound, match="it has no ## sections. Read it whole; to add one, bank_edit"):
         read_document(Bank.open(root), "flat.md", section="Rules")
+
+
+def test_a_section_cut_at_its_budget_lists_the_deeper_sections_it_can_ask_for(fixture_bank, write_file):
+    """A read cut at its bytes says what narrower parts it holds, by the names that open them; an
+    uncut read lists the ## sections only."""
+    root = fixture_bank()
+    commands = "".join(f"### `tool {verb}`\n\n{'Runs it. ' * 60}\n\n" for verb in ("send", "list", "stop"))
+    write_file(
+        root, "contract.md", f"# Contract\n\n## Purpose\n\nA tool.\n\n## Commands\n\n{commands}## Recovery\n\nRetry.\n"
+    )
+    bank = Bank.open(root)
+    cut = read_document(bank, "contract.md", section="Commands", max_bytes=1_000)
+    assert cut.truncated
+    assert cut.available_sections == [
+        "Purpose",
+        "Commands",
+        "Recovery",
+        "Commands > `tool send`",
+        "Commands > `tool list`",
+        "Commands > `tool stop`",
+    ]
+    narrow = read_document(bank, "contract.md", section=cut.available_sections[-1])
+    assert narrow.section == "`tool stop`" and not narrow.truncated
+    assert narrow.available_sections == ["Purpose", "Commands", "Recovery"]
