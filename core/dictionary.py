@@ -37,7 +37,7 @@ _DICTIONARY = """
 архитектур: architecture; бэкенд: backend; бекенд: backend; фронтенд: frontend; локальн: local; демо: demo;
 модул: module modules; компонент: component components; слой: layer layers; сервис: service; сервер: server;
 аутентифик: authentication auth; авториз: authorization auth; вход: login entry sign-in; парол: password;
-токен: token tokens; сесси: session sessions; безопасн: security safe; шифрован: encryption;
+токен: token tokens; сесси: session sessions; безопасн: security safe; шифрован: encryption; расшифр: decrypt decryption decrypted undecryptable;
 ключ: key keys; секрет: secret secrets; доступ: access; разрешен: permission permissions;
 рол: role roles; баз: database base; данн: data; хранилищ: storage store; хранен: storage persistence;
 миграц: migration migrations; поиск: search; запрос: request query; ответ: response answer;

@@ -271,3 +271,11 @@ def test_a_vocabulary_belongs_to_its_bank(fixture_bank, write_file, tmp_path):
     plain = fixture_bank("reference", "plain")
     assert vocabulary_for(Bank.open(taught)).term("корпус").translations == ("corpus", "collection")
     assert vocabulary_for(Bank.open(plain)).term("корпус").translations == ()
+
+
+def test_managing_to_is_not_deleting_and_decrypting_reaches_english():
+    """Could not decrypt, "не удалось расшифровать": "удалось" is a form of "удаться" (to manage),
+    which starts like "удалить" (to delete) and means nothing a bank files under."""
+    assert route_tokens("сообщение, которое не удалось расшифровать") == ["сообщение", "расшифровать"]
+    assert "decrypt" in BUILTIN.term("расшифровать").translations
+    assert "delete" in BUILTIN.term("удалить").translations
