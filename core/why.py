@@ -7,6 +7,10 @@ from memorybank.core.model import ScoreBreakdown
 
 WHY_WORDS = 3
 """Matched words a ``why`` names per field: enough to see the match, short enough for one line."""
+LINKED_AFTER = 2
+"""What the links to a document say (at most a fifth of the best header score) is named only
+beside fewer than this many other reasons: after a purpose and a body it lengthened the line with
+words that read as unrelated (a translation, "фиксируй" for "records")."""
 
 
 def explain(b: ScoreBreakdown, section: str | None) -> str:
@@ -38,7 +42,7 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
         parts.append(f'body mentions "{", ".join(body)}"')
     told = {inflection_stem(w) for w in b.body_words} if b.linked_words else set()
     linked = [w for w in b.linked_words if w not in shown and inflection_stem(w) not in told][:WHY_WORDS]
-    if linked:
+    if linked and len(parts) < LINKED_AFTER:  # the weakest evidence: said when little else is
         parts.append(f'links to it mention "{", ".join(linked)}"')
     if b.draft_of:
         parts.append(f"a draft of {b.draft_of}")

@@ -149,3 +149,13 @@ def test_the_words_beside_links_kept_edit_by_edit_are_those_a_fresh_index_finds(
         kept = body_index(bank).linked
         fresh = body_index(Bank.open(root)).linked
         assert kept.postings == fresh.postings and dict(kept.lengths) == dict(fresh.lengths)
+
+
+def test_what_links_say_is_named_in_the_why_only_beside_few_other_reasons():
+    from memorybank.core.model import ScoreBreakdown
+    from memorybank.core.why import explain
+
+    alone = ScoreBreakdown(body_words=("ledger",), linked=1.0, linked_words=("rounded",))
+    assert explain(alone, None) == 'body mentions "ledger"; links to it mention "rounded"'
+    crowded = ScoreBreakdown(purpose_words=("import",), body_words=("ledger",), linked=1.0, linked_words=("rounded",))
+    assert explain(crowded, None) == 'purpose matches "import"; body mentions "ledger"'
