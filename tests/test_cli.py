@@ -245,3 +245,9 @@ def test_route_folds_its_lines_to_the_terminal_and_leaves_a_pipe_whole(capsys, m
     whole = capsys.readouterr().out.splitlines()
     assert max(map(len, whole)) > 80
     assert " ".join(" ".join(folded).split()) == " ".join(" ".join(whole).split())  # the same words
+
+
+def test_route_explain_says_which_kind_of_answer_lifted_a_document(capsys):
+    root = str(next(bank for bank in REAL_BANKS if bank.parent.name == "dapi__zelma"))
+    assert main(["route", "--root", root, "--explain", "--limit", "1", "how do I roll back a broken release"]) == 0
+    assert "x intent 1.3 (how: the kind of answer asked for)" in capsys.readouterr().out

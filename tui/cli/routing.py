@@ -22,6 +22,7 @@ from memorybank.core.evaluate import (
     load_checks,
     route_ranker,
 )
+from memorybank.core.intent import intents
 from memorybank.core.model import LAYERS
 from memorybank.core.route import DEFAULT_LIMIT as ROUTE_LIMIT
 from memorybank.core.route import EMPTY_HINT as NO_ROUTE
@@ -176,6 +177,7 @@ def format_route(result: RouteResult, *, explain: bool = False, width: int = 0) 
         lines.append("(a why-question: decision records are favoured)")
     if result.hint:  # a word read as the bank's, or one no document mentions
         lines.append(f"({in_cli_words(result.hint)})")
+    asked = ", ".join(sorted(intents(result.question))) if explain else ""
     for rank, hit in enumerate(result.hits, start=1):
         states = ", ".join(s for s in (hit.layer, hit.status, hit.progress) if s)
         lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{states}]")
@@ -203,7 +205,7 @@ def format_route(result: RouteResult, *, explain: bool = False, width: int = 0) 
                 + f" + best section {_n(b.section)}"
                 + (f" + links to it {_n(b.linked)} ({', '.join(b.linked_words)})" if b.linked else "")
                 + (f" x words together {_n(b.together)}" if b.together != 1 else "")
-                + (f" x intent {_n(b.intent)}" if b.intent != 1 else "")
+                + (f" x intent {_n(b.intent)} ({asked}: the kind of answer asked for)" if b.intent != 1 else "")
                 + ("; first whatever its score: the question names it" if b.named else "")
                 + (
                     f"; {'the last, ' if b.place_last else ''}number {b.place} of its series: "
