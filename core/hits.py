@@ -91,9 +91,7 @@ def hit_of(
         doc.layer,
         doc.status,
         score,
-        # the heading that matched is named when reading starts there: naming another beside a `read:`
-        # line sent the reader one way and the line another (unless nothing else says why it ranks)
-        explain(breakdown, acc.section if acc.section == section else None) or explain(breakdown, acc.section),
+        explain(breakdown, section),
         section,
         line,
         breakdown,

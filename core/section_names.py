@@ -111,7 +111,8 @@ def narrower_sections(doc: Document, text: str, first: int, last: int) -> list[s
     opens it (``Parent > Child``): what a read cut at its byte budget can ask for instead of the
     whole part (at most ``NARROWER``)."""
     deeper = subsections(text)
-    return [_path_of(s, doc, deeper) for s in deeper if first <= s.line <= last][:NARROWER]
+    inside = [s for s in deeper if first <= s.line <= last][:NARROWER]
+    return [_path_of(s, doc, deeper) for s in inside]
 
 
 def _path_of(section: Section, doc: Document, deeper: Sequence[Section]) -> str:

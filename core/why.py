@@ -13,11 +13,12 @@ beside fewer than this many other reasons: after a purpose and a body it lengthe
 words that read as unrelated (a translation, "фиксируй" for "records")."""
 
 
-def explain(b: ScoreBreakdown, section: str | None) -> str:
+def explain(b: ScoreBreakdown, reading: str | None) -> str:
     """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it.
-    ``section`` is the heading that matched, named only when no key, purpose or title did; the
-    hit passes it when reading starts there (the section to read is the hit's own field, and may be
-    another one, where the body holds the question's words). The layer is the hit's own field too, so unlike the reference the line does
+    The heading that matched (``b.heading_section``) is named when no key, purpose or title did,
+    and only where reading starts (``reading``, the hit's section: the body's best may be another),
+    unless nothing else says why the document ranks: naming one section beside a `read:` line
+    naming another sent the reader two ways. The layer is the hit's own field too, so unlike the reference the line does
     not add "delivery layer, ranked below knowledge": it took 40 characters in a third of the hits
     on the real banks, and it was false whenever a delivery document's body lifted it above the
     knowledge it uses."""
@@ -33,8 +34,9 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
         parts.append(f'purpose matches "{", ".join(purpose)}"')
     if title:
         parts.append(f'title matches "{", ".join(title)}"')
-    if section and b.heading and not (title or purpose or b.canonical_key):
-        parts.append(f'heading matches "{section}"')  # a match, like the title's: `read:` may differ
+    heading = b.heading_section if not (title or purpose or b.canonical_key) else None
+    if heading and heading == reading:
+        parts.append(f'heading matches "{heading}"')
     shown = {*title, *purpose}
     said.update(inflection_stem(w) for w in purpose)
     body = [w for w in b.body_words if inflection_stem(w) not in said][:WHY_WORDS]
@@ -46,4 +48,6 @@ def explain(b: ScoreBreakdown, section: str | None) -> str:
         parts.append(f'links to it mention "{", ".join(linked)}"')
     if b.draft_of:
         parts.append(f"a draft of {b.draft_of}")
+    if heading and not parts:
+        parts.append(f'heading matches "{heading}"')
     return "; ".join(parts)
