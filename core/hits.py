@@ -7,24 +7,24 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from memorybank.core.headers import CLOSED_WORK, OTHER_STATUS, STATUS_WEIGHTS, Fields
-from memorybank.core.model import Document, RouteHit, ScoreBreakdown
+from memorybank.core.model import Document, RouteHit, ScoreBreakdown, Section
 from memorybank.core.parse import subsections
 from memorybank.core.search import round_half_up
 from memorybank.core.why import explain
 
 
-def enclosing(doc: Document, line: int, text: Callable[[], str] | None = None) -> tuple[str, int] | None:
+def enclosing(doc: Document, line: int, text: Callable[[], str] | None = None) -> Section | None:
     """The ``##`` section holding a line (what ``bank_read`` and the workbench open by name); with
     the document's ``text``, a line under no ``##`` heading (a plan of ``###`` steps straight under
     its title) is placed in the innermost ``###`` or ``####`` section holding it, which they open
     by name too."""
     for section in doc.sections:
         if section.line <= line <= section.end_line:
-            return section.title, section.line
+            return section
     if text is None:
         return None
     holding = [s for s in subsections(text()) if s.line <= line <= s.end_line]
-    return (holding[-1].title, holding[-1].line) if holding else None
+    return holding[-1] if holding else None
 
 
 class Evidence(NamedTuple):
@@ -33,8 +33,9 @@ class Evidence(NamedTuple):
     body: float = 0.0
     words: tuple[str, ...] = ()
     section: float = 0.0
-    place: tuple[str, int] | None = None
-    """The ``##`` section holding the best section's start, as (title, line)."""
+    place: Section | None = None
+    """The section holding the best section's start: its ``##`` one, or the innermost ``###`` or
+    ``####`` one when no ``##`` heading holds it."""
     linked: float = 0.0
     linked_words: tuple[str, ...] = ()
 
@@ -80,9 +81,9 @@ def hit_of(
         place_package=series_place[2],
         heading_section=acc.section if acc.heading else None,
     )
-    section, line = acc.section, acc.section_line
+    section, line, level = acc.section, acc.section_line, 2
     if place is not None:
-        section, line = place
+        section, line, level = place.title, place.line, place.level
     return RouteHit(
         doc.path,
         doc.title,
@@ -96,6 +97,7 @@ def hit_of(
         line,
         breakdown,
         progress=doc.delivery_status or doc.decision_status,
+        section_level=level,
     )
 
 

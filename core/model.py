@@ -267,7 +267,8 @@ class RouteHit:
     why: str
     """What matched, in words: the owned key, the purpose and title words, the section, the body."""
     section: str | None
-    """The best matching ``##`` heading, the place to start reading."""
+    """The heading of the section to start reading: a ``##`` one, or a ``###``/``####`` one where no
+    ``##`` heading holds the best passage (``section_level`` says which)."""
     section_line: int | None
     breakdown: ScoreBreakdown
     copies: tuple[str, ...] = ()
@@ -275,6 +276,8 @@ class RouteHit:
     progress: str = ""
     """The document's ``delivery_status`` or ``decision_status`` (``in_progress``, ``done``,
     ``accepted``), when it declares one: what a status question asks, which ``status`` does not say."""
+    section_level: int = 2
+    """The level of ``section``'s heading: 2, or 3 or 4 for a step of a plan under no ``##`` heading."""
 
 
 @dataclass(frozen=True, slots=True)

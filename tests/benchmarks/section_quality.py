@@ -87,7 +87,7 @@ def measure(bank_name: str, gold: Path = GOLD) -> list[Outcome]:
         gold: set[int] = set()
         for found in heading_lines(root, check).values():
             gold.update(found)
-            gold.update(place[1] for place in (enclosing(doc, line) for line in found) if place)
+            gold.update(place.line for place in (enclosing(doc, line) for line in found) if place)
         hit = next((h for h in route(bank, check.question, limit=LIMIT).hits if h.path == check.document), None)
         shown = (hit.section or "(no section)") if hit else None
         outcomes.append(Outcome(check, shown, bool(hit and hit.section_line in gold), hit is not None))

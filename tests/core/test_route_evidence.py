@@ -14,6 +14,7 @@ from memorybank.core.proximity import FLOOR, closeness
 from memorybank.core.read import read_document
 from memorybank.core.route import route
 from memorybank.core.section_index import split_sections
+from memorybank.tui.cli.main import main
 
 from tests.core.route_banks import doc, small_bank
 
@@ -54,7 +55,7 @@ def test_a_hit_is_read_from_the_best_section_under_its_title_not_from_the_title_
     assert (hit.section, hit.section_line) == ("Context", 8)
 
 
-def test_a_plan_of_steps_straight_under_its_title_is_read_from_the_step_that_answers(tmp_path):
+def test_a_plan_of_steps_straight_under_its_title_is_read_from_the_step_that_answers(tmp_path, capsys):
     body = (
         "### 1. Add the cart models\n\nA cart row per buyer.\n\n"
         "### 2. Service tests\n\nA test reopens the database session and finds the cart rows again.\n"
@@ -66,6 +67,10 @@ def test_a_plan_of_steps_straight_under_its_title_is_read_from_the_step_that_ans
     hit = route(bank, "which test checks the cart survives a new database session").hits[0]
     assert (hit.path, hit.section, hit.section_line) == ("features/FT-2/plan.md", "2. Service tests", 12)
     assert read_document(bank, hit.path, section=hit.section).content.startswith("### 2. Service tests")
+    assert hit.section_level == 3
+    question = "which test checks the cart survives a new database session"
+    assert main(["route", question, "--root", str(tmp_path / "memory_bank"), "-n", "1"]) == 0
+    assert "    read: ### 2. Service tests (line 12)" in capsys.readouterr().out.splitlines()
 
 
 def test_a_why_question_is_read_from_the_options_considered_a_what_question_from_the_decision(tmp_path):

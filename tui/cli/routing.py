@@ -183,7 +183,9 @@ def format_route(result: RouteResult, *, explain: bool = False, width: int = 0) 
         lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{states}]")
         lines.append(_wrapped(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""), width, 6))
         if hit.section:
-            lines.append(_wrapped(f"    read: ## {hit.section} (line {hit.section_line})", width, 10))
+            lines.append(
+                _wrapped(f"    read: {'#' * hit.section_level} {hit.section} (line {hit.section_line})", width, 10)
+            )
         lines.append(_wrapped(f"    why: {hit.why}", width, 9))
         if hit.copies:
             lines.append(f"    same file: {', '.join(hit.copies)}")
