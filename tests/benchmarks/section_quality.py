@@ -1,6 +1,6 @@
 """Where a route hit says to start reading: how often that section is one that answers.
 
-    python -m tests.benchmarks.section_quality [--set tuning|held-out-21|held-out-22] [--misses]
+    python -m tests.benchmarks.section_quality [--set tuning|held-out-21|held-out-22|held-out-23] [--misses]
 
 A hit names its best section (``read: ## Rollback (line 117)``): the ``##`` section holding the part
 of the body that best matched the question (``core.section_index``). The gold is in
@@ -15,7 +15,8 @@ answering the questions of the route set ``held-out-22``, chosen by reading each
 expected document without running any ranker, for questions the router may not rank first. Its
 questions are never looked at (``--misses`` is refused): it is measured once, at the end of the
 round it was written for. ``held-out-21`` was the first such gold: measured once at the end of
-routing XXIII, a tuning gold since.
+routing XXIII, a tuning gold since. ``held-out-23`` is the gold of the route set ``held-out-23``,
+sealed likewise for the round after routing XXIV.
 """
 
 from __future__ import annotations
@@ -33,8 +34,13 @@ GOLD = PROJECT / "tests" / "fixtures" / "route-sections"
 BANKS = PROJECT.parent / "shared" / "banks"
 LIMIT = 10
 SEPARATOR = " ; "
-SETS = {"tuning": GOLD, "held-out-21": GOLD / "held-out-21", "held-out-22": GOLD / "held-out-22"}
-NEVER_LOOKED_AT = ("held-out-22",)
+SETS = {
+    "tuning": GOLD,
+    "held-out-21": GOLD / "held-out-21",
+    "held-out-22": GOLD / "held-out-22",
+    "held-out-23": GOLD / "held-out-23",
+}
+NEVER_LOOKED_AT = ("held-out-22", "held-out-23")
 
 
 @dataclass(frozen=True)
