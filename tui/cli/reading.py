@@ -30,9 +30,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     read = sub.add_parser(
         "read",
         parents=[common],
-        help="print a document, one ## section, or a line range",
-        description="Print a document of the bank, or only one of its ## sections, or a line range of the raw "
-        "file (frontmatter included). Reading a section keeps a long document cheap to read.",
+        help="print a document, one of its sections, or a line range",
+        description="Print a document of the bank, or only one of its sections (a ##, ### or #### heading), or a line "
+        "range of the raw file (frontmatter included). Reading a section keeps a long document cheap to read.",
         epilog=examples(
             "memorybank read engineering/payment-retries.md",
             "# one section: the heading is matched exactly or as a part, in any case",
@@ -48,7 +48,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     read.add_argument(
         "--section",
         "-s",
-        help='a ## heading (exact or contained, case-insensitive), or a ### one ("Parent > Child" where titles repeat)',
+        help='a ## heading (exact or contained, case-insensitive), or a ### or #### one ("Parent > Child" where '
+        "titles repeat)",
     )
     read.add_argument("--lines", "-l", help='a line range of the raw file: "120-160", "120-" or "120"')
     read.add_argument("--json", action="store_true", help="print JSON")
