@@ -46,9 +46,12 @@ def identifiers(question: str) -> list[str]:
 
 def section_quoting(entries: list[SectionEntry], quoted: list[str]) -> SectionEntry | None:
     """The section of a body that writes most often the identifiers a question quotes
-    (``identifiers``), or None when the body writes none of them whole."""
+    (``identifiers``), or None when the body writes none of them whole. The title's lead is never
+    the one (its line is no place to start reading; ``section_index.best_sections``)."""
     best, most = None, 0
     for entry in entries:
+        if entry.title:
+            continue
         count = sum(entry.counts.get(token, 0) for token in quoted)
         if count > most:
             best, most = entry, count

@@ -389,6 +389,19 @@ def test_a_hit_carries_its_delivery_or_decision_status_and_the_command_line_show
     assert "[delivery, active, in_progress]" in out
 
 
+def test_an_identifier_only_the_title_writes_leaves_the_section_to_read_to_the_body(tmp_path):
+    """ "IP-based" is written whole only in the title line, which is no place to start reading."""
+    body = (
+        "## Context\n\nThe login endpoint must resist password guessing.\n\n"
+        "## Options considered\n\nLimit by address: chosen, it works before login. By account: rejected.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank", {"adr/ADR-2.md": doc("ADR-2: IP-based limits on login", "Limits.", body)}
+    )
+    hit = route(bank, "why did we choose IP-based limiting for login").hits[0]
+    assert hit.path == "adr/ADR-2.md" and hit.section == "Options considered"
+
+
 def test_the_section_to_read_is_the_one_writing_the_identifier_asked_about(tmp_path):
     """For "BL-30": not the section where "bl" and "30" score best, the one listing BL-30."""
     closed = "\n".join(f"- BL-{n}: closed in 30 days, bl item" for n in range(1, 9))
