@@ -245,6 +245,12 @@ def test_route_folds_its_lines_to_the_terminal_and_leaves_a_pipe_whole(capsys, m
     whole = capsys.readouterr().out.splitlines()
     assert max(map(len, whole)) > 80
     assert " ".join(" ".join(folded).split()) == " ".join(" ".join(whole).split())  # the same words
+    cli_bank = str(next(bank for bank in REAL_BANKS if bank.parent.name == "dapi__memory-bank-cli"))
+    monkeypatch.setenv("COLUMNS", "80")  # a long path: the hit's states go under it
+    assert main(["route", "--root", cli_bank, "-n", "3", "почему push не публикует adapted файлы по умолчанию?"]) == 0
+    folded = capsys.readouterr().out.splitlines()
+    assert max(map(len, folded)) <= 80
+    assert any(line.startswith("    [") and line.endswith("]") for line in folded)
 
 
 def test_route_explain_says_which_kind_of_answer_lifted_a_document(capsys):

@@ -143,6 +143,13 @@ def _wrapped(line: str, width: int, hang: int) -> str:
     return textwrap.fill(line, width, subsequent_indent=" " * hang, break_long_words=False, break_on_hyphens=False)
 
 
+def _ranked(head: str, states: str, width: int) -> str:
+    """A hit's first line: its rank, path and score, then its states in brackets, which go to a line
+    of their own, under the path, when the whole does not fit in ``width`` columns."""
+    line = f"{head}  {states}"
+    return line if not width or len(line) <= width else f"{head}\n    {states}"
+
+
 def _without_breakdown(result: RouteResult) -> dict[str, object]:
     hits = [{k: v for k, v in _plain(hit).items() if k != "breakdown"} for hit in result.hits]
     plain: dict[str, object] = {"question": result.question, "hits": hits, "why_intent": result.why_intent}
@@ -176,11 +183,11 @@ def format_route(result: RouteResult, *, explain: bool = False, width: int = 0) 
     if result.why_intent:
         lines.append("(a why-question: decision records are favoured)")
     if result.hint:  # a word read as the bank's, or one no document mentions
-        lines.append(f"({in_cli_words(result.hint)})")
+        lines.append(_wrapped(f"({in_cli_words(result.hint)})", width, 1))
     asked = ", ".join(sorted(intents(result.question))) if explain else ""
     for rank, hit in enumerate(result.hits, start=1):
         states = ", ".join(s for s in (hit.layer, hit.status, hit.progress) if s)
-        lines.append(f"{rank:>2}. {hit.path}  {hit.score:g}  [{states}]")
+        lines.append(_ranked(f"{rank:>2}. {hit.path}  {hit.score:g}", f"[{states}]", width))
         lines.append(_wrapped(f"    {hit.title}" + (f" - {hit.purpose}" if hit.purpose and explain else ""), width, 6))
         if hit.section:
             lines.append(
