@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from memorybank.core import cache as parse_cache
 from memorybank.core.errors import BankNotFound, NotADocument, PathRefused
-from memorybank.core.paths import PathResolver
+from memorybank.core.paths import INSIDE_ONLY, PathResolver
 from memorybank.core.roots import ENV_ROOT, find_root, refuse_a_project
 
 if TYPE_CHECKING:
@@ -306,7 +306,7 @@ class Bank:
             path = self.resolve(raw)
         except PathRefused as error:
             if error.reason == "outside-bank":
-                raise NotADocument(f"Not a document of this bank: {raw} ({error.message})") from None
+                raise NotADocument(f"Not a document of this bank: {error.message.removeprefix(INSIDE_ONLY)}") from None
             raise
         doc = self._ready().get(path)
         if doc is None and path in self._unreadable:

@@ -96,6 +96,10 @@ def relative_link(from_doc: str, to_doc: str) -> str:
     return os.path.relpath(to_doc, from_dir or ".").replace(os.sep, "/")
 
 
+INSIDE_ONLY = "Path must stay inside the bank: "
+"""How a refusal of a path leaving the bank begins; what follows names the path and why."""
+
+
 class PathResolver:
     """Turns caller-given paths into bank-relative POSIX paths, refusing any way out of the bank."""
 
@@ -130,7 +134,7 @@ class PathResolver:
         parts = [p for p in text.split("/") if p not in ("", ".")]
         if ".." in parts:
             raise PathRefused(
-                f"Path must stay inside the bank: {given} (`..` is not accepted; give the path from the bank root).",
+                f"{INSIDE_ONLY}{given} (`..` is not accepted; give the path from the bank root).",
                 reason="outside-bank",
             )
         rel = "/".join(parts)
@@ -197,13 +201,13 @@ class PathResolver:
                 return absolute[len(base.rstrip(os.sep)) + 1 :].replace(os.sep, "/")
         if self._inside(Path(absolute)):
             return os.path.relpath(os.path.realpath(absolute), self.real_root).replace(os.sep, "/")
-        raise PathRefused(f"Path must stay inside the bank: {given} is outside {self.root}.", reason="outside-bank")
+        raise PathRefused(f"{INSIDE_ONLY}{given} is outside {self.root}.", reason="outside-bank")
 
     def _refuse_symlink_escape(self, rel: str, given: str) -> None:
         candidate = self.root / rel
         # Only paths that exist (or whose parents exist) can be symlinks; realpath follows them all.
         if not self._inside(candidate):
             raise PathRefused(
-                f"Path must stay inside the bank: {given} leads outside it through a symbolic link.",
+                f"{INSIDE_ONLY}{given} leads outside it through a symbolic link.",
                 reason="symlink-escape",
             )

@@ -58,8 +58,11 @@ def test_a_symlink_leading_outside_is_refused(bank, tmp_path):
 
 
 def test_lookups_outside_the_bank_say_not_a_document(bank):
-    with pytest.raises(NotADocument, match="Not a document of this bank"):
+    with pytest.raises(NotADocument, match="Not a document of this bank") as refused:
         bank.document("../secret.md")
+    said = str(refused.value)  # one sentence: the path and why, not a refusal nested in another
+    assert said.startswith("Not a document of this bank: ../secret.md (`..` is not accepted")
+    assert "Path must stay" not in said and said.count("(") == 1
     with pytest.raises(NotADocument, match="Not a document of this bank: nope.md"):
         bank.document("nope.md")
 

@@ -58,7 +58,7 @@ async def test_read_a_section_a_line_range_and_a_batch(open_session, reference_r
 
 async def test_read_refuses_escapes_missing_sections_and_misplaced_ranges(open_session, reference_root):
     async with open_session(reference_root) as s:
-        assert "stay inside the bank" in await s.refusal("bank_read", path="../../etc/passwd")
+        assert "../../etc/passwd (`..` is not accepted" in await s.refusal("bank_read", path="../../etc/passwd")
         missing = await s.refusal("bank_read", path="adr/ADR-001-queue-choice.md", section="Nope")
         assert 'Section "Nope" not found' in missing and "Available: " in missing and "Decision" in missing
         assert "one path" in await s.refusal("bank_read", path=["adr/README.md"], lines="1-2")
