@@ -69,7 +69,7 @@ def test_every_gold_section_is_a_heading_of_its_document():
 def test_the_held_out_section_gold_is_never_listed(capsys, monkeypatch):
     from tests.benchmarks import section_quality
 
-    assert section_quality.NEVER_LOOKED_AT == ("held-out-22", "held-out-23")
+    assert section_quality.NEVER_LOOKED_AT == ("held-out-23",)
     for sealed in section_quality.NEVER_LOOKED_AT:
         monkeypatch.setattr("sys.argv", ["section_quality", "--set", sealed, "--misses"])
         with pytest.raises(SystemExit):

@@ -10,13 +10,12 @@ document. A hit is right when its section is a gold section or the ``##`` sectio
 ``###`` answer inside it). A question whose document is not among the first ten hits counts as a
 miss and is counted apart. It is a tuning set: section choice may be tuned on it.
 
-``--set held-out-22`` measures held-out gold instead (``route-sections/held-out-22/``): the sections
-answering the questions of the route set ``held-out-22``, chosen by reading each question's first
+``--set held-out-23`` measures held-out gold instead (``route-sections/held-out-23/``): the sections
+answering the questions of the route set ``held-out-23``, chosen by reading each question's first
 expected document without running any ranker, for questions the router may not rank first. Its
 questions are never looked at (``--misses`` is refused): it is measured once, at the end of the
 round it was written for. ``held-out-21`` was the first such gold: measured once at the end of
-routing XXIII, a tuning gold since. ``held-out-23`` is the gold of the route set ``held-out-23``,
-sealed likewise for the round after routing XXIV.
+routing XXIII, a tuning gold since; ``held-out-22`` likewise at the end of routing XXIV.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ SETS = {
     "held-out-22": GOLD / "held-out-22",
     "held-out-23": GOLD / "held-out-23",
 }
-NEVER_LOOKED_AT = ("held-out-22", "held-out-23")
+NEVER_LOOKED_AT = ("held-out-23",)
 
 
 @dataclass(frozen=True)
