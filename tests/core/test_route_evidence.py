@@ -89,6 +89,22 @@ def test_a_why_question_is_read_from_the_options_considered_a_what_question_from
     assert what.section == "Decision"
 
 
+def test_a_can_question_is_read_from_what_the_work_covers_and_leaves_out(tmp_path):
+    body = (
+        "## How\n\nThe admin edits a product's name, price and photo in steps; the product attributes show read only.\n\n"
+        "## What\n\n### Scope\n\nNames, prices and photos.\n\n### Non-Scope\n\nEditing product attributes.\n"
+    )
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {"features/FT-3/feature.md": doc("FT-3: Catalog admin", "What the admin changes in the catalog.", body)},
+    )
+    can = route(bank, "can the admin edit product attributes").hits[0]
+    assert (can.path, can.section) == ("features/FT-3/feature.md", "What")
+    assert route(bank, "the admin edits product attributes").hits[0].section == "How"
+    assert reading_roles("можно ли редактировать характеристики") == reading_roles("does it support paging") != ()
+    assert reading_roles("what if it fails") != reading_roles("can it be undone") != ()
+
+
 def test_a_what_if_question_is_read_from_the_exceptions_a_how_question_from_the_main_flow(tmp_path):
     body = (
         "## Main Flow\n\nThe buyer presses minus on a cart line and its quantity drops by one.\n\n"
