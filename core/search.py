@@ -71,6 +71,9 @@ class SearchHit:
     """1-based line of the excerpt in the raw file (0 when there is no excerpt)."""
     hits: int
     """Weighted occurrences, in units of one exact occurrence."""
+    as_written: bool = False
+    """The body holds the query as written (a phrase in order, a literal): such hits come first,
+    whatever their score, so one after them may score higher."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +151,7 @@ def search(
         ranked = _rank(index, weighted, literal, [t for c in concepts for t in c.translated], verbatim)
         docs = index.docs
         hits = []
-        for _, negative, path, count in heapq.nsmallest(limit, ranked):
+        for later, negative, path, count in heapq.nsmallest(limit, ranked):
             doc = docs[path]
             excerpt, line = _excerpt(bank.text(path), doc.body_line, concepts, literal if path in verbatim else "")
             hits.append(
@@ -162,6 +165,7 @@ def search(
                     excerpt,
                     line,
                     int(round_half_up(count / EXACT_WEIGHT, 0)),
+                    as_written=not later,
                 )
             )
         broadened = (not complete or not said) and not verbatim  # hits lack the query as written

@@ -166,3 +166,25 @@ def test_broadened_hits_still_name_the_templates_that_hold_the_query_as_written(
     result = search(Bank.open(root), "wrapper notes")
     assert result.hits and result.broadened  # each word somewhere, the two together only in the template
     assert "templates and inbox notes" in (result.hint or "") and "flows/templates/feature/brief.md" in result.hint
+
+
+def test_documents_holding_the_query_as_written_come_first_and_the_cli_says_where_scores_start_again(tmp_path, capsys):
+    from tests.core.route_banks import doc, small_bank
+
+    apart = "Run goose, then bring it up. " * 16  # both words, often, never side by side
+    bank = small_bank(
+        tmp_path / "memory_bank",
+        {
+            "ops/migrations.md": doc(
+                "Migrations", "How the schema changes.", "## Rules\n\nRun goose up after review.\n"
+            ),
+            "ops/dev.md": doc("Development", "Local setup.", f"## Setup\n\n{apart}\n"),
+        },
+    )
+    result = search(bank, "goose up")
+    assert [(h.path, h.as_written) for h in result.hits] == [("ops/migrations.md", True), ("ops/dev.md", False)]
+    assert result.hits[1].score > result.hits[0].score  # ranked below, though it scores more
+    assert main(["search", "goose up", "--root", str(tmp_path / "memory_bank")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    ranks = [n for n, line in enumerate(out) if line.startswith((" 1.", " 2."))]
+    assert out[ranks[1] - 1] == "(the documents below hold the words, not the query as written)"

@@ -248,6 +248,8 @@ def format_search(result: SearchResult) -> str:
     if result.matched > len(result.hits):
         lines.append(f"(the first {len(result.hits)} of {result.matched} documents; --limit shows more)")
     for rank, hit in enumerate(result.hits, start=1):
+        if rank > 1 and result.hits[rank - 2].as_written and not hit.as_written:  # scores start again
+            lines.append("(the documents below hold the words, not the query as written)")
         where = f"{hit.path}:{hit.line}" if hit.line else hit.path
         lines.append(
             f"{rank:>2}. {where}  {hit.score:g}  [{hit.layer}{', ' + hit.status if hit.status else ''}]  {hit.title}"
