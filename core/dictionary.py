@@ -131,7 +131,7 @@ _DICTIONARY = """
 необходим: necessary required; редактир: edit editing editor; триггер: trigger; импорт: import; экспорт: export;
 цепочк: chain; восстанов: restore recovery recover; участник: participant member; абстракц: abstraction;
 информац: information info; област: area scope; направлен: direction; перенос: move transfer migration;
-перенес: move moved; соглашен: convention agreement; договор: agreement convention; именован: naming name;
+перенес: move moved; соглашен: convention agreement; договор: agreement convention; именован: naming name; именова: naming name; назв: name naming;
 устройств: device devices; размер: size; фото: photo photos; загруз: upload load download; снимк: snapshot;
 снимок: snapshot; вложен: attachment attachments nested; переименов: rename renaming; середин: middle;
 заглушк: stub placeholder; надежн: reliable reliability; расклад: layout; процент: percent percentage;

@@ -363,3 +363,16 @@ def test_a_huge_body_is_cut_into_sections_and_places_only_so_far_but_its_words_a
     assert "heartbeat" in index.positions_of("ops/log.md") and "flamingo" not in index.positions_of("ops/log.md")
     hit = route(bank, "flamingo incident").hits[0]
     assert hit.path == "ops/log.md" and hit.breakdown.body > 0
+
+
+def test_asking_in_russian_how_to_name_a_file_reads_the_naming_rules(tmp_path):
+    """ "Как назвать файл" is the verb of "naming": before it was in the dictionary, the question met
+    only "файл" and was read at the template that shows a file."""
+    body = (
+        "## Template\n\nCopy the template file and fill in its frontmatter; the file starts with a title.\n\n"
+        "## Naming\n\nPRD-NNN-short-slug.md: the next free number, then a slug of the product.\n"
+    )
+    bank = small_bank(tmp_path / "memory_bank", {"prd/README.md": doc("PRD Index", "Product documents.", body)})
+    assert "naming" in BUILTIN.term("назвать").translations and "naming" in BUILTIN.term("именовать").translations
+    hit = route(bank, "как назвать файл нового продуктового документа").hits[0]
+    assert (hit.path, hit.section) == ("prd/README.md", "Naming")
