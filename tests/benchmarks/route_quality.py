@@ -1,13 +1,13 @@
 """Routing quality on the real banks: Recall@1, Recall@3 and MRR of three rankers per bank.
 
-    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|tuning-2|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|held-out-14|held-out-15|held-out-16|held-out-17|held-out-18|held-out-19|held-out-20|held-out-21|held-out-22|held-out-23|all|tunable] [--misses]
+    python -m tests.benchmarks.route_quality [--set tuning|held-out|held-out-2|held-out-3|tuning-2|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|held-out-14|held-out-15|held-out-16|held-out-17|held-out-18|held-out-19|held-out-20|held-out-21|held-out-22|held-out-23|held-out-24|all|tunable] [--misses]
 
 ``--set all`` prints each of the four original sets on its own, then those together (the figures the
 bar is measured on), then ``tuning-2``, ``held-out-4``, ``held-out-5``, ``held-out-6`` and
-``held-out-7``, ``held-out-8``, ``held-out-9``, ``held-out-10``, ``held-out-11``, ``held-out-12``, ``held-out-13``, ``held-out-14``, ``held-out-15``, ``held-out-16``, ``held-out-17``, ``held-out-18``, ``held-out-19``, ``held-out-20``, ``held-out-21``, ``held-out-22`` and ``held-out-23`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
+``held-out-7``, ``held-out-8``, ``held-out-9``, ``held-out-10``, ``held-out-11``, ``held-out-12``, ``held-out-13``, ``held-out-14``, ``held-out-15``, ``held-out-16``, ``held-out-17``, ``held-out-18``, ``held-out-19``, ``held-out-20``, ``held-out-21``, ``held-out-22``, ``held-out-23`` and ``held-out-24`` on their own, outside the bar; ``--set tunable`` does the same for the sets one may
 tune on (everything but the never-looked-at ones). Each table ends with the figures of the questions
-written in Russian and of those written in English. ``--misses`` is refused on ``held-out-3``
-and ``held-out-4``: their questions are never looked at.
+written in Russian and of those written in English. ``--misses`` is refused on ``held-out-3``,
+``held-out-4`` and ``held-out-24``: their questions are never looked at.
 
 - **headers**: the reference's design, headers only (``route(..., body_evidence=False)``);
 - **bm25**: plain BM25 over whole bodies, with the same word matching (inflections, translations);
@@ -51,7 +51,8 @@ tuning set), and ``held-out-22/`` (40 more on each,
 likewise, written at the start of routing XXIII, for routing XXIV; measured once at its end, then a
 tuning set), and ``held-out-23/`` (40 more
 on each, likewise, written at the start of routing XXIV, for routing XXV; measured once at its end, then
-a tuning set): one file per bank.
+a tuning set), and ``held-out-24/`` (40 more on each, likewise, written during routing XXV, for the
+round after it): one file per bank.
 Templates and inbox notes are excluded by all three rankers.
 """
 
@@ -105,10 +106,11 @@ SETS = {
     "held-out-21": QUESTIONS / "held-out-21",
     "held-out-22": QUESTIONS / "held-out-22",
     "held-out-23": QUESTIONS / "held-out-23",
+    "held-out-24": QUESTIONS / "held-out-24",
 }
 ORIGINAL = ("tuning", "held-out", "held-out-2", "held-out-3")
 """The sets ``--set all`` puts together: the bar stays measured on the same 351 questions."""
-NEVER_LOOKED_AT = ("held-out-3", "held-out-4")
+NEVER_LOOKED_AT = ("held-out-3", "held-out-4", "held-out-24")
 """The sets whose questions are never looked at: measured in aggregate only, never tuned on."""
 GROUPS = {
     "all": (ORIGINAL, tuple(name for name in SETS if name not in ORIGINAL)),
