@@ -1,6 +1,6 @@
 """Where a route hit says to start reading: how often that section is one that answers.
 
-    python -m tests.benchmarks.section_quality [--set tuning|held-out-21|held-out-22|held-out-23] [--misses]
+    python -m tests.benchmarks.section_quality [--set tuning|held-out-21|held-out-22|held-out-23|held-out-24] [--misses]
 
 A hit names its best section (``read: ## Rollback (line 117)``): the ``##`` section holding the part
 of the body that best matched the question (``core.section_index``). The gold is in
@@ -10,12 +10,13 @@ document. A hit is right when its section is a gold section or the ``##`` sectio
 ``###`` answer inside it). A question whose document is not among the first ten hits counts as a
 miss and is counted apart. It is a tuning set: section choice may be tuned on it.
 
-``--set held-out-23`` measures held-out gold instead (``route-sections/held-out-23/``): the sections
-answering the questions of the route set ``held-out-23``, chosen by reading each question's first
+``--set held-out-24`` measures held-out gold instead (``route-sections/held-out-24/``): the sections
+answering the questions of the route set ``held-out-24``, chosen by reading each question's first
 expected document without running any ranker, for questions the router may not rank first. Its
 questions are never looked at (``--misses`` is refused): it is measured once, at the end of the
 round it was written for. ``held-out-21`` was the first such gold: measured once at the end of
-routing XXIII, a tuning gold since; ``held-out-22`` likewise at the end of routing XXIV.
+routing XXIII, a tuning gold since; ``held-out-22`` likewise at the end of routing XXIV, and
+``held-out-23`` at the end of routing XXV.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ SETS = {
     "held-out-21": GOLD / "held-out-21",
     "held-out-22": GOLD / "held-out-22",
     "held-out-23": GOLD / "held-out-23",
+    "held-out-24": GOLD / "held-out-24",
 }
-NEVER_LOOKED_AT = ("held-out-23",)
+NEVER_LOOKED_AT = ("held-out-24",)
 
 
 @dataclass(frozen=True)
