@@ -52,6 +52,7 @@ def hit_of(
     draft_of: str | None = None,
     named: bool = False,
     series_place: tuple[int, bool, bool] = (0, False, False),
+    quoted: tuple[str, ...] = (),
 ) -> RouteHit:
     body, words, section_points, place, linked, linked_words = evidence
     closed = CLOSED_WORK if doc.delivery_status in ("done", "cancelled") else 1.0
@@ -92,7 +93,7 @@ def hit_of(
         doc.layer,
         doc.status,
         score,
-        explain(breakdown, section),
+        explain(breakdown, section, quoted),
         section,
         line,
         breakdown,

@@ -254,6 +254,7 @@ def route(
                 draft_of=versions.get(path) or named.get(path),
                 named=path in mentioned,
                 series_place=numbered.get(path, (0, False, False)),
+                quoted=tuple(quoted),
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, unmatched.hint() if hits else EMPTY_HINT)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from memorybank.core.lang import inflection_stem
 from memorybank.core.model import ScoreBreakdown
 
@@ -13,7 +15,27 @@ beside fewer than this many other reasons: after a purpose and a body it lengthe
 words that read as unrelated (a translation, "фиксируй" for "records")."""
 
 
-def explain(b: ScoreBreakdown, reading: str | None) -> str:
+def written_whole(words: tuple[str, ...], quoted: tuple[str, ...]) -> tuple[str, ...]:
+    """The matched words with the pieces of an identifier the question quotes put back together as
+    it wrote them: "ip", "based" for "IP-based" is said "ip-based", "ft", "051" is said "ft-051"."""
+    if not quoted:
+        return words
+    joined: list[str] = []
+    at = 0
+    while at < len(words):
+        for whole in quoted:
+            pieces = tuple(p for p in re.split(r"[_.-]", whole) if p)
+            if len(pieces) > 1 and words[at : at + len(pieces)] == pieces:
+                joined.append(whole)
+                at += len(pieces)
+                break
+        else:
+            joined.append(words[at])
+            at += 1
+    return tuple(joined)
+
+
+def explain(b: ScoreBreakdown, reading: str | None, quoted: tuple[str, ...] = ()) -> str:
     """The ``why`` of a hit, one short line: what matched, in the order a reader weighs it.
     The heading that matched (``b.heading_section``) is named when no key, purpose or title did,
     and only where reading starts (``reading``, the hit's section: the body's best may be another),
@@ -21,15 +43,17 @@ def explain(b: ScoreBreakdown, reading: str | None) -> str:
     naming another sent the reader two ways. The layer is the hit's own field too, so unlike the reference the line does
     not add "delivery layer, ranked below knowledge": it took 40 characters in a third of the hits
     on the real banks, and it was false whenever a delivery document's body lifted it above the
-    knowledge it uses."""
+    knowledge it uses. The pieces of an identifier the question quotes (``quoted``) are named as it
+    wrote them."""
     parts = ["the question names it"] if b.named else []
     if b.place:
         parts.append(f"the question asks for {'the last' if b.place_last else f'number {b.place}'} of its series")
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
-    title = b.title_words[:WHY_WORDS]
+    title = written_whole(b.title_words, quoted)[:WHY_WORDS]
     said = {inflection_stem(w) for w in title}  # "job" in the title and "jobs" in the purpose: once
-    purpose = tuple(w for w in b.purpose_words if inflection_stem(w) not in said)[:WHY_WORDS]
+    said.update(inflection_stem(piece) for w in title if w in quoted for piece in re.split(r"[_.-]", w))
+    purpose = tuple(w for w in written_whole(b.purpose_words, quoted) if inflection_stem(w) not in said)[:WHY_WORDS]
     if purpose:
         parts.append(f'purpose matches "{", ".join(purpose)}"')
     if title:
@@ -39,7 +63,8 @@ def explain(b: ScoreBreakdown, reading: str | None) -> str:
         parts.append(f'heading matches "{heading}"')
     shown = {*title, *purpose}
     said.update(inflection_stem(w) for w in purpose)
-    body = [w for w in b.body_words if inflection_stem(w) not in said][:WHY_WORDS]
+    said.update(inflection_stem(piece) for w in purpose if w in quoted for piece in re.split(r"[_.-]", w))
+    body = [w for w in written_whole(b.body_words, quoted) if inflection_stem(w) not in said][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')
     told = {inflection_stem(w) for w in b.body_words} if b.linked_words else set()

@@ -415,3 +415,18 @@ def test_the_section_to_read_is_the_one_writing_the_identifier_asked_about(tmp_p
     )
     hit = route(bank, "BL-30").hits[0]
     assert hit.path == "backlog.md" and hit.section == "Deferred"
+
+
+def test_the_why_names_an_identifier_the_question_quotes_as_it_wrote_it(tmp_path):
+    """Matched in pieces ("ip", "based"), said whole: "ip, based" read as two unrelated words."""
+    from memorybank.core.why import written_whole
+
+    assert written_whole(("ip", "based", "rate"), ("ip-based",)) == ("ip-based", "rate")
+    assert written_whole(("ft", "051"), ("ft-051", "bl-30")) == ("ft-051",)
+    assert written_whole(("based", "ip"), ("ip-based",)) == ("based", "ip")  # not in its order: left apart
+    body = "## Options\n\nLimit by address: chosen, it works before login.\n"
+    bank = small_bank(
+        tmp_path / "memory_bank", {"adr/ADR-2.md": doc("ADR-2: IP-based limits on login", "Limits.", body)}
+    )
+    why = route(bank, "why IP-based limits").hits[0].why
+    assert 'title matches "ip-based, limits"' in why and '"ip, based' not in why
