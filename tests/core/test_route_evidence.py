@@ -4,6 +4,7 @@ the kind of answer a question asks for."""
 from __future__ import annotations
 
 import memorybank.core.body_index as body_index_module
+import pytest
 from memorybank.core.body_index import body_index
 from memorybank.core.cognates import CognateIndex
 from memorybank.core.intent import INTENT_BOOST, intents, reading_roles, role_words
@@ -73,52 +74,62 @@ def test_a_plan_of_steps_straight_under_its_title_is_read_from_the_step_that_ans
     assert "    read: ### 2. Service tests (line 12)" in capsys.readouterr().out.splitlines()
 
 
-def test_a_why_question_is_read_from_the_options_considered_a_what_question_from_the_decision(tmp_path):
-    body = (
-        "## Context\n\nScreens call the API.\n\n"
-        "## Decision\n\nEvery HTTP request goes through axios, with one interceptor for the token.\n\n"
-        "## Considered Options\n\nAxios for HTTP requests, or a thin wrapper over fetch repeating retry code per call.\n"
-    )
-    bank = small_bank(
-        tmp_path / "memory_bank",
-        {"adr/ADR-3.md": doc("ADR-3: HTTP client", "Record the HTTP client choice.", body, doc_kind="adr")},
-    )
-    why = route(bank, "why do HTTP requests go through axios").hits[0]
-    assert (why.path, why.section) == ("adr/ADR-3.md", "Considered Options")
-    what = route(bank, "do HTTP requests go through axios").hits[0]
-    assert what.section == "Decision"
+READING_CASES = [
+    pytest.param(  # a why-question reads the options considered; a what-question the decision
+        "adr/ADR-3.md",
+        doc(
+            "ADR-3: HTTP client",
+            "Record the HTTP client choice.",
+            "## Context\n\nScreens call the API.\n\n"
+            "## Decision\n\nEvery HTTP request goes through axios, with one interceptor for the token.\n\n"
+            "## Considered Options\n\nAxios for HTTP requests, or a thin wrapper over fetch repeating retry code per call.\n",
+            doc_kind="adr",
+        ),
+        ("why do HTTP requests go through axios", "Considered Options"),
+        ("do HTTP requests go through axios", "Decision"),
+        id="why",
+    ),
+    pytest.param(  # a what-if question reads the exceptions; a plain one the main flow
+        "use-cases/UC-2.md",
+        doc(
+            "UC-2: Manage the basket",
+            "What the buyer does with the basket.",
+            "## Main Flow\n\nThe buyer presses minus on a cart line and its quantity drops by one.\n\n"
+            "## Alternate Flows / Exceptions\n\nA quantity of one: minus removes the line from the cart.\n",
+        ),
+        ("what happens if minus is pressed on a cart line", "Alternate Flows / Exceptions"),
+        ("minus is pressed on a cart line", "Main Flow"),
+        id="what-if",
+    ),
+    pytest.param(  # a can-question reads what the work covers and leaves out; a plain one how it works
+        "features/FT-3/feature.md",
+        doc(
+            "FT-3: Catalog admin",
+            "What the admin changes in the catalog.",
+            "## How\n\nThe admin edits a product's name, price and photo in steps; the product attributes show "
+            "read only.\n\n## What\n\n### Scope\n\nNames, prices and photos.\n\n### Non-Scope\n\nEditing product "
+            "attributes.\n",
+        ),
+        ("can the admin edit product attributes", "What"),
+        ("the admin edits product attributes", "How"),
+        id="can",
+    ),
+]
 
 
-def test_a_can_question_is_read_from_what_the_work_covers_and_leaves_out(tmp_path):
-    body = (
-        "## How\n\nThe admin edits a product's name, price and photo in steps; the product attributes show read only.\n\n"
-        "## What\n\n### Scope\n\nNames, prices and photos.\n\n### Non-Scope\n\nEditing product attributes.\n"
-    )
-    bank = small_bank(
-        tmp_path / "memory_bank",
-        {"features/FT-3/feature.md": doc("FT-3: Catalog admin", "What the admin changes in the catalog.", body)},
-    )
-    can = route(bank, "can the admin edit product attributes").hits[0]
-    assert (can.path, can.section) == ("features/FT-3/feature.md", "What")
-    assert route(bank, "the admin edits product attributes").hits[0].section == "How"
-    assert reading_roles("можно ли редактировать характеристики") == reading_roles("does it support paging") != ()
-    assert reading_roles("what if it fails") != reading_roles("can it be undone") != ()
+@pytest.mark.parametrize(("path", "text", "asked", "plain"), READING_CASES)
+def test_the_kind_of_question_chooses_the_section_to_read(tmp_path, path, text, asked, plain):
+    bank = small_bank(tmp_path / "memory_bank", {path: text})
+    for question, section in (asked, plain):
+        hit = route(bank, question).hits[0]
+        assert (hit.path, hit.section) == (path, section), question
 
 
-def test_a_what_if_question_is_read_from_the_exceptions_a_how_question_from_the_main_flow(tmp_path):
-    body = (
-        "## Main Flow\n\nThe buyer presses minus on a cart line and its quantity drops by one.\n\n"
-        "## Alternate Flows / Exceptions\n\nA quantity of one: minus removes the line from the cart.\n"
-    )
-    bank = small_bank(
-        tmp_path / "memory_bank",
-        {"use-cases/UC-2.md": doc("UC-2: Manage the basket", "What the buyer does with the basket.", body)},
-    )
-    what_if = route(bank, "what happens if minus is pressed on a cart line").hits[0]
-    assert (what_if.path, what_if.section) == ("use-cases/UC-2.md", "Alternate Flows / Exceptions")
-    assert route(bank, "minus is pressed on a cart line").hits[0].section == "Main Flow"
+def test_reading_roles_tell_the_kinds_of_question_apart():
     assert reading_roles("что будет, если нажать минус") == reading_roles("what if it fails") != ()
     assert reading_roles("why minus") != reading_roles("what if minus") and reading_roles("minus") == ()
+    assert reading_roles("можно ли редактировать характеристики") == reading_roles("does it support paging") != ()
+    assert reading_roles("what if it fails") != reading_roles("can it be undone") != ()
 
 
 def test_a_phrasal_verb_meets_the_noun_the_bank_writes_as_one_word(tmp_path):
