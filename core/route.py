@@ -218,7 +218,7 @@ def route(
         owners = _owners_named(bank, terms, coverage, headers) & allowed
         mentioned = _mentioned(bank, question, scores, allowed)
         found, hits = copies(bank), []
-        quoted = identifiers(question)  # the section to read is the one writing them
+        quoted = tuple(identifiers(question))  # the section to read is the one writing them
         extra = sum(1 for path in found.of if path in scores)  # enough to fill the limit once copies fold
         # POOL more than the limit: working copies a draft may follow
         ranked = _top(scores, limit + extra + POOL, first=owners, named=mentioned)
@@ -254,7 +254,7 @@ def route(
                 draft_of=versions.get(path) or named.get(path),
                 named=path in mentioned,
                 series_place=numbered.get(path, (0, False, False)),
-                quoted=tuple(quoted),
+                quoted=quoted,
             )
             hits.append(finished(hit, lifts.get(path, 0.0), twins))
         return RouteResult(question, tuple(hits), why_intent, unmatched.hint() if hits else EMPTY_HINT)

@@ -44,7 +44,7 @@ def identifiers(question: str) -> list[str]:
     return [t for t in _IDENTIFIER.findall(question.lower()) if len(t) > 4]
 
 
-def section_quoting(entries: list[SectionEntry], quoted: list[str]) -> SectionEntry | None:
+def section_quoting(entries: list[SectionEntry], quoted: tuple[str, ...]) -> SectionEntry | None:
     """The section of a body that writes most often the identifiers a question quotes
     (``identifiers``), or None when the body writes none of them whole. The title's lead is never
     the one (its line is no place to start reading; ``section_index.best_sections``)."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
-from memorybank.core.lang import inflection_stem
+from memorybank.core.lang import ROUTE_SPLIT, inflection_stem
 from memorybank.core.model import ScoreBreakdown
 
 WHY_WORDS = 3
@@ -15,17 +13,22 @@ beside fewer than this many other reasons: after a purpose and a body it lengthe
 words that read as unrelated (a translation, "фиксируй" for "records")."""
 
 
+def _pieces(identifier: str) -> tuple[str, ...]:
+    """The words a question's identifier was cut into when its words were read (``route_tokens``)."""
+    return tuple(p for p in ROUTE_SPLIT.split(identifier) if p)
+
+
 def written_whole(words: tuple[str, ...], quoted: tuple[str, ...]) -> tuple[str, ...]:
     """The matched words with the pieces of an identifier the question quotes put back together as
     it wrote them: "ip", "based" for "IP-based" is said "ip-based", "ft", "051" is said "ft-051"."""
-    if not quoted:
+    wholes = [(whole, pieces) for whole in quoted if len(pieces := _pieces(whole)) > 1]
+    if not wholes:
         return words
     joined: list[str] = []
     at = 0
     while at < len(words):
-        for whole in quoted:
-            pieces = tuple(p for p in re.split(r"[_.-]", whole) if p)
-            if len(pieces) > 1 and words[at : at + len(pieces)] == pieces:
+        for whole, pieces in wholes:
+            if words[at : at + len(pieces)] == pieces:
                 joined.append(whole)
                 at += len(pieces)
                 break
@@ -33,6 +36,11 @@ def written_whole(words: tuple[str, ...], quoted: tuple[str, ...]) -> tuple[str,
             joined.append(words[at])
             at += 1
     return tuple(joined)
+
+
+def _stems(words: tuple[str, ...], quoted: tuple[str, ...]) -> set[str]:
+    """The stems of words already named, an identifier's pieces among them: said once."""
+    return {inflection_stem(piece) for w in words for piece in ((w, *_pieces(w)) if w in quoted else (w,))}
 
 
 def explain(b: ScoreBreakdown, reading: str | None, quoted: tuple[str, ...] = ()) -> str:
@@ -51,8 +59,7 @@ def explain(b: ScoreBreakdown, reading: str | None, quoted: tuple[str, ...] = ()
     if b.canonical_key:
         parts.append(f"owns canonical_for: {b.canonical_key}")
     title = written_whole(b.title_words, quoted)[:WHY_WORDS]
-    said = {inflection_stem(w) for w in title}  # "job" in the title and "jobs" in the purpose: once
-    said.update(inflection_stem(piece) for w in title if w in quoted for piece in re.split(r"[_.-]", w))
+    said = _stems(title, quoted)  # "job" in the title and "jobs" in the purpose: once
     purpose = tuple(w for w in written_whole(b.purpose_words, quoted) if inflection_stem(w) not in said)[:WHY_WORDS]
     if purpose:
         parts.append(f'purpose matches "{", ".join(purpose)}"')
@@ -62,8 +69,7 @@ def explain(b: ScoreBreakdown, reading: str | None, quoted: tuple[str, ...] = ()
     if heading and heading == reading:
         parts.append(f'heading matches "{heading}"')
     shown = {*title, *purpose}
-    said.update(inflection_stem(w) for w in purpose)
-    said.update(inflection_stem(piece) for w in purpose if w in quoted for piece in re.split(r"[_.-]", w))
+    said.update(_stems(purpose, quoted))
     body = [w for w in written_whole(b.body_words, quoted) if inflection_stem(w) not in said][:WHY_WORDS]
     if body:
         parts.append(f'body mentions "{", ".join(body)}"')

@@ -175,8 +175,8 @@ def _n(value: float) -> str:
 
 
 def format_route(result: RouteResult, *, explain: bool = False, width: int = 0) -> str:
-    """The answer as the CLI prints it; with a ``width``, each line of a hit below its first is
-    folded to it, its continuation indented under its text."""
+    """The answer as the CLI prints it; with a ``width``, each line is folded to it, its continuation
+    indented under its text (a hit's states under its path)."""
     if not result.hits:
         return CLI_HINTS.get(result.hint or "", in_cli_words(result.hint or "")) or "No match."
     lines = []
